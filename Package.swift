@@ -1,0 +1,67 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "CompletionKit",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [
+    .library(name: "CompletionCore", targets: ["CompletionCore"]),
+    .library(name: "CompletionAPI", targets: ["CompletionAPI"]),
+    .library(name: "CompletionServer", targets: ["CompletionServer"]),
+    .library(name: "CompletionKitUI", targets: ["CompletionKitUI"]),
+    .executable(name: "completionkit", targets: ["completionkit"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
+    .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
+    .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
+    .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+    .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+  ],
+  targets: [
+    // Pure Swift, Foundation only: motion, progress, rewards, sessions, randomness.
+    .target(name: "CompletionCore"),
+    // Codable request/response types shared by the server, the tests and any Swift client.
+    .target(name: "CompletionAPI", dependencies: ["CompletionCore"]),
+    // Vapor + Fluent: routes, models, migrations, auth, static web client.
+    .target(
+      name: "CompletionServer",
+      dependencies: [
+        "CompletionCore",
+        "CompletionAPI",
+        .product(name: "Vapor", package: "vapor"),
+        .product(name: "Fluent", package: "fluent"),
+        .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+        .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // SwiftUI layer for Apple platforms; every file is wrapped in `#if canImport(SwiftUI)`.
+    .target(name: "CompletionKitUI", dependencies: ["CompletionCore"]),
+    .executableTarget(
+      name: "completionkit",
+      dependencies: [
+        "CompletionServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "CompletionCoreTests",
+      dependencies: [
+        "CompletionCore",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(
+      name: "CompletionServerTests",
+      dependencies: [
+        "CompletionServer",
+        "CompletionAPI",
+        .product(name: "VaporTesting", package: "vapor"),
+      ]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,52 @@
+// Shared page shell: who is signed in, the calm-mode switch, and small helpers every page uses.
+import { bindCalmSwitch } from "./motion.js";
+
+/** Calls the JSON API; throws an Error whose message is the server's human message. */
+export async function api(path, { method = "GET", body } = {}) {
+  const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new Error("We could not reach the server. Check your connection and try again.");
+  }
+  if (response.status === 204) return null;
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = new Error((data && data.message) || `Something went wrong (${response.status}).`);
+    error.code = data && data.code;
+    throw error;
+  }
+  return data;
+}
+
+let mePromise = null;
+
+/** The current person (a first visit becomes a guest). */
+export function currentUser(refresh = false) {
+  if (!mePromise || refresh) mePromise = api("/api/me");
+  return mePromise;
+}
+
+/** Renders the signed-in name into every `[data-who]`. */
+export async function renderWho() {
+  try {
+    const me = await currentUser();
+    for (const el of document.querySelectorAll("[data-who]")) {
+      el.textContent = me.isGuest ? `Playing as ${me.displayName}` : `Signed in as ${me.displayName}`;
+    }
+    return me;
+  } catch {
+    return null;
+  }
+}
+
+/** Sets up the shell on every page. */
+export function boot() {
+  bindCalmSwitch(document.querySelector("#calm"));
+  renderWho();
+}

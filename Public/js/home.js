@@ -1,0 +1,111 @@
+import { api, boot, currentUser, renderWho } from "./app.js";
+import { fetchStagger, playStagger } from "./motion.js";
+
+const icons = {
+  motion: '<svg viewBox="0 0 24 24" width="26" height="26" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path d="M3 17c3 0 3-10 6-10s3 10 6 10 3-10 6-10"/></svg>',
+};
+
+async function showSystems() {
+  const container = document.querySelector("#systems");
+  try {
+    const systems = await api("/api/systems");
+    container.innerHTML = "";
+    const cards = systems.map((system) => {
+      const card = document.createElement("a");
+      card.className = "card system-card";
+      card.href = system.path;
+      card.dataset.system = system.id;
+      card.innerHTML = `<span class="icon">${icons[system.id] || ""}</span><h3></h3><p class="muted"></p><span class="go"></span>`;
+      card.querySelector("h3").textContent = system.name;
+      card.querySelector("p").textContent = system.tagline;
+      card.querySelector(".go").textContent = `Open ${system.name} →`;
+      container.append(card);
+      return card;
+    });
+    const timeline = await fetchStagger({ config: "standard", count: cards.length });
+    playStagger(timeline, cards);
+  } catch (error) {
+    document.querySelector("#systems-error").textContent = error.message;
+  }
+}
+
+function showTab(name) {
+  for (const tab of document.querySelectorAll("[data-tab]")) tab.setAttribute("aria-selected", String(tab.dataset.tab === name));
+  for (const panel of document.querySelectorAll("[data-panel]")) panel.hidden = panel.dataset.panel !== name;
+  setMessage("");
+}
+
+function setMessage(text, kind = "") {
+  const message = document.querySelector("#account-message");
+  message.textContent = text;
+  message.className = `message ${kind}`;
+}
+
+async function showAccount(refresh = false) {
+  const me = await currentUser(refresh);
+  document.querySelector("#account-status").textContent = me.isGuest
+    ? `You are playing as ${me.displayName}. Save a username and password to keep your progress and play from other devices.`
+    : `Signed in as ${me.displayName} (@${me.username}). Your progress is saved to this account.`;
+  document.querySelector("#guest-panel").hidden = !me.isGuest;
+  document.querySelector("#member-panel").hidden = me.isGuest;
+  await renderWho();
+}
+
+function formValues(form) {
+  const data = new FormData(form);
+  return { username: String(data.get("username") || "").trim(), password: String(data.get("password") || "") };
+}
+
+function wireAccount() {
+  for (const tab of document.querySelectorAll("[data-tab]")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
+  document.querySelector("#save-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const values = formValues(event.target);
+    if (values.password.length < 8) return setMessage("Passwords need at least 8 characters.", "error");
+    try {
+      await api("/api/account/register", { method: "POST", body: values });
+      event.target.reset();
+      await showAccount(true);
+      setMessage("Saved. You can now sign in from any browser.", "ok");
+    } catch (error) {
+      setMessage(error.message, "error");
+    }
+  });
+  document.querySelector("#login-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await api("/api/account/login", { method: "POST", body: formValues(event.target) });
+      event.target.reset();
+      await showAccount(true);
+      setMessage("Welcome back!", "ok");
+    } catch (error) {
+      setMessage(error.message, "error");
+    }
+  });
+  document.querySelector("#logout").addEventListener("click", async () => {
+    try {
+      await api("/api/account/logout", { method: "POST" });
+      await showAccount(true);
+      showTab("login");
+      setMessage("You are signed out. Sign in again any time.", "ok");
+    } catch (error) {
+      setMessage(error.message, "error");
+    }
+  });
+}
+
+async function showHealth() {
+  try {
+    const health = await api("/health");
+    document.querySelector("#version").textContent = health.version;
+    document.querySelector("#health").textContent = `Server ${health.status} · ${health.database}`;
+  } catch {
+    document.querySelector("#health").textContent = "Server unreachable";
+  }
+}
+
+boot();
+wireAccount();
+showSystems();
+showAccount().catch((error) => setMessage(error.message, "error"));
+showHealth();

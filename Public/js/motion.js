@@ -1,0 +1,123 @@
+// The CompletionKit motion runtime: plays timelines computed by the server's Swift core with the
+// Web Animations API. It never invents a timing: delays, durations and easings all come from the payload.
+
+const CALM_KEY = "completionkit.calm";
+const reducedQuery = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+
+/** Whether the person switched calm mode on in this app. */
+export function calmMode() {
+  return localStorage.getItem(CALM_KEY) === "1";
+}
+
+/** Turns calm mode on or off and tells listeners. */
+export function setCalmMode(on) {
+  localStorage.setItem(CALM_KEY, on ? "1" : "0");
+  window.dispatchEvent(new CustomEvent("motionpreferencechange", { detail: preference() }));
+}
+
+/** "full", or "reduced" when the system asks for reduced motion or calm mode is on. */
+export function preference() {
+  if (calmMode() || (reducedQuery && reducedQuery.matches)) return "reduced";
+  return "full";
+}
+
+if (reducedQuery && reducedQuery.addEventListener) {
+  reducedQuery.addEventListener("change", () =>
+    window.dispatchEvent(new CustomEvent("motionpreferencechange", { detail: preference() })));
+}
+
+/** Wires a checkbox to calm mode. */
+export function bindCalmSwitch(input) {
+  if (!input) return;
+  input.checked = calmMode();
+  input.addEventListener("change", () => setCalmMode(input.checked));
+}
+
+async function getJSON(path) {
+  const response = await fetch(path, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+  const body = await response.json().catch(() => null);
+  if (!response.ok) throw new Error((body && body.message) || `Request failed (${response.status})`);
+  return body;
+}
+
+/** Fetches a named choreography for the current preference. */
+export function fetchChoreography(name, pref = preference()) {
+  return getJSON(`/api/motion/choreographies/${encodeURIComponent(name)}?preference=${pref}`);
+}
+
+/** Fetches a stagger timeline: {config, count, origin, direction, previous}. */
+export function fetchStagger({ config = "standard", count, origin = "first", direction = "enter", previous = 0 }, pref = preference()) {
+  const query = new URLSearchParams({ config, count: String(count), origin, direction, previous: String(previous), preference: pref });
+  return getJSON(`/api/motion/stagger?${query}`);
+}
+
+/** Fetches wave keyframes for `count` items. */
+export function fetchWave(count, pref = preference()) {
+  return getJSON(`/api/motion/wave?count=${count}&preference=${pref}`);
+}
+
+function frame(appearance) {
+  const { opacity, offsetX, offsetY, scale } = appearance;
+  return { opacity, transform: `translate(${offsetX}px, ${offsetY}px) scale(${scale})` };
+}
+
+function animate(element, from, to, { delay, duration, easing }) {
+  for (const running of element.getAnimations()) running.cancel();
+  return element.animate([frame(from), frame(to)], {
+    delay: delay * 1000,
+    duration: Math.max(duration * 1000, 0),
+    easing: duration > 0 ? easing : "linear",
+    fill: "both",
+  });
+}
+
+/**
+ * Plays a choreography payload. `elements` maps a step id to an element or a list of elements.
+ * Resolves when every step has finished.
+ */
+export function playChoreography(payload, elements) {
+  const animations = [];
+  for (const step of payload.steps) {
+    const targets = [].concat(elements[step.id] || []);
+    for (const element of targets) {
+      const animation = animate(element, step.from, step.to, { delay: step.delay, duration: step.duration, easing: step.curve.css });
+      animation.id = `step:${step.id}`;
+      animations.push(animation);
+    }
+  }
+  return Promise.all(animations.map((a) => a.finished.catch(() => null)));
+}
+
+/**
+ * Plays a stagger payload over `elements` (index i ↔ payload.items[i]). Items the server marks as
+ * already shown (delay null) are left as they are. Resolves when the last item has finished.
+ */
+export function playStagger(payload, elements) {
+  const animations = [];
+  payload.items.forEach((item, index) => {
+    const element = elements[index];
+    if (!element) return;
+    element.dataset.staggerDelay = item.delay == null ? "" : String(item.delay);
+    if (item.delay == null) return;
+    const animation = animate(element, payload.from, payload.to, { delay: item.delay, duration: payload.duration, easing: payload.curve.css });
+    animation.id = `stagger:${index}`;
+    animations.push(animation);
+  });
+  return Promise.all(animations.map((a) => a.finished.catch(() => null)));
+}
+
+/** Starts a looping wave over `elements`; returns a handle whose stop() ends it. */
+export function playWave(payload, elements) {
+  const animations = [];
+  if (payload.active) {
+    payload.items.forEach((item, index) => {
+      const element = elements[index];
+      if (!element) return;
+      const keyframes = item.keyframes.map((y) => ({ transform: `translateY(${y}px)` }));
+      const animation = element.animate(keyframes, { duration: payload.period * 1000, iterations: Infinity, easing: "linear" });
+      animation.id = `wave:${index}`;
+      animations.push(animation);
+    });
+  }
+  return { stop: () => animations.forEach((a) => a.cancel()), animations };
+}

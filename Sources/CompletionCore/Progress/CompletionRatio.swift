@@ -1,0 +1,27 @@
+/// How much of something is done: `completed` of `total`.
+public struct CompletionRatio: Hashable, Sendable, Codable {
+  public let completed: Int
+  public let total: Int
+
+  /// Clamps to 0 ≤ completed ≤ total.
+  public init(completed: Int, total: Int) {
+    self.total = max(total, 0)
+    self.completed = min(max(completed, 0), self.total)
+  }
+
+  /// 0…1; 0 when there is nothing to do.
+  public var fraction: Double {
+    total == 0 ? 0 : Double(completed) / Double(total)
+  }
+
+  /// Whether everything is done (an empty list is not "complete": there was nothing to finish).
+  public var isComplete: Bool { total > 0 && completed == total }
+
+  /// Whole percent for display, rounded down so 100 % appears only when truly complete
+  /// (199 of 200 shows 99 %), and rounded up from 0 so started work never shows 0 %.
+  public var displayPercent: Int {
+    if isComplete { return 100 }
+    if completed == 0 { return 0 }
+    return min(max(completed * 100 / total, 1), 99)
+  }
+}

@@ -1,0 +1,93 @@
+import CompletionAPI
+import Fluent
+import FluentSQL
+import Vapor
+
+/// Guests, saving an account, signing in and out, and API tokens.
+struct AccountController: RouteCollection {
+  func boot(routes: any RoutesBuilder) throws {
+    routes.get("api", "me", use: me)
+    let account = routes.grouped("api", "account")
+    account.post("register", use: register)
+    account.post("login", use: login)
+    account.post("logout", use: logout)
+    account.post("tokens", use: createToken)
+  }
+
+  /// `GET /api/me`: who is here; a first visit becomes a guest.
+  @Sendable func me(req: Request) async throws -> UserResponse {
+    try await req.userCreatingGuest().toResponse()
+  }
+
+  /// `POST /api/account/register`: gives the current guest (or a new visitor) a username and password.
+  @Sendable func register(req: Request) async throws -> Response {
+    let body = try req.decodeJSON(RegisterRequest.self)
+    let username = try Self.validUsername(body.username)
+    guard body.password.count >= 8, body.password.count <= 200 else { throw AppError.weakPassword }
+    let displayName = body.displayName?.trimmingCharacters(in: .whitespacesAndNewlines)
+    if let current = try await req.currentUser(), !current.isGuest { throw AppError.alreadyRegistered }
+    if try await User.query(on: req.db).filter(\.$username == username).first() != nil { throw AppError.usernameTaken }
+    let hash = try await req.password.async.hash(body.password)
+    let user = try await req.userCreatingGuest()
+    user.username = username
+    user.passwordHash = hash
+    user.isGuest = false
+    if let displayName, !displayName.isEmpty { user.displayName = String(displayName.prefix(60)) } else { user.displayName = body.username }
+    do {
+      try await user.save(on: req.db)
+    } catch let error as any DatabaseError where error.isConstraintFailure {
+      // Two people raced for the same name; the unique index decided.
+      throw AppError.usernameTaken
+    }
+    let response = Response(status: .created)
+    try response.content.encode(try user.toResponse())
+    return response
+  }
+
+  /// `POST /api/account/login`: signs this browser in to a saved account.
+  @Sendable func login(req: Request) async throws -> UserResponse {
+    let body = try req.decodeJSON(LoginRequest.self)
+    let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    let user = try await User.query(on: req.db).filter(\.$username == username).first()
+    // Verify against a fixed hash when the name is unknown so timing does not reveal which names exist.
+    let storedHash = user?.passwordHash ?? Self.unknownUserHash
+    let matches = try await req.password.async.verify(body.password, created: storedHash)
+    guard let user, matches, let userID = user.id else { throw AppError.invalidCredentials }
+    if let previous = req.currentSession, previous.kind == .cookie {
+      try await AuthToken.query(on: req.db).filter(\.$id == previous.tokenID).delete()
+    }
+    let secret = try await Sessions.issue(for: userID, kind: .cookie, on: req.db)
+    req.pendingSessionCookie = Sessions.cookie(for: secret, secure: req.application.serverOptions.secureCookies)
+    return try user.toResponse()
+  }
+
+  /// `POST /api/account/logout`: forgets this sign-in.
+  @Sendable func logout(req: Request) async throws -> HTTPStatus {
+    if let session = req.currentSession {
+      try await AuthToken.query(on: req.db).filter(\.$id == session.tokenID).delete()
+    }
+    req.pendingSessionCookie = Sessions.expiredCookie(secure: req.application.serverOptions.secureCookies)
+    return .noContent
+  }
+
+  /// `POST /api/account/tokens`: a bearer token for scripts and apps, shown once.
+  @Sendable func createToken(req: Request) async throws -> Response {
+    let user = try await req.requireUser()
+    guard !user.isGuest, let userID = user.id else { throw AppError.namedAccountRequired }
+    let secret = try await Sessions.issue(for: userID, kind: .bearer, on: req.db)
+    let response = Response(status: .created)
+    try response.content.encode(TokenResponse(token: secret, user: try user.toResponse()))
+    return response
+  }
+
+  /// Lower-cases and checks a username: 3–32 of a–z, 0–9, ".", "-", "_".
+  static func validUsername(_ raw: String) throws -> String {
+    let name = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
+    guard (3...32).contains(name.count), name.allSatisfy(allowed.contains) else { throw AppError.invalidUsername }
+    return name
+  }
+
+  /// A Bcrypt hash of a random secret nobody knows (cost 12, like real ones), made once on first use.
+  static let unknownUserHash: String = (try? Bcrypt.hash(Sessions.makeSecret(), cost: 12)) ?? ""
+}

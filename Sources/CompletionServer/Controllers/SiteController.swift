@@ -1,0 +1,42 @@
+import CompletionAPI
+import Vapor
+
+/// The current version, reported by `/health` and the CLI.
+public enum CompletionKitVersion {
+  public static let current = "0.1.0"
+}
+
+/// Health, the list of systems, and the web client's pages.
+struct SiteController: RouteCollection {
+  /// The systems the web client offers today; each later system adds itself here.
+  static let systems: [SystemSummary] = [
+    SystemSummary(
+      id: "motion", name: "Motion",
+      tagline: "Staggered lists and choreographed reveals, defined once in Swift and played everywhere.",
+      path: "/motion")
+  ]
+
+  /// Page routes and the HTML file that renders each.
+  static let pages: [(path: String, file: String)] = [("motion", "motion.html")]
+
+  func boot(routes: any RoutesBuilder) throws {
+    routes.get("health", use: health)
+    routes.get("api", "systems", use: systems)
+    for page in Self.pages {
+      routes.get(PathComponent(stringLiteral: page.path)) { req async throws -> Response in
+        try await req.fileio.asyncStreamFile(
+          at: req.application.serverOptions.publicDirectory.appendingPathComponent(page.file).path)
+      }
+    }
+  }
+
+  /// `GET /health`: up, which version, which database.
+  @Sendable func health(req: Request) async throws -> HealthResponse {
+    HealthResponse(status: "ok", version: CompletionKitVersion.current, database: req.application.serverOptions.database.kind)
+  }
+
+  /// `GET /api/systems`: what the home page lists.
+  @Sendable func systems(req: Request) async throws -> [SystemSummary] {
+    Self.systems
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Vapor
+
+/// Starting and migrating the server from the command line, without the CLI importing Vapor.
+public enum Launcher {
+  /// Describes where data lives without printing secrets (a PostgreSQL URL's password is masked).
+  public static func describe(_ database: ServerOptions.Database) -> String {
+    switch database {
+    case .sqliteFile(let path): return "SQLite at \(path)"
+    case .sqliteMemory: return "in-memory SQLite"
+    case .postgres(let url):
+      guard var components = URLComponents(string: url), components.host != nil else { return "PostgreSQL" }
+      if components.password != nil { components.password = "•••" }
+      components.query = nil
+      return "PostgreSQL at \(components.string ?? "PostgreSQL")"
+    }
+  }
+
+  /// Whether `level` names a log level (trace … critical).
+  public static func isValidLogLevel(_ level: String) -> Bool {
+    Logger.Level(rawValue: level) != nil
+  }
+
+  /// Builds a configured, migrated app, printing what it does (a first start can take a moment).
+  static func makeApplication(options: ServerOptions, arguments: [String], logLevel: String) async throws -> Application {
+    var environment = Environment(name: ProcessInfo.processInfo.environment["COMPLETIONKIT_ENV"] ?? "production", arguments: ["completionkit"])
+    environment.arguments = arguments
+    let app = try await Application.make(environment)
+    app.logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+    do {
+      try configure(app, options: options)
+      print("CompletionKit \(CompletionKitVersion.current): preparing the database (\(describe(options.database)))…")
+      try await prepareDatabase(app)
+      return app
+    } catch {
+      try? await app.asyncShutdown()
+      throw error
+    }
+  }
+
+  /// Migrates, then serves HTTP on `host:port` until interrupted.
+  public static func serve(options: ServerOptions, host: String, port: Int, logLevel: String) async throws {
+    let app = try await makeApplication(
+      options: options, arguments: ["completionkit", "serve", "--hostname", host, "--port", String(port)], logLevel: logLevel)
+    print("CompletionKit is ready: open http://\(host):\(port)/  (Ctrl-C stops it)")
+    do {
+      try await app.execute()
+    } catch {
+      try? await app.asyncShutdown()
+      throw error
+    }
+    try await app.asyncShutdown()
+  }
+
+  /// Applies pending migrations and exits.
+  public static func migrate(options: ServerOptions, logLevel: String) async throws {
+    let app = try await makeApplication(options: options, arguments: ["completionkit"], logLevel: logLevel)
+    try await app.asyncShutdown()
+  }
+}

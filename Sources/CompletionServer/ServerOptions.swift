@@ -1,0 +1,79 @@
+import Foundation
+
+/// Everything `configure` needs to know about where it runs: database, data folder, web client.
+public struct ServerOptions: Sendable {
+  /// Which database backs the server.
+  public enum Database: Sendable, Equatable {
+    /// A SQLite file (WAL mode) at this path.
+    case sqliteFile(path: String)
+    /// A throwaway in-memory SQLite database (tests).
+    case sqliteMemory
+    /// PostgreSQL at this `postgres://` URL.
+    case postgres(url: String)
+
+    /// "sqlite" or "postgres", as `/health` reports it.
+    public var kind: String {
+      switch self {
+      case .sqliteFile, .sqliteMemory: "sqlite"
+      case .postgres: "postgres"
+      }
+    }
+  }
+
+  public var database: Database
+  /// The folder holding the SQLite file and uploads.
+  public var dataDirectory: URL
+  /// The folder of the web client (HTML, CSS, JS).
+  public var publicDirectory: URL
+  /// Bcrypt cost; lower only in tests, where hashing speed matters more than strength.
+  public var passwordCost: Int
+  /// Mark session cookies `Secure` (set when served over HTTPS).
+  public var secureCookies: Bool
+  /// Largest request body accepted, in bytes.
+  public var maxBodySize: Int
+
+  public init(
+    database: Database, dataDirectory: URL, publicDirectory: URL = ServerOptions.defaultPublicDirectory(),
+    passwordCost: Int = 12, secureCookies: Bool = false, maxBodySize: Int = 1 << 20
+  ) {
+    self.database = database
+    self.dataDirectory = dataDirectory
+    self.publicDirectory = publicDirectory
+    self.passwordCost = passwordCost
+    self.secureCookies = secureCookies
+    self.maxBodySize = maxBodySize
+  }
+
+  /// Reads the environment the way `completionkit serve` documents it:
+  /// `DATABASE_URL` (postgres://…) switches to PostgreSQL; `COMPLETIONKIT_DATA` names the data folder.
+  public static func fromEnvironment(
+    dataDirectory explicitDataDirectory: String? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> ServerOptions {
+    let dataPath = explicitDataDirectory ?? environment["COMPLETIONKIT_DATA"] ?? ".completionkit"
+    let dataDirectory = URL(fileURLWithPath: dataPath, isDirectory: true).standardizedFileURL
+    let database: Database
+    if let url = environment["DATABASE_URL"], !url.isEmpty {
+      database = .postgres(url: url)
+    } else {
+      database = .sqliteFile(path: dataDirectory.appendingPathComponent("completionkit.sqlite").path)
+    }
+    var options = ServerOptions(database: database, dataDirectory: dataDirectory)
+    if let publicPath = environment["COMPLETIONKIT_PUBLIC"], !publicPath.isEmpty {
+      options.publicDirectory = URL(fileURLWithPath: publicPath, isDirectory: true)
+    }
+    options.secureCookies = environment["COMPLETIONKIT_SECURE_COOKIES"] == "1"
+    return options
+  }
+
+  /// `Public/` in the working directory if there is one, else the one beside this package's sources.
+  public static func defaultPublicDirectory() -> URL {
+    let fileManager = FileManager.default
+    let local = URL(fileURLWithPath: fileManager.currentDirectoryPath).appendingPathComponent("Public", isDirectory: true)
+    if fileManager.fileExists(atPath: local.appendingPathComponent("index.html").path) { return local }
+    // Sources/CompletionServer/ServerOptions.swift → package root.
+    return URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Public", isDirectory: true)
+  }
+}

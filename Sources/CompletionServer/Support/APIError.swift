@@ -1,0 +1,67 @@
+import Vapor
+
+/// An error the API reports on purpose: an HTTP status, a stable code clients can branch on, and a
+/// message a person can read. Domains conform their own error enums to it; the middleware maps them.
+public protocol APIErrorConvertible: Error {
+  var status: HTTPResponseStatus { get }
+  var code: String { get }
+  var message: String { get }
+}
+
+/// Errors of the server itself (accounts, requests, motion parameters).
+public enum AppError: APIErrorConvertible, Equatable {
+  case invalidJSON(String)
+  case invalidParameter(String, String)
+  case notFound(String)
+  case unauthenticated
+  case invalidCredentials
+  case usernameTaken
+  case invalidUsername
+  case weakPassword
+  case alreadyRegistered
+  case namedAccountRequired
+  case unsupportedMediaType
+
+  public var status: HTTPResponseStatus {
+    switch self {
+    case .invalidJSON, .invalidParameter, .invalidUsername, .weakPassword: .badRequest
+    case .notFound: .notFound
+    case .unauthenticated, .invalidCredentials: .unauthorized
+    case .namedAccountRequired: .forbidden
+    case .usernameTaken, .alreadyRegistered: .conflict
+    case .unsupportedMediaType: .unsupportedMediaType
+    }
+  }
+
+  public var code: String {
+    switch self {
+    case .invalidJSON: "invalid_json"
+    case .invalidParameter: "invalid_parameter"
+    case .notFound: "not_found"
+    case .unauthenticated: "unauthenticated"
+    case .invalidCredentials: "invalid_credentials"
+    case .usernameTaken: "username_taken"
+    case .invalidUsername: "invalid_username"
+    case .weakPassword: "weak_password"
+    case .alreadyRegistered: "already_registered"
+    case .namedAccountRequired: "named_account_required"
+    case .unsupportedMediaType: "unsupported_media_type"
+    }
+  }
+
+  public var message: String {
+    switch self {
+    case .invalidJSON(let detail): "The request body is not valid JSON for this endpoint: \(detail)"
+    case .invalidParameter(let name, let detail): "The parameter '\(name)' is not valid: \(detail)"
+    case .notFound(let what): "\(what) was not found."
+    case .unauthenticated: "Sign in first: this needs an account."
+    case .invalidCredentials: "That username and password do not match."
+    case .usernameTaken: "That username is taken. Please choose another."
+    case .invalidUsername: "Usernames are 3–32 letters, digits, dots, dashes or underscores."
+    case .weakPassword: "Passwords need at least 8 characters."
+    case .alreadyRegistered: "This account already has a username and password."
+    case .namedAccountRequired: "Save your account with a username and password first."
+    case .unsupportedMediaType: "Send the request body as JSON (Content-Type: application/json)."
+    }
+  }
+}

@@ -1,0 +1,14 @@
+import CompletionAPI
+import Vapor
+
+// The shared API types stay free of Vapor; the server makes them `Content` here.
+extension UserResponse: Content {}
+extension TokenResponse: Content {}
+extension HealthResponse: Content {}
+extension SystemSummary: Content {}
+extension APIErrorBody: Content {}
+extension MotionCatalog: Content {}
+extension ChoreographyPayload: Content {}
+extension StaggerPayload: Content {}
+extension WavePayload: Content {}
+extension WigglePayload: Content {}

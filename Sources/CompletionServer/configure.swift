@@ -1,0 +1,65 @@
+import CompletionAPI
+import Fluent
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Vapor
+
+extension Application {
+  private struct ServerOptionsKey: StorageKey {
+    typealias Value = ServerOptions
+  }
+
+  /// The options the app was configured with.
+  public var serverOptions: ServerOptions {
+    get {
+      guard let options = storage[ServerOptionsKey.self] else {
+        preconditionFailure("configure(_:options:) must run before the app is used")
+      }
+      return options
+    }
+    set { storage[ServerOptionsKey.self] = newValue }
+  }
+}
+
+/// Sets the app up: database, migrations, password hashing, routes, middleware. Does not migrate;
+/// call ``prepareDatabase(_:)`` (the `serve` and `migrate` commands do).
+public func configure(_ app: Application, options: ServerOptions) throws {
+  app.serverOptions = options
+
+  switch options.database {
+  case .sqliteFile(let path):
+    try FileManager.default.createDirectory(at: options.dataDirectory, withIntermediateDirectories: true)
+    app.databases.use(.sqlite(.file(path)), as: .sqlite)
+  case .sqliteMemory:
+    app.databases.use(.sqlite(.memory), as: .sqlite)
+  case .postgres(let url):
+    try app.databases.use(.postgres(url: url), as: .psql)
+  }
+
+  // In order; one line each on why it exists.
+  app.migrations.add(CreateUser())  // accounts: guests and named users
+  app.migrations.add(CreateAuthToken())  // cookie sessions and API tokens, stored hashed
+
+  app.passwords.use(.bcrypt(cost: options.passwordCost))
+  app.routes.defaultMaxBodySize = ByteCount(value: options.maxBodySize)
+
+  try app.register(collection: SiteController())
+  try app.register(collection: AccountController())
+  try app.register(collection: MotionController())
+
+  // Middleware after routes, so the error middleware knows every route's methods (for 405s).
+  app.middleware = Middlewares()
+  app.middleware.use(RouteLoggingMiddleware())
+  app.middleware.use(APIErrorMiddleware(methodsByPath: MethodIndex(routes: app.routes.all)))
+  app.middleware.use(FileMiddleware(publicDirectory: options.publicDirectory.path + "/", defaultFile: "index.html"))
+  app.middleware.use(SessionMiddleware())
+}
+
+/// Makes the database ready: WAL mode for SQLite files, then every pending migration.
+public func prepareDatabase(_ app: Application) async throws {
+  if case .sqliteFile = app.serverOptions.database, let sql = app.db as? any SQLDatabase {
+    // WAL lets readers carry on while one writer commits; the setting is stored in the file.
+    try await sql.raw("PRAGMA journal_mode=WAL").run()
+  }
+  try await app.autoMigrate()
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import CompletionServer
+
+/// `completionkit`: run the server, migrate its database.
+@main
+struct CompletionKitCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "completionkit",
+    abstract: "CompletionKit: puzzles, kids' games, projects and challenges, and the moment you finish them.",
+    version: CompletionKitVersion.current,
+    subcommands: [Serve.self, Migrate.self]
+  )
+}
+
+/// Options shared by every command that opens the database.
+struct DataOptions: ParsableArguments {
+  @Option(
+    name: .customLong("data-dir"),
+    help: "Folder for the SQLite database and uploads (default ./.completionkit, or $COMPLETIONKIT_DATA).")
+  var dataDirectory: String?
+
+  @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+  var logLevel: String = "info"
+
+  func validate() throws {
+    guard Launcher.isValidLogLevel(logLevel) else { throw ValidationError("Unknown log level '\(logLevel)'.") }
+  }
+
+  /// The server options: these flags first, then the environment (`DATABASE_URL`, `COMPLETIONKIT_DATA`).
+  func serverOptions() -> ServerOptions {
+    ServerOptions.fromEnvironment(dataDirectory: dataDirectory)
+  }
+}
+
+struct Serve: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(abstract: "Start the web server (migrates the database first).")
+
+  @OptionGroup var data: DataOptions
+
+  @Option(help: "Address to listen on.")
+  var host: String = "127.0.0.1"
+
+  @Option(help: "Port to listen on.")
+  var port: Int = 8080
+
+  func validate() throws {
+    guard (1...65535).contains(port) else { throw ValidationError("The port must be between 1 and 65535.") }
+  }
+
+  func run() async throws {
+    try await Launcher.serve(options: data.serverOptions(), host: host, port: port, logLevel: data.logLevel)
+  }
+}
+
+struct Migrate: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(abstract: "Apply pending database migrations and exit.")
+
+  @OptionGroup var data: DataOptions
+
+  func run() async throws {
+    try await Launcher.migrate(options: data.serverOptions(), logLevel: data.logLevel)
+    print("Migrations are up to date.")
+  }
+}

@@ -1,0 +1,118 @@
+import CompletionAPI
+import Foundation
+import Testing
+import Vapor
+import VaporTesting
+
+@Suite("Accounts", .serialized)
+struct AccountTests {
+  @Test("A first visit gets a guest and an http-only session cookie; the cookie brings the same guest back")
+  func guest() async throws {
+    try await withTestApp { client in
+      let first = try await client.send(.GET, "/api/me")
+      #expect(first.status == .ok)
+      let cookie = try #require(first.headers.setCookie?["ck_session"])
+      #expect(cookie.isHTTPOnly)
+      #expect(cookie.sameSite == .lax)
+      #expect(cookie.string.count >= 40)
+      let guest = try client.decode(UserResponse.self, from: first)
+      #expect(guest.isGuest && guest.username == nil)
+      let again = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me"))
+      #expect(again.id == guest.id)
+      // A stranger without the cookie is a different guest.
+      let stranger = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me", useCookie: false))
+      #expect(stranger.id != guest.id)
+    }
+  }
+
+  @Test("Saving a guest keeps its id; the account then signs in from another browser; logout forgets the session")
+  func registerLoginLogout() async throws {
+    try await withTestApp { browser in
+      let guest = try browser.decode(UserResponse.self, from: try await browser.send(.GET, "/api/me"))
+      let name = uniqueUsername("ada")
+      let registered = try await browser.send(
+        .POST, "/api/account/register", json: RegisterRequest(username: name.uppercased(), password: "correct horse", displayName: "Ada"))
+      #expect(registered.status == .created)
+      let user = try browser.decode(UserResponse.self, from: registered)
+      #expect(user.id == guest.id && !user.isGuest && user.username == name && user.displayName == "Ada")
+
+      // Registering again is refused; the account is unchanged.
+      let again = try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: uniqueUsername(), password: "another password"))
+      #expect(again.status == .conflict)
+      #expect(try browser.decode(APIErrorBody.self, from: again).code == "already_registered")
+
+      let other = TestClient(tester: browser.tester)
+      let wrong = try await other.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "wrong password"))
+      #expect(wrong.status == .unauthorized)
+      #expect(try other.decode(APIErrorBody.self, from: wrong).code == "invalid_credentials")
+      let unknown = try await other.send(.POST, "/api/account/login", json: LoginRequest(username: "nobody_here", password: "whatever1"))
+      #expect(unknown.status == .unauthorized)
+
+      let login = try await other.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "correct horse"))
+      #expect(login.status == .ok)
+      #expect(other.sessionCookie != nil)
+      let me = try other.decode(UserResponse.self, from: try await other.send(.GET, "/api/me"))
+      #expect(me.id == guest.id)
+
+      let logout = try await other.send(.POST, "/api/account/logout")
+      #expect(logout.status == .noContent)
+      #expect(other.sessionCookie == nil)
+      let afterLogout = try other.decode(UserResponse.self, from: try await other.send(.GET, "/api/me"))
+      #expect(afterLogout.isGuest && afterLogout.id != guest.id)
+      // The first browser is still signed in.
+      let first = try browser.decode(UserResponse.self, from: try await browser.send(.GET, "/api/me"))
+      #expect(first.id == guest.id && !first.isGuest)
+    }
+  }
+
+  @Test("A taken username, a bad username and a short password are clear 4xx and change nothing")
+  func badRegistrations() async throws {
+    try await withTestApp { first in
+      let name = uniqueUsername("taken")
+      _ = try await first.send(.GET, "/api/me")
+      let ok = try await first.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "long enough"))
+      #expect(ok.status == .created)
+
+      let second = TestClient(tester: first.tester)
+      let guest = try second.decode(UserResponse.self, from: try await second.send(.GET, "/api/me"))
+      let taken = try await second.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "long enough"))
+      #expect(taken.status == .conflict)
+      #expect(try second.decode(APIErrorBody.self, from: taken).code == "username_taken")
+      let badName = try await second.send(.POST, "/api/account/register", json: RegisterRequest(username: "a b", password: "long enough"))
+      #expect(try second.decode(APIErrorBody.self, from: badName).code == "invalid_username")
+      let short = try await second.send(.POST, "/api/account/register", json: RegisterRequest(username: uniqueUsername(), password: "short"))
+      #expect(short.status == .badRequest)
+      #expect(try second.decode(APIErrorBody.self, from: short).code == "weak_password")
+      let still = try second.decode(UserResponse.self, from: try await second.send(.GET, "/api/me"))
+      #expect(still == guest)
+    }
+  }
+
+  @Test("Bearer tokens: only for saved accounts, and they authenticate API calls without a cookie")
+  func bearerTokens() async throws {
+    try await withTestApp { browser in
+      _ = try await browser.send(.GET, "/api/me")
+      let refused = try await browser.send(.POST, "/api/account/tokens")
+      #expect(refused.status == .forbidden)
+      #expect(try browser.decode(APIErrorBody.self, from: refused).code == "named_account_required")
+
+      let name = uniqueUsername("api")
+      _ = try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "long enough"))
+      let created = try await browser.send(.POST, "/api/account/tokens")
+      #expect(created.status == .created)
+      let token = try browser.decode(TokenResponse.self, from: created)
+
+      let script = TestClient(tester: browser.tester)
+      var headers = HTTPHeaders()
+      headers.bearerAuthorization = BearerAuthorization(token: token.token)
+      let me = try script.decode(UserResponse.self, from: try await script.send(.GET, "/api/me", headers: headers))
+      #expect(me.username == name)
+      #expect(script.sessionCookie == nil)
+
+      headers.bearerAuthorization = BearerAuthorization(token: "not-a-real-token")
+      let forged = try await script.send(.POST, "/api/account/tokens", headers: headers)
+      #expect(forged.status == .unauthorized)
+      #expect(try script.decode(APIErrorBody.self, from: forged).code == "unauthenticated")
+    }
+  }
+}

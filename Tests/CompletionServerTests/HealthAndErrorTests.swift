@@ -1,0 +1,89 @@
+import CompletionAPI
+import Foundation
+import Testing
+import Vapor
+import VaporTesting
+
+@Suite("Health and errors", .serialized)
+struct HealthAndErrorTests {
+  @Test("GET /health reports status, version and database kind")
+  func health() async throws {
+    try await withTestApp { client in
+      let response = try await client.send(.GET, "/health")
+      #expect(response.status == .ok)
+      let health = try client.decode(HealthResponse.self, from: response)
+      #expect(health.status == "ok")
+      #expect(health.version == "0.1.0")
+      #expect(health.database == (ProcessInfo.processInfo.environment["DATABASE_URL"] == nil ? "sqlite" : "postgres"))
+    }
+  }
+
+  @Test("Unknown routes are a JSON 404 with a stable code")
+  func unknownRoute() async throws {
+    try await withTestApp { client in
+      let response = try await client.send(.GET, "/api/nothing-here")
+      #expect(response.status == .notFound)
+      let error = try client.decode(APIErrorBody.self, from: response)
+      #expect(error.code == "not_found")
+      #expect(!error.message.isEmpty)
+    }
+  }
+
+  @Test("A wrong method is a JSON 405 naming the allowed methods")
+  func wrongMethod() async throws {
+    try await withTestApp { client in
+      let response = try await client.send(.DELETE, "/health")
+      #expect(response.status == .methodNotAllowed)
+      #expect(response.headers.first(name: .allow) == "GET")
+      #expect(try client.decode(APIErrorBody.self, from: response).code == "method_not_allowed")
+    }
+  }
+
+  @Test("Malformed JSON is a 400 invalid_json")
+  func malformedJSON() async throws {
+    try await withTestApp { client in
+      let response = try await client.send(.POST, "/api/account/login", raw: "{\"username\": ")
+      #expect(response.status == .badRequest)
+      #expect(try client.decode(APIErrorBody.self, from: response).code == "invalid_json")
+      let missing = try await client.send(.POST, "/api/account/login", raw: "{\"username\": \"ada\"}")
+      #expect(missing.status == .badRequest)
+      let body = try client.decode(APIErrorBody.self, from: missing)
+      #expect(body.code == "invalid_json" && body.message.contains("password"))
+    }
+  }
+
+  @Test("A body that is not JSON is refused with 415")
+  func wrongContentType() async throws {
+    try await withTestApp { client in
+      let response = try await client.send(.POST, "/api/account/login", raw: "username=ada", contentType: "text/plain")
+      #expect(response.status == .unsupportedMediaType)
+      #expect(try client.decode(APIErrorBody.self, from: response).code == "unsupported_media_type")
+    }
+  }
+
+  @Test("Oversized bodies are a 413, not a crash")
+  func oversized() async throws {
+    try await withTestApp { client in
+      let huge = "{\"username\":\"" + String(repeating: "a", count: 2 << 20) + "\",\"password\":\"x\"}"
+      let response = try await client.send(.POST, "/api/account/login", raw: huge)
+      #expect(response.status == .payloadTooLarge)
+      #expect(try client.decode(APIErrorBody.self, from: response).code == "payload_too_large")
+    }
+  }
+
+  @Test("The web shell is served: home page and the motion page")
+  func pages() async throws {
+    try await withTestApp { client in
+      let home = try await client.send(.GET, "/")
+      #expect(home.status == .ok)
+      #expect(home.body.string.contains("CompletionKit"))
+      let motion = try await client.send(.GET, "/motion")
+      #expect(motion.status == .ok)
+      #expect(motion.body.string.contains("Staggered list"))
+      let script = try await client.send(.GET, "/js/motion.js")
+      #expect(script.status == .ok)
+      let systems = try client.decode([SystemSummary].self, from: try await client.send(.GET, "/api/systems"))
+      #expect(systems.map(\.id).contains("motion"))
+    }
+  }
+}

@@ -1,0 +1,50 @@
+"""The home page and accounts, as a person uses them."""
+import uuid
+
+from playwright.sync_api import expect
+
+
+def test_home_lists_motion_and_starts_as_guest(page, server):
+    page.goto(server + "/")
+    expect(page.locator("h1")).to_contain_text("moment you finish")
+    card = page.locator('[data-system="motion"]')
+    expect(card).to_be_visible()
+    expect(card).to_contain_text("Motion")
+    expect(page.locator("#account-status")).to_contain_text("playing as Guest")
+    expect(page.locator("#health")).to_contain_text("sqlite")
+
+
+def test_save_account_sign_out_and_sign_in(page, server):
+    name = "ada_" + uuid.uuid4().hex[:8]
+    page.goto(server + "/")
+    expect(page.locator("#save-form")).to_be_visible()
+    page.fill("#save-form input[name=username]", name)
+    page.fill("#save-form input[name=password]", "short")
+    page.click("#save-form button[type=submit]")
+    expect(page.locator("#account-message")).to_contain_text("at least 8 characters")
+
+    page.fill("#save-form input[name=password]", "correct horse battery")
+    page.click("#save-form button[type=submit]")
+    expect(page.locator("#account-status")).to_contain_text(f"@{name}")
+    expect(page.locator("[data-who]")).to_contain_text("Signed in as")
+
+    page.click("#logout")
+    expect(page.locator("#account-status")).to_contain_text("playing as Guest")
+
+    page.fill("#login-form input[name=username]", name)
+    page.fill("#login-form input[name=password]", "wrong password")
+    page.click("#login-form button[type=submit]")
+    expect(page.locator("#account-message")).to_contain_text("do not match")
+    page.fill("#login-form input[name=password]", "correct horse battery")
+    page.click("#login-form button[type=submit]")
+    expect(page.locator("#account-status")).to_contain_text(f"@{name}")
+
+
+def test_home_works_on_a_phone(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server + "/")
+    expect(page.locator('[data-system="motion"]')).to_be_visible()
+    overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
+    assert not overflow, "the home page scrolls sideways on a phone"
+    context.close()
