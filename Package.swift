@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "CompletionServer", targets: ["CompletionServer"]),
     .library(name: "CompletionKitUI", targets: ["CompletionKitUI"]),
     .executable(name: "completionkit", targets: ["completionkit"]),
+    .executable(name: "completionkit-bench", targets: ["completionkit-bench"]),
   ],
   dependencies: [
     .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
@@ -45,8 +46,12 @@ let package = Package(
       dependencies: [
         "CompletionServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // Benchmarks (not tests): budgets from the issues, figures in docs/PERFORMANCE.md.
+    .target(name: "CAllocationCounter"),
+    .executableTarget(name: "completionkit-bench", dependencies: ["CompletionCore", "CAllocationCounter"]),
     .testTarget(
       name: "CompletionCoreTests",
       dependencies: [
@@ -60,6 +65,7 @@ let package = Package(
         "CompletionServer",
         "CompletionAPI",
         .product(name: "VaporTesting", package: "vapor"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
   ],

@@ -1,5 +1,5 @@
 import { api, boot, currentUser, renderWho } from "./app.js";
-import { fetchStagger, playStagger } from "./motion.js";
+import { fetchStagger, fetchWave, playStagger, playWave } from "./motion.js";
 
 const icons = {
   motion: '<svg viewBox="0 0 24 24" width="26" height="26" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path d="M3 17c3 0 3-10 6-10s3 10 6 10 3-10 6-10"/></svg>',
@@ -23,7 +23,16 @@ async function showSystems() {
       return card;
     });
     const timeline = await fetchStagger({ config: "standard", count: cards.length });
-    playStagger(timeline, cards);
+    await playStagger(timeline, cards);
+    const motionCard = container.querySelector('[data-system="motion"]');
+    if (motionCard) {
+      const dots = document.createElement("div");
+      dots.className = "mini-wave";
+      dots.setAttribute("aria-hidden", "true");
+      for (let i = 0; i < 8; i++) dots.append(document.createElement("i"));
+      motionCard.querySelector("p").after(dots);
+      playWave(await fetchWave(8), Array.from(dots.children));
+    }
   } catch (error) {
     document.querySelector("#systems-error").textContent = error.message;
   }
@@ -61,6 +70,9 @@ function wireAccount() {
   document.querySelector("#save-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const values = formValues(event.target);
+    if (!/^[A-Za-z0-9._-]{3,32}$/.test(values.username)) {
+      return setMessage("Usernames are 3–32 letters, digits, dots, dashes or underscores.", "error");
+    }
     if (values.password.length < 8) return setMessage("Passwords need at least 8 characters.", "error");
     try {
       await api("/api/account/register", { method: "POST", body: values });
@@ -73,8 +85,10 @@ function wireAccount() {
   });
   document.querySelector("#login-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    const values = formValues(event.target);
+    if (!values.username || !values.password) return setMessage("Enter your username and password.", "error");
     try {
-      await api("/api/account/login", { method: "POST", body: formValues(event.target) });
+      await api("/api/account/login", { method: "POST", body: values });
       event.target.reset();
       await showAccount(true);
       setMessage("Welcome back!", "ok");

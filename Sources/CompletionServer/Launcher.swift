@@ -16,6 +16,11 @@ public enum Launcher {
     }
   }
 
+  /// Prints a progress line at once, even when stdout is a file or a pipe.
+  static func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+  }
+
   /// Whether `level` names a log level (trace … critical).
   public static func isValidLogLevel(_ level: String) -> Bool {
     Logger.Level(rawValue: level) != nil
@@ -29,7 +34,7 @@ public enum Launcher {
     app.logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
     do {
       try configure(app, options: options)
-      print("CompletionKit \(CompletionKitVersion.current): preparing the database (\(describe(options.database)))…")
+      say("CompletionKit \(CompletionKitVersion.current): preparing the database (\(describe(options.database)))…")
       try await prepareDatabase(app)
       return app
     } catch {
@@ -42,7 +47,7 @@ public enum Launcher {
   public static func serve(options: ServerOptions, host: String, port: Int, logLevel: String) async throws {
     let app = try await makeApplication(
       options: options, arguments: ["completionkit", "serve", "--hostname", host, "--port", String(port)], logLevel: logLevel)
-    print("CompletionKit is ready: open http://\(host):\(port)/  (Ctrl-C stops it)")
+    say("CompletionKit is ready: open http://\(host):\(port)/  (Ctrl-C stops it)")
     do {
       try await app.execute()
     } catch {

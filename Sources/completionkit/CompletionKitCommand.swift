@@ -1,5 +1,6 @@
 import ArgumentParser
 import CompletionServer
+import Logging
 
 /// `completionkit`: run the server, migrate its database.
 @main
@@ -48,6 +49,7 @@ struct Serve: AsyncParsableCommand {
   }
 
   func run() async throws {
+    LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
     try await Launcher.serve(options: data.serverOptions(), host: host, port: port, logLevel: data.logLevel)
   }
 }
@@ -58,6 +60,7 @@ struct Migrate: AsyncParsableCommand {
   @OptionGroup var data: DataOptions
 
   func run() async throws {
+    LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
     try await Launcher.migrate(options: data.serverOptions(), logLevel: data.logLevel)
     print("Migrations are up to date.")
   }

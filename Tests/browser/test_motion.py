@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 TIMINGS = """() => Array.from(document.querySelectorAll('#stagger-list li')).map(li => {
   const a = li.getAnimations()[0];
-  return a ? a.effect.getTiming().delay : null;
+  return a ? Math.round(a.effect.getTiming().delay * 1000) / 1000 : null;
 })"""
 
 FREEZE_AT = """(ms) => {
@@ -65,7 +65,7 @@ def test_adding_items_staggers_only_the_new_ones(page, server):
 def test_card_reveal_steps_start_in_order(page, server):
     open_motion(page, server)
     order = page.evaluate("""() => ['background','icon','title','content','actions'].map(id =>
-      document.querySelector(`#card-reveal [data-step=${id}]`).getAnimations()[0].effect.getTiming().delay)""")
+      Math.round(document.querySelector(`#card-reveal [data-step=${id}]`).getAnimations()[0].effect.getTiming().delay * 1000) / 1000)""")
     assert order == [0, 100, 150, 200, 300], order
 
 

@@ -1,0 +1,60 @@
+import Foundation
+import Logging
+
+/// Wraps a log handler and masks secrets before anything is written: session cookies, bearer and basic
+/// credentials, and password fields. Vapor logs whole request heads at trace level, so masking has to
+/// happen here, where every log line passes, not in each route.
+public struct RedactingLogHandler: LogHandler {
+  private var base: any LogHandler
+
+  public init(wrapping base: any LogHandler) {
+    self.base = base
+  }
+
+  /// A `LoggingSystem.bootstrap` factory that writes redacted lines to standard output.
+  public static func standardOutput(label: String) -> any LogHandler {
+    RedactingLogHandler(wrapping: StreamLogHandler.standardOutput(label: label))
+  }
+
+  public var logLevel: Logger.Level {
+    get { base.logLevel }
+    set { base.logLevel = newValue }
+  }
+
+  public var metadata: Logger.Metadata {
+    get { base.metadata }
+    set { base.metadata = newValue }
+  }
+
+  public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { base[metadataKey: key] }
+    set { base[metadataKey: key] = newValue }
+  }
+
+  public func log(event: LogEvent) {
+    var event = event
+    event.message = Logger.Message(stringLiteral: Self.redact(event.message.description))
+    event.metadata = event.metadata.map { $0.mapValues { .string(Self.redact($0.description)) } }
+    base.log(event: event)
+  }
+
+  private static let patterns: [NSRegularExpression] = [
+    #"(ck_session=)[^;\s,}"]+"#,
+    #"((?i:bearer|basic)\s+)[A-Za-z0-9._~+/=-]+"#,
+    #"((?i:"?password"?)\s*[:=]\s*"?)[^",}\s]+"#,
+  ].compactMap { try? NSRegularExpression(pattern: $0) }
+
+  /// `text` with secret values replaced by •••.
+  public static func redact(_ text: String) -> String {
+    // Most lines hold nothing secret; skip the regular expressions for them.
+    guard text.contains("ck_session=") || text.localizedCaseInsensitiveContains("bearer")
+      || text.localizedCaseInsensitiveContains("basic") || text.localizedCaseInsensitiveContains("password")
+    else { return text }
+    var result = text
+    for pattern in patterns {
+      let range = NSRange(result.startIndex..., in: result)
+      result = pattern.stringByReplacingMatches(in: result, range: range, withTemplate: "$1•••")
+    }
+    return result
+  }
+}

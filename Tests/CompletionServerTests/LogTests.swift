@@ -1,0 +1,70 @@
+import CompletionAPI
+import CompletionServer
+import Foundation
+import Logging
+import Synchronization
+import Testing
+import Vapor
+import VaporTesting
+
+/// Every log line the test process writes, at trace level.
+final class CapturedLogs: Sendable {
+  static let shared = CapturedLogs()
+  private let lines = Mutex<[String]>([])
+
+  /// Installs the product's redacting handler over a capturing one, once for the whole test process
+  /// (swift-log allows one bootstrap).
+  static let installed: Bool = {
+    LoggingSystem.bootstrap { label in RedactingLogHandler(wrapping: CapturingHandler(label: label)) }
+    return true
+  }()
+
+  func append(_ line: String) { lines.withLock { $0.append(line) } }
+  var all: [String] { lines.withLock { $0 } }
+}
+
+struct CapturingHandler: LogHandler {
+  let label: String
+  var metadata: Logger.Metadata = [:]
+  var logLevel: Logger.Level = .trace
+
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { metadata[key] }
+    set { metadata[key] = newValue }
+  }
+
+  func log(event: LogEvent) {
+    let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+    CapturedLogs.shared.append("\(event.level) \(label): \(event.message) \(merged)")
+  }
+}
+
+@Suite("Logs", .serialized)
+struct LogTests {
+  @Test("Passwords, session secrets and bearer tokens never appear in the logs, even at trace level")
+  func secretsStayOutOfLogs() async throws {
+    #expect(CapturedLogs.installed)
+    let password = "Pa55word-\(UUID().uuidString)"
+    var secrets = [password]
+    try await withTestApp { client in
+      let name = uniqueUsername("logs")
+      _ = try await client.send(.GET, "/api/me")
+      secrets.append(try #require(client.sessionCookie))
+      _ = try await client.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: password))
+      _ = try await client.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: password))
+      _ = try await client.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: password + "x"))
+      secrets.append(try #require(client.sessionCookie))
+      let token = try client.decode(TokenResponse.self, from: try await client.send(.POST, "/api/account/tokens")).token
+      secrets.append(token)
+      var headers = HTTPHeaders()
+      headers.bearerAuthorization = BearerAuthorization(token: token)
+      _ = try await TestClient(tester: client.tester).send(.GET, "/api/me", headers: headers)
+    }
+    let logs = CapturedLogs.shared.all
+    #expect(logs.contains { $0.contains("/api/account/login") }, "requests are logged, so the check is meaningful")
+    for secret in secrets {
+      let leaks = logs.filter { $0.contains(secret) }
+      #expect(leaks.isEmpty, "a secret reached the log: \(leaks.prefix(2).map { String($0.prefix(400)) })")
+    }
+  }
+}
