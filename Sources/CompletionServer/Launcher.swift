@@ -9,10 +9,10 @@ public enum Launcher {
     case .sqliteFile(let path): return "SQLite at \(path)"
     case .sqliteMemory: return "in-memory SQLite"
     case .postgres(let url):
-      guard var components = URLComponents(string: url), components.host != nil else { return "PostgreSQL" }
-      if components.password != nil { components.password = "•••" }
-      components.query = nil
-      return "PostgreSQL at \(components.string ?? "PostgreSQL")"
+      guard let components = URLComponents(string: url), let host = components.host else { return "PostgreSQL" }
+      let user = components.user.map { $0 + (components.password == nil ? "" : ":***") + "@" } ?? ""
+      let port = components.port.map { ":\($0)" } ?? ""
+      return "PostgreSQL at \(components.scheme ?? "postgres")://\(user)\(host)\(port)\(components.path)"
     }
   }
 

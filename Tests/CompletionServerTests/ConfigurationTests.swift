@@ -29,7 +29,7 @@ struct ConfigurationTests {
     #expect(options.database.kind == "postgres")
     let description = Launcher.describe(options.database)
     #expect(!description.contains("hunter2secret"))
-    #expect(description.contains("db.internal:5432/ck"))
+    #expect(description == "PostgreSQL at postgres://ck:***@db.internal:5432/ck")
   }
 
   @Test("The log redactor masks session cookies, bearer tokens and passwords, and leaves other text alone")

@@ -18,12 +18,30 @@ enum TestDatabase {
   }
 }
 
+/// Runs migrations one app at a time: parallel tests share one PostgreSQL database, and two migrators
+/// creating the same tables at once would collide. (Each in-memory SQLite database is private anyway.)
+/// Actors are re-entrant, so each call chains onto the previous call's task instead of awaiting inline.
+actor MigrationGate {
+  static let shared = MigrationGate()
+  private var last: Task<Void, Never>?
+
+  func prepare(_ app: Application) async throws {
+    let previous = last
+    let current = Task { () async throws -> Void in
+      await previous?.value
+      try await prepareDatabase(app)
+    }
+    last = Task { _ = try? await current.value }
+    try await current.value
+  }
+}
+
 /// Builds the app, migrates, runs `body` against it over real HTTP on a free port, and shuts down.
 func withTestApp(options: ServerOptions = TestDatabase.options, _ body: (TestClient) async throws -> Void) async throws {
   let app = try await Application.make(.testing)
   do {
     try configure(app, options: options)
-    try await prepareDatabase(app)
+    try await MigrationGate.shared.prepare(app)
     let client = TestClient(tester: try app.testing(method: .running(hostname: "127.0.0.1", port: 0)))
     try await body(client)
   } catch {
