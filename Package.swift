@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
     .library(name: "CompletionCore", targets: ["CompletionCore"]),
+    .library(name: "Cryptogram", targets: ["Cryptogram"]),
     .library(name: "CompletionAPI", targets: ["CompletionAPI"]),
     .library(name: "CompletionServer", targets: ["CompletionServer"]),
     .library(name: "CompletionKitUI", targets: ["CompletionKitUI"]),
@@ -24,13 +25,16 @@ let package = Package(
   targets: [
     // Pure Swift, Foundation only: motion, progress, rewards, sessions, randomness.
     .target(name: "CompletionCore"),
+    // The cryptogram game's rules and its quote library (seed 000). Pure: no IO beyond reading its bundled quotes.
+    .target(name: "Cryptogram", dependencies: ["CompletionCore"], resources: [.copy("Resources/quotes.json")]),
     // Codable request/response types shared by the server, the tests and any Swift client.
-    .target(name: "CompletionAPI", dependencies: ["CompletionCore"]),
+    .target(name: "CompletionAPI", dependencies: ["CompletionCore", "Cryptogram"]),
     // Vapor + Fluent: routes, models, migrations, auth, static web client.
     .target(
       name: "CompletionServer",
       dependencies: [
         "CompletionCore",
+        "Cryptogram",
         "CompletionAPI",
         .product(name: "Vapor", package: "vapor"),
         .product(name: "Fluent", package: "fluent"),
@@ -40,7 +44,7 @@ let package = Package(
       ]
     ),
     // SwiftUI layer for Apple platforms; every file is wrapped in `#if canImport(SwiftUI)`.
-    .target(name: "CompletionKitUI", dependencies: ["CompletionCore"]),
+    .target(name: "CompletionKitUI", dependencies: ["CompletionCore", "Cryptogram"]),
     .executableTarget(
       name: "completionkit",
       dependencies: [
@@ -56,6 +60,13 @@ let package = Package(
       name: "CompletionCoreTests",
       dependencies: [
         "CompletionCore",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(
+      name: "CryptogramTests",
+      dependencies: [
+        "Cryptogram",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

@@ -1,5 +1,15 @@
+import Cryptogram
 import Foundation
 import Vapor
+
+/// A command-line failure with a message meant for a person.
+public struct LauncherError: Error, CustomStringConvertible {
+  public let description: String
+
+  public init(_ description: String) {
+    self.description = description
+  }
+}
 
 /// Starting and migrating the server from the command line, without the CLI importing Vapor.
 public enum Launcher {
@@ -55,6 +65,44 @@ public enum Launcher {
       throw error
     }
     try await app.asyncShutdown()
+  }
+
+  /// Reads quotes from a JSON or CSV file and adds the new ones to the library. The whole file is checked
+  /// first: a file with any bad row changes nothing, and the error lists every bad row.
+  /// Returns a one-line report.
+  public static func importQuotes(options: ServerOptions, path: String, format: String?, logLevel: String) async throws -> String {
+    let chosen: QuoteImport.Format
+    if let format {
+      guard let parsed = QuoteImport.Format(rawValue: format.lowercased()) else { throw LauncherError("Unknown format '\(format)': use json or csv.") }
+      chosen = parsed
+    } else {
+      guard let guessed = QuoteImport.Format(fileName: path) else {
+        throw LauncherError("Cannot tell the format of \(path) from its name: add --format json or --format csv.")
+      }
+      chosen = guessed
+    }
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw LauncherError("Cannot read \(path): \(error.localizedDescription)")
+    }
+    let quotes: [Quote]
+    do {
+      quotes = try QuoteImport.parse(data, format: chosen)
+    } catch {
+      throw LauncherError(error.description)
+    }
+    let app = try await makeApplication(options: options, arguments: ["completionkit"], logLevel: logLevel)
+    do {
+      let result = try await QuoteStore.importQuotes(quotes, on: app.db)
+      try await app.asyncShutdown()
+      return "Imported \(result.added) new quote\(result.added == 1 ? "" : "s")"
+        + (result.alreadyPresent > 0 ? " (\(result.alreadyPresent) already in the library)." : ".")
+    } catch {
+      try? await app.asyncShutdown()
+      throw error
+    }
   }
 
   /// Applies pending migrations and exits.

@@ -39,6 +39,9 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   // In order; one line each on why it exists.
   app.migrations.add(CreateUser())  // accounts: guests and named users
   app.migrations.add(CreateAuthToken())  // cookie sessions and API tokens, stored hashed
+  app.migrations.add(CreateLedgerEntry())  // the reward ledger every system pays into, idempotent by key
+  app.migrations.add(CreateCryptogram())  // quotes, cryptogram games and per-person stats
+  app.migrations.add(IndexCryptogramGames())  // the lookups every cryptogram request makes
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   app.routes.defaultMaxBodySize = ByteCount(value: options.maxBodySize)
@@ -46,6 +49,8 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   try app.register(collection: SiteController())
   try app.register(collection: AccountController())
   try app.register(collection: MotionController())
+  try app.register(collection: CryptogramController())
+  app.cryptogram = CryptogramState()
 
   // Middleware after routes, so the error middleware knows every route's methods (for 405s).
   app.middleware = Middlewares()
@@ -62,4 +67,7 @@ public func prepareDatabase(_ app: Application) async throws {
     try await sql.raw("PRAGMA journal_mode=WAL").run()
   }
   try await app.autoMigrate()
+  // The bundled quotes join the database so games can refer to them (new ones arrive with upgrades).
+  let added = try await QuoteStore.syncBundled(on: app.db)
+  if added > 0 { app.logger.info("Added \(added) bundled quotes to the library.") }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import CompletionServer
 import Logging
 
@@ -9,7 +10,7 @@ struct CompletionKitCommand: AsyncParsableCommand {
     commandName: "completionkit",
     abstract: "CompletionKit: puzzles, kids' games, projects and challenges, and the moment you finish them.",
     version: CompletionKitVersion.current,
-    subcommands: [Serve.self, Migrate.self]
+    subcommands: [Serve.self, Migrate.self, Quotes.self]
   )
 }
 
@@ -63,5 +64,39 @@ struct Migrate: AsyncParsableCommand {
     LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
     try await Launcher.migrate(options: data.serverOptions(), logLevel: data.logLevel)
     print("Migrations are up to date.")
+  }
+}
+
+struct Quotes: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Manage the cryptogram quote library.", subcommands: [Import.self])
+
+  struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Add quotes from a JSON or CSV file. A file with any bad row is refused whole; nothing stored is lost.",
+      discussion: """
+        JSON: an array of objects {"text": "...", "author": "...", "year": 1859, "source": "..."} (year and source optional).
+        CSV: a header line naming the columns text and author, optionally year and source.
+        """)
+
+    @OptionGroup var data: DataOptions
+
+    @Argument(help: "The file to import (.json or .csv).")
+    var file: String
+
+    @Option(help: "json or csv (default: from the file name).")
+    var format: String?
+
+    func run() async throws {
+      LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
+      do {
+        let report = try await Launcher.importQuotes(options: data.serverOptions(), path: file, format: format, logLevel: data.logLevel)
+        print(report)
+      } catch let error as LauncherError {
+        // A refused file is not a usage mistake: say what is wrong, without the usage text.
+        FileHandle.standardError.write(Data((error.description + "\n").utf8))
+        throw ExitCode.failure
+      }
+    }
   }
 }

@@ -41,7 +41,7 @@ struct AccountTests {
       #expect(again.status == .conflict)
       #expect(try browser.decode(APIErrorBody.self, from: again).code == "already_registered")
 
-      let other = TestClient(tester: browser.tester)
+      let other = browser.stranger()
       let wrong = try await other.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "wrong password"))
       #expect(wrong.status == .unauthorized)
       #expect(try other.decode(APIErrorBody.self, from: wrong).code == "invalid_credentials")
@@ -73,7 +73,7 @@ struct AccountTests {
       let ok = try await first.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "long enough"))
       #expect(ok.status == .created)
 
-      let second = TestClient(tester: first.tester)
+      let second = first.stranger()
       let guest = try second.decode(UserResponse.self, from: try await second.send(.GET, "/api/me"))
       let taken = try await second.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "long enough"))
       #expect(taken.status == .conflict)
@@ -102,7 +102,7 @@ struct AccountTests {
       #expect(created.status == .created)
       let token = try browser.decode(TokenResponse.self, from: created)
 
-      let script = TestClient(tester: browser.tester)
+      let script = browser.stranger()
       var headers = HTTPHeaders()
       headers.bearerAuthorization = BearerAuthorization(token: token.token)
       let me = try script.decode(UserResponse.self, from: try await script.send(.GET, "/api/me", headers: headers))

@@ -36,56 +36,77 @@ actor MigrationGate {
   }
 }
 
-/// Builds the app, migrates, runs `body` against it over real HTTP on a free port, and shuts down.
+/// Builds the app, migrates, serves it over real HTTP on a free port, runs `body`, and shuts down.
 func withTestApp(options: ServerOptions = TestDatabase.options, _ body: (TestClient) async throws -> Void) async throws {
+  try await withTestApp(options: options) { client, _ in try await body(client) }
+}
+
+/// The same, also handing the test the app (for looking into the database).
+func withTestApp(options: ServerOptions = TestDatabase.options, _ body: (TestClient, Application) async throws -> Void) async throws {
   let app = try await Application.make(.testing)
   do {
     try configure(app, options: options)
     try await MigrationGate.shared.prepare(app)
-    let client = TestClient(tester: try app.testing(method: .running(hostname: "127.0.0.1", port: 0)))
-    try await body(client)
+    try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+    guard let port = app.http.server.shared.localAddress?.port else { throw Abort(.internalServerError, reason: "no port") }
+    try await body(TestClient(app: app, base: "http://127.0.0.1:\(port)"), app)
   } catch {
+    await app.server.shutdown()
     try? await app.asyncShutdown()
     throw error
   }
+  await app.server.shutdown()
   try await app.asyncShutdown()
 }
 
-/// A tiny browser: sends requests and keeps the session cookie between them.
+/// A response as a test sees it.
+struct TestResponse: Sendable {
+  let status: HTTPStatus
+  let headers: HTTPHeaders
+  let body: ByteBuffer
+}
+
+/// A tiny browser: sends real HTTP requests and keeps the session cookie between them.
 final class TestClient: @unchecked Sendable {
-  let tester: any TestingApplicationTester
+  let app: Application
+  let base: String
   /// The `ck_session` cookie this "browser" holds.
   var sessionCookie: String?
 
-  init(tester: any TestingApplicationTester) {
-    self.tester = tester
+  init(app: Application, base: String) {
+    self.app = app
+    self.base = base
   }
+
+  /// Another "browser" (no cookie) talking to the same server.
+  func stranger() -> TestClient { TestClient(app: app, base: base) }
 
   /// Sends a request; `json` is encoded as the body, `raw` is sent as-is.
   @discardableResult
   func send(
     _ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, raw: String? = nil,
     contentType: String? = "application/json", headers extra: HTTPHeaders = [:], useCookie: Bool = true
-  ) async throws -> TestingHTTPResponse {
+  ) async throws -> TestResponse {
     var headers = extra
-    var body = ByteBufferAllocator().buffer(capacity: 0)
+    var body: ByteBuffer?
     if let json {
-      body.writeBytes(try JSONEncoder().encode(json))
+      body = ByteBuffer(data: try JSONEncoder().encode(json))
     } else if let raw {
-      body.writeString(raw)
+      body = ByteBuffer(string: raw)
     }
-    if json != nil || raw != nil, let contentType { headers.replaceOrAdd(name: .contentType, value: contentType) }
+    if body != nil, let contentType { headers.replaceOrAdd(name: .contentType, value: contentType) }
     if useCookie, let sessionCookie { headers.replaceOrAdd(name: .cookie, value: "ck_session=\(sessionCookie)") }
-    let response = try await tester.performTest(
-      request: TestingHTTPRequest(method: method, url: URI(path: path), headers: headers, body: body))
+    let response = try await app.client.send(method, headers: headers, to: URI(string: base + path)) { request in
+      request.body = body
+    }
     if let cookie = response.headers.setCookie?["ck_session"] {
       sessionCookie = cookie.string.isEmpty ? nil : cookie.string
     }
-    return response
+    return TestResponse(status: response.status, headers: response.headers, body: response.body ?? ByteBuffer())
   }
 
   /// Decodes a JSON body.
-  func decode<T: Decodable>(_ type: T.Type, from response: TestingHTTPResponse) throws -> T {
+  func decode<T: Decodable>(_ type: T.Type, from response: TestResponse) throws -> T {
     try JSONDecoder().decode(T.self, from: Data(buffer: response.body))
   }
 }

@@ -11,19 +11,25 @@ struct SiteController: RouteCollection {
   /// The systems the web client offers today; each later system adds itself here.
   static let systems: [SystemSummary] = [
     SystemSummary(
+      id: "cryptogram", name: "Cryptogram",
+      tagline: "Decode a famous quote letter by letter — a daily puzzle, streaks, and a celebration when it clicks.",
+      path: "/cryptogram"),
+    SystemSummary(
       id: "motion", name: "Motion",
       tagline: "Staggered lists and choreographed reveals, defined once in Swift and played everywhere.",
       path: "/motion")
   ]
 
   /// Page routes and the HTML file that renders each.
-  static let pages: [(path: String, file: String)] = [("motion", "motion.html")]
+  static let pages: [(path: String, file: String)] = [
+    ("motion", "motion.html"), ("cryptogram", "cryptogram.html"), ("cryptogram/stats", "cryptogram-stats.html"),
+  ]
 
   func boot(routes: any RoutesBuilder) throws {
     routes.get("health", use: health)
     routes.get("api", "systems", use: systems)
     for page in Self.pages {
-      routes.get(PathComponent(stringLiteral: page.path)) { req async throws -> Response in
+      routes.get(page.path.pathComponents) { req async throws -> Response in
         try await req.fileio.asyncStreamFile(
           at: req.application.serverOptions.publicDirectory.appendingPathComponent(page.file).path)
       }

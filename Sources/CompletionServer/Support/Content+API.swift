@@ -12,3 +12,7 @@ extension ChoreographyPayload: Content {}
 extension StaggerPayload: Content {}
 extension WavePayload: Content {}
 extension WigglePayload: Content {}
+extension CryptogramGameView: Content {}
+extension CryptogramMoveResponse: Content {}
+extension CryptogramStatsView: Content {}
+extension CurrentCryptogramResponse: Content {}

@@ -1,0 +1,220 @@
+import CompletionAPI
+import CompletionCore
+import Cryptogram
+import Fluent
+import Foundation
+import Testing
+import Vapor
+import VaporTesting
+
+@testable import CompletionServer
+
+@Suite("Cryptogram API", .serialized)
+struct CryptogramAPITests {
+  /// The puzzle behind a game, read from the database (the API never tells the answer).
+  func puzzle(of gameID: String, app: Application) async throws -> Puzzle {
+    let game = try #require(try await CryptogramGame.find(UUID(uuidString: gameID), on: app.db))
+    let quote = try #require(QuoteLibrary.bundled.quote(id: game.quoteID))
+    return Puzzle(quote: quote, seed: UInt64(bitPattern: game.seed))
+  }
+
+  func newGame(_ client: TestClient, mode: String = "random", length: QuoteLength? = .short) async throws -> CryptogramGameView {
+    let response = try await client.send(.POST, "/api/cryptogram/games", json: NewCryptogramGameRequest(mode: mode, length: length, timeZone: "Europe/Berlin"))
+    #expect(response.status == .ok)
+    return try client.decode(CryptogramGameView.self, from: response)
+  }
+
+  func guess(_ client: TestClient, _ game: String, cell: Int, letter: String) async throws -> TestResponse {
+    try await client.send(.POST, "/api/cryptogram/games/\(game)/guesses?preference=full", json: CryptogramGuessRequest(cell: cell, letter: letter))
+  }
+
+  func stats(_ client: TestClient) async throws -> CryptogramStatsView {
+    try client.decode(CryptogramStatsView.self, from: try await client.send(.GET, "/api/cryptogram/stats?timeZone=Europe/Berlin"))
+  }
+
+  @Test("A new puzzle shows cipher letters and prefilled cells, never the hidden answers")
+  func newPuzzleHidesAnswers() async throws {
+    try await withTestApp { client, app in
+      let game = try await newGame(client)
+      #expect(game.status == "playing" && game.length == .short && game.solution == nil && game.mistakeLimit == 3)
+      let puzzle = try await puzzle(of: game.id, app: app)
+      for cell in game.cells where cell.isLetter {
+        #expect(cell.cipher != nil)
+        #expect((cell.shown != nil) == puzzle.prefilled.contains(cell.index))
+      }
+      #expect(game.cells.filter { !$0.isLetter }.allSatisfy { $0.shown != nil })
+      #expect(game.words.flatMap { $0 }.count == game.cells.filter { $0.shown != " " }.count)
+    }
+  }
+
+  @Test("Solving through the API: the last letter returns the celebration; stats, points and a retry pay once")
+  func solve() async throws {
+    try await withTestApp { client, app in
+      let game = try await newGame(client)
+      let puzzle = try await puzzle(of: game.id, app: app)
+      var last: CryptogramMoveResponse?
+      var revealed = puzzle.prefilled
+      for cell in puzzle.letterCells where !revealed.contains(cell) {
+        let response = try await guess(client, game.id, cell: cell, letter: String(Letters.letter(puzzle.cells[cell].plain!)).lowercased())
+        #expect(response.status == .ok)
+        let move = try client.decode(CryptogramMoveResponse.self, from: response)
+        for effect in move.effects where effect.type == "revealed" { revealed.formUnion(effect.cells ?? []) }
+        last = move
+      }
+      let final = try #require(last)
+      #expect(final.effects.last?.type == "solved")
+      #expect(final.game.status == "solved")
+      #expect(final.game.solution?.text == puzzle.quote.text)
+      #expect(final.game.solution?.attribution == puzzle.quote.attribution)
+      #expect(final.game.stats?.mistakes == 0)
+      #expect(final.celebration?.steps.map(\.id) == ["overlay", "trophy", "quote", "attribution", "source", "stats", "next"])
+      #expect(final.wiggle?.cells.count == puzzle.cells.count)
+
+      let after = try await stats(client)
+      #expect(after.played == 1 && after.solved == 1 && after.points == 10 && after.history.count == 1)
+      // A guess after solving is refused and changes nothing.
+      let again = try await guess(client, game.id, cell: puzzle.letterCells[0], letter: "A")
+      #expect(again.status == .conflict)
+      #expect(try client.decode(APIErrorBody.self, from: again).code == "not_playing")
+      let still = try await stats(client)
+      #expect(still.solved == 1 && still.points == 10)
+    }
+  }
+
+  @Test("Three mistakes fail the puzzle; continue lifts the limit; try again is a new attempt")
+  func failure() async throws {
+    try await withTestApp { client, app in
+      let game = try await newGame(client)
+      let puzzle = try await puzzle(of: game.id, app: app)
+      let cell = try #require(puzzle.letterCells.first { !puzzle.prefilled.contains($0) })
+      let wrong = String(Letters.letter((puzzle.cells[cell].plain! + 1) % 26))
+      for _ in 0..<3 { try await guess(client, game.id, cell: cell, letter: wrong) }
+      let failed = try client.decode(CryptogramGameView.self, from: try await client.send(.GET, "/api/cryptogram/games/\(game.id)"))
+      #expect(failed.status == "failed" && failed.mistakes == 3)
+      #expect(try await stats(client).failed == 1)
+      let refused = try await guess(client, game.id, cell: cell, letter: wrong)
+      #expect(refused.status == .conflict)
+
+      let continued = try client.decode(CryptogramMoveResponse.self, from: try await client.send(.POST, "/api/cryptogram/games/\(game.id)/continue"))
+      #expect(continued.game.status == "playing" && continued.game.mistakeLimit == nil)
+      let restarted = try client.decode(CryptogramMoveResponse.self, from: try await client.send(.POST, "/api/cryptogram/games/\(game.id)/restart"))
+      #expect(restarted.game.mistakes == 0 && restarted.game.mistakeLimit == 3)
+      #expect(try await stats(client).played == 2)
+    }
+  }
+
+  @Test("Hints, pause and resume through the API")
+  func hintsAndPause() async throws {
+    try await withTestApp { client, _ in
+      let game = try await newGame(client)
+      let hint = try client.decode(CryptogramMoveResponse.self, from: try await client.send(.POST, "/api/cryptogram/games/\(game.id)/hints", json: CryptogramHintRequest()))
+      #expect(hint.game.hints == 1 && hint.effects.first?.type == "hint")
+      let hintedCell = try #require(hint.effects.first?.cells?.first)
+      #expect(hint.game.cells[hintedCell].hinted && hint.game.cells[hintedCell].shown != nil)
+      let paused = try client.decode(CryptogramMoveResponse.self, from: try await client.send(.POST, "/api/cryptogram/games/\(game.id)/pause"))
+      #expect(paused.game.isPaused)
+      let whilePaused = try await client.send(.POST, "/api/cryptogram/games/\(game.id)/hints", json: CryptogramHintRequest())
+      #expect(try client.decode(APIErrorBody.self, from: whilePaused).code == "paused")
+      let resumed = try client.decode(CryptogramMoveResponse.self, from: try await client.send(.POST, "/api/cryptogram/games/\(game.id)/resume"))
+      #expect(!resumed.game.isPaused && resumed.game.hints == 1)
+    }
+  }
+
+  @Test("Bad input is a clear 4xx and changes nothing")
+  func badInput() async throws {
+    try await withTestApp { client, app in
+      let game = try await newGame(client)
+      let puzzle = try await puzzle(of: game.id, app: app)
+      let hidden = try #require(puzzle.letterCells.first { !puzzle.prefilled.contains($0) })
+      let space = try #require(puzzle.cells.first { !$0.isLetter }).index
+      for (cell, letter, status, code) in [
+        (hidden, "7", HTTPStatus.badRequest, "invalid_letter"), (hidden, "AB", .badRequest, "invalid_letter"),
+        (hidden, "", .badRequest, "invalid_letter"), (9_999, "A", .badRequest, "no_such_cell"), (space, "A", .badRequest, "not_a_letter"),
+      ] {
+        let response = try await guess(client, game.id, cell: cell, letter: letter)
+        #expect(response.status == status, "\(cell) \(letter)")
+        #expect(try client.decode(APIErrorBody.self, from: response).code == code)
+      }
+      let malformed = try await client.send(.POST, "/api/cryptogram/games/\(game.id)/guesses", raw: "{\"cell\": \"two\"}")
+      #expect(malformed.status == .badRequest)
+      let unknown = try await guess(client, UUID().uuidString, cell: 0, letter: "A")
+      #expect(unknown.status == .notFound)
+      #expect(try client.decode(APIErrorBody.self, from: unknown).code == "game_not_found")
+      #expect(try await guess(client, "not-an-id", cell: 0, letter: "A").status == .notFound)
+      // Another person cannot see or play this game.
+      let stranger = client.stranger()
+      _ = try await stranger.send(.GET, "/api/me")
+      #expect(try await stranger.send(.GET, "/api/cryptogram/games/\(game.id)").status == .notFound)
+      #expect(try await guess(stranger, game.id, cell: hidden, letter: "A").status == .notFound)
+      let badMode = try await client.send(.POST, "/api/cryptogram/games", json: NewCryptogramGameRequest(mode: "weekly"))
+      #expect(try client.decode(APIErrorBody.self, from: badMode).code == "invalid_mode")
+      let badZone = try await client.send(.POST, "/api/cryptogram/games", json: NewCryptogramGameRequest(mode: "daily", timeZone: "Mars/Olympus"))
+      #expect(try client.decode(APIErrorBody.self, from: badZone).code == "invalid_time_zone")
+      // Nothing changed.
+      let unchanged = try client.decode(CryptogramGameView.self, from: try await client.send(.GET, "/api/cryptogram/games/\(game.id)"))
+      #expect(unchanged.mistakes == 0 && unchanged.cells == game.cells)
+    }
+  }
+
+  @Test("The daily puzzle is one game per day per person and the same quote for everyone")
+  func daily() async throws {
+    try await withTestApp { client, app in
+      let first = try await newGame(client, mode: "daily", length: nil)
+      let again = try await newGame(client, mode: "daily", length: nil)
+      #expect(first.id == again.id && first.mode == "daily" && first.date != nil)
+      let other = client.stranger()
+      let theirs = try await newGame(other, mode: "daily", length: nil)
+      #expect(theirs.id != first.id)
+      let mine = try await puzzle(of: first.id, app: app)
+      let yours = try await puzzle(of: theirs.id, app: app)
+      #expect(mine.quote == yours.quote && mine.cipher == yours.cipher)
+      #expect(try await stats(client).played == 1)
+    }
+  }
+
+  @Test("Concurrent identical last guesses pay once")
+  func concurrentSolve() async throws {
+    try await withTestApp { client, app in
+      let game = try await newGame(client)
+      let puzzle = try await puzzle(of: game.id, app: app)
+      let hidden = puzzle.letterCells.filter { !puzzle.prefilled.contains($0) }
+      let lastPlain = try #require(hidden.last.flatMap { puzzle.cells[$0].plain })
+      // Fill everything except the last letter.
+      for cell in hidden where puzzle.cells[cell].plain != lastPlain {
+        _ = try await guess(client, game.id, cell: cell, letter: String(Letters.letter(puzzle.cells[cell].plain!)))
+      }
+      let final = try #require(hidden.last)
+      let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+        for _ in 0..<6 {
+          group.addTask { try await guess(client, game.id, cell: final, letter: String(Letters.letter(lastPlain))).status }
+        }
+        return try await group.reduce(into: [HTTPStatus]()) { $0.append($1) }
+      }
+      #expect(statuses.filter { $0 == .ok }.count == 1)
+      #expect(statuses.filter { $0 == .conflict }.count == 5)
+      let after = try await stats(client)
+      #expect(after.solved == 1 && after.points == 10)
+    }
+  }
+
+  @Test("A half-played puzzle survives a server restart (SQLite file)")
+  func survivesRestart() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-restart-\(UUID().uuidString)")
+    let options = ServerOptions(
+      database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
+    var cookie: String?
+    var gameID = ""
+    try await withTestApp(options: options) { client, _ in
+      let game = try await newGame(client)
+      _ = try await client.send(.POST, "/api/cryptogram/games/\(game.id)/hints", json: CryptogramHintRequest())
+      cookie = client.sessionCookie
+      gameID = game.id
+    }
+    try await withTestApp(options: options) { client, _ in
+      client.sessionCookie = cookie
+      let current = try client.decode(CurrentCryptogramResponse.self, from: try await client.send(.GET, "/api/cryptogram/current"))
+      #expect(current.game?.id == gameID && current.game?.hints == 1)
+    }
+    try? FileManager.default.removeItem(at: folder)
+  }
+}
