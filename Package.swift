@@ -21,6 +21,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+    .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
   ],
   targets: [
     // Pure Swift, Foundation only: motion, progress, rewards, sessions, randomness.
@@ -55,7 +56,14 @@ let package = Package(
     ),
     // Benchmarks (not tests): budgets from the issues, figures in docs/PERFORMANCE.md.
     .target(name: "CAllocationCounter"),
-    .executableTarget(name: "completionkit-bench", dependencies: ["CompletionCore", "CAllocationCounter"]),
+    .executableTarget(
+      name: "completionkit-bench",
+      dependencies: [
+        "CompletionCore", "CAllocationCounter", "Cryptogram", "CompletionAPI", "CompletionServer",
+        .product(name: "Vapor", package: "vapor"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      ]
+    ),
     .testTarget(
       name: "CompletionCoreTests",
       dependencies: [

@@ -1,0 +1,164 @@
+import AsyncHTTPClient
+import CompletionAPI
+import CompletionServer
+import Cryptogram
+import Foundation
+import Vapor
+
+/// One simulated player: a guest with a cookie and a random puzzle it plays by guessing letters in turn.
+private final class Player: @unchecked Sendable {
+  let client: HTTPClient
+  let base: String
+  var cookie = ""
+  var game: CryptogramGameView?
+  var nextLetter = 0
+
+  init(client: HTTPClient, base: String) {
+    self.client = client
+    self.base = base
+  }
+
+  func request(_ method: HTTPMethod, _ path: String, body: (some Encodable)?) async throws -> (HTTPResponseStatus, ByteBuffer) {
+    var request = HTTPClientRequest(url: base + path)
+    request.method = method
+    if !cookie.isEmpty { request.headers.add(name: "Cookie", value: "ck_session=\(cookie)") }
+    if let body {
+      request.headers.add(name: "Content-Type", value: "application/json")
+      request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body)))
+    }
+    let response = try await client.execute(request, timeout: .seconds(30))
+    if let setCookie = response.headers.first(name: "Set-Cookie"), setCookie.hasPrefix("ck_session=") {
+      cookie = String(setCookie.dropFirst("ck_session=".count).prefix { $0 != ";" })
+    }
+    return (response.status, try await response.body.collect(upTo: 1 << 22))
+  }
+
+  func start() async throws {
+    _ = try await request(.GET, "/api/me", body: Optional<String>.none)
+    try await newGame()
+  }
+
+  func newGame() async throws {
+    let (_, body) = try await request(.POST, "/api/cryptogram/games", body: NewCryptogramGameRequest(mode: "random", length: .medium))
+    game = try JSONDecoder().decode(CryptogramGameView.self, from: body)
+  }
+
+  /// One guess on the first empty cell, cycling through the alphabet; starts a new puzzle when done.
+  func guess() async throws -> HTTPResponseStatus {
+    guard let game, let cell = game.cells.first(where: { $0.isLetter && $0.shown == nil }) else {
+      try await newGame()
+      return .ok
+    }
+    let letter = String(Letters.letter(nextLetter % 26))
+    nextLetter += 1
+    let (status, body) = try await request(.POST, "/api/cryptogram/games/\(game.id)/guesses", body: CryptogramGuessRequest(cell: cell.index, letter: letter))
+    if status == .ok {
+      let move = try JSONDecoder().decode(CryptogramMoveResponse.self, from: body)
+      self.game = move.game
+      if move.game.status == "failed" {
+        // Keep playing without a limit: the load stays on the guess path.
+        let (_, body) = try await request(.POST, "/api/cryptogram/games/\(game.id)/continue", body: Optional<String>.none)
+        self.game = try JSONDecoder().decode(CryptogramMoveResponse.self, from: body).game
+      } else if move.game.status == "solved" {
+        try await newGame()
+      }
+    }
+    return status
+  }
+}
+
+func runCryptogramBenchmarks(seconds: Double) async throws {
+  print("Cryptogram benchmarks — \(ProcessInfo.processInfo.activeProcessorCount) cores visible")
+
+  // 1. Making a puzzle (budget ≤ 1 ms), over every quote in the library.
+  let quotes = QuoteLibrary.bundled.quotes
+  let clock = ContinuousClock()
+  var samples: [Double] = []
+  for round in 0..<20 {
+    for (index, quote) in quotes.enumerated() {
+      let start = clock.now
+      let puzzle = Puzzle(quote: quote, seed: UInt64(round * 10_000 + index))
+      let elapsed = start.duration(to: clock.now)
+      precondition(!puzzle.cells.isEmpty)
+      samples.append(Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds))
+    }
+  }
+  samples.sort()
+  print(String(format: "make a puzzle (%d quotes × 20)          p50 %6.1f µs  p99 %6.1f µs  max %6.1f µs  (budget 1000 µs)",
+               quotes.count, percentile(samples, 0.5) * 1e6, percentile(samples, 0.99) * 1e6, (samples.last ?? 0) * 1e6))
+
+  // 2. The server on SQLite, in this process, over real HTTP on loopback.
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-bench-\(UUID().uuidString)")
+  var options = ServerOptions(database: .sqliteFile(path: folder.appendingPathComponent("bench.sqlite").path), dataDirectory: folder)
+  options.passwordCost = 4
+  var environment = Environment.production
+  environment.arguments = ["bench"]
+  let app = try await Application.make(environment)
+  app.logger.logLevel = .error
+  try configure(app, options: options)
+  try await prepareDatabase(app)
+  try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+  guard let port = app.http.server.shared.localAddress?.port else { fatalError("no port") }
+  let base = "http://127.0.0.1:\(port)"
+  // One connection per simulated player: the client's default of 8 per host would queue requests in the
+  // load generator and count that wait as server latency.
+  var configuration = HTTPClient.Configuration()
+  configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 96
+  let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+
+  // 2a. 32 players, each guessing twice a second (open loop: a guess is due every 0.5 s whatever the last took).
+  let players = (0..<32).map { _ in Player(client: client, base: base) }
+  for player in players { try await player.start() }
+  let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+    for (index, player) in players.enumerated() {
+      group.addTask {
+        var mine: [Double] = []
+        let begin = clock.now
+        // Stagger the players across the half second so requests do not all arrive together.
+        var due = begin + .milliseconds(500 * index / players.count)
+        while due < begin + .seconds(seconds) {
+          try await Task.sleep(until: due, clock: clock)
+          let start = clock.now
+          let status = try await player.guess()
+          precondition(status == .ok || status == .conflict, "unexpected \(status)")
+          let elapsed = start.duration(to: clock.now)
+          mine.append(Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds))
+          due += .milliseconds(500)
+        }
+        return mine
+      }
+    }
+    return try await group.reduce(into: [Double]()) { $0 += $1 }.sorted()
+  }
+  print(String(format: "guess round trip, 32 players × 2/s, %.0f s   p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms  (%d guesses; budget p99 5 ms)",
+               seconds, percentile(latencies, 0.5) * 1e3, percentile(latencies, 0.99) * 1e3, (latencies.last ?? 0) * 1e3, latencies.count))
+
+  // 2b. Saturation: 32 players guessing as fast as they can, against /health with the same concurrency.
+  func saturate(_ work: @escaping @Sendable (Int) async throws -> Void) async throws -> Double {
+    let window = Duration.seconds(max(seconds / 2, 5))
+    let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+      for index in 0..<32 {
+        group.addTask {
+          var count = 0
+          let end = clock.now + window
+          while clock.now < end {
+            try await work(index)
+            count += 1
+          }
+          return count
+        }
+      }
+      return try await group.reduce(0, +)
+    }
+    return Double(counts) / (Double(window.components.seconds) + Double(window.components.attoseconds) * 1e-18)
+  }
+  let guessRate = try await saturate { index in _ = try await players[index].guess() }
+  let healthClients = (0..<32).map { _ in Player(client: client, base: base) }
+  let healthRate = try await saturate { index in _ = try await healthClients[index].request(.GET, "/health", body: Optional<String>.none) }
+  print(String(format: "most guesses per second (32 concurrent)    %7.0f /s   /health %7.0f /s   ratio %.2f", guessRate, healthRate, guessRate / healthRate))
+
+  try await client.shutdown()
+  await app.server.shutdown()
+  try await app.asyncShutdown()
+  try? FileManager.default.removeItem(at: folder)
+}
