@@ -50,3 +50,18 @@ export function boot() {
   bindCalmSwitch(document.querySelector("#calm"));
   renderWho();
 }
+
+/** `m:ss` for a number of seconds (whole seconds, rounded down), as the Swift core formats times. */
+export function formatClock(seconds) {
+  const total = Number.isFinite(seconds) ? Math.max(0, Math.floor(seconds)) : 0;
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+}
+
+/** The person's IANA time zone ("Europe/Berlin"), or UTC when the browser does not say. */
+export function timeZone() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
+}

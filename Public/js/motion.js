@@ -121,3 +121,28 @@ export function playWave(payload, elements) {
   }
   return { stop: () => animations.forEach((a) => a.cancel()), animations };
 }
+
+/**
+ * Plays a wiggle payload (the solved-puzzle shake): `elements[i]` moves along `payload.cells[i].keyframes`,
+ * horizontal offsets sampled every `payload.sampleInterval` seconds from the trigger (each cell's own delay
+ * is already in its samples). Entries without an element are skipped; an inactive payload (calm mode)
+ * moves nothing. Resolves when every cell is back at rest.
+ */
+export function playWiggle(payload, elements) {
+  const animations = [];
+  if (payload && payload.active) {
+    payload.cells.forEach((cell, index) => {
+      const element = elements[index];
+      if (!element || !cell.keyframes || cell.keyframes.length < 2) return;
+      const keyframes = cell.keyframes.map((x) => ({ transform: `translateX(${x}px)` }));
+      const animation = element.animate(keyframes, {
+        delay: 0,
+        duration: cell.keyframes.length * payload.sampleInterval * 1000,
+        easing: "linear",
+      });
+      animation.id = `wiggle:${index}`;
+      animations.push(animation);
+    });
+  }
+  return Promise.all(animations.map((a) => a.finished.catch(() => null)));
+}
