@@ -1,0 +1,492 @@
+"""The Cryptogram page as a person plays it: start, type, make mistakes, take hints, solve, celebrate.
+
+The page never holds the answer, so the tests solve puzzles the way a stuck player would: by pressing the
+on-screen Hint button until every letter is shown. Where a test needs a *wrong* letter it types the cell's own
+code letter (the cipher never maps a letter to itself); where it needs a *right* one it copies a letter the
+page already shows for the same code letter.
+
+No sleeps: the tests wait on the page's state with expect(), and check motion through the Web Animations API
+(delays, durations, frozen frames) and through animation events recorded by an init script.
+"""
+import re
+
+from playwright.sync_api import expect
+
+STEPS = ["overlay", "trophy", "quote", "attribution", "stats", "next"]
+
+# Records every Web Animation and CSS animation the page starts, and every vibration, so a test can inspect
+# short effects (the 0.6 s wiggle, the 0.5 s mistake flash) after they have already finished.
+RECORDER = """
+window.__animations = [];
+window.__cssAnimations = [];
+window.__vibrations = [];
+const originalAnimate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  const animation = originalAnimate.apply(this, args);
+  window.__animations.push({ element: this, animation });
+  return animation;
+};
+document.addEventListener('animationstart', (event) => {
+  window.__cssAnimations.push({ name: event.animationName, index: event.target.dataset && event.target.dataset.index,
+    duration: getComputedStyle(event.target).animationDuration, phase: 'start' });
+}, true);
+document.addEventListener('animationend', (event) => {
+  window.__cssAnimations.push({ name: event.animationName, index: event.target.dataset && event.target.dataset.index, phase: 'end' });
+}, true);
+Object.defineProperty(Navigator.prototype, 'vibrate', { configurable: true, value(pattern) { window.__vibrations.push(pattern); return true; } });
+"""
+
+STEP_DELAYS = """(steps) => Object.fromEntries(steps.map((id) => {
+  const overlay = document.querySelector('#complete');
+  const element = id === 'overlay' ? overlay : overlay.querySelector(`[data-step=${id}]`);
+  const animation = element.getAnimations().find((a) => a.id === `step:${id}`);
+  return [id, animation ? animation.effect.getTiming().delay / 1000 : null];
+}))"""
+
+# Freezes each completion step at `fraction` of its own animation and reads the frame.
+FREEZE_STEPS = """([steps, fraction]) => steps.map((id) => {
+  const overlay = document.querySelector('#complete');
+  const element = id === 'overlay' ? overlay : overlay.querySelector(`[data-step=${id}]`);
+  const animation = element.getAnimations().find((a) => a.id === `step:${id}`);
+  const timing = animation.effect.getTiming();
+  animation.pause();
+  animation.currentTime = timing.delay + timing.duration * fraction;
+  const style = getComputedStyle(element);
+  return { id, transform: style.transform, opacity: parseFloat(style.opacity) };
+})"""
+
+WIGGLES = """() => window.__animations
+  .filter(({ animation }) => String(animation.id).startsWith('wiggle:'))
+  .map(({ element, animation }) => ({ id: animation.id, cell: Number(element.dataset.index),
+    isCell: element.classList.contains('cg-cell'), delay: animation.effect.getTiming().delay,
+    duration: animation.effect.getTiming().duration, frames: animation.effect.getKeyframes().length }))"""
+
+IDENTITY = ("none", "matrix(1, 0, 0, 1, 0, 0)")
+
+
+def open_cryptogram(page, server, path="/cryptogram"):
+    page.goto(server + path)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+
+
+def start_random(page, length="short"):
+    expect(page.locator("#start")).to_be_visible()
+    page.click(f"#length-choice [data-length={length}]")
+    expect(page.locator(f"#length-choice [data-length={length}]")).to_have_attribute("aria-pressed", "true")
+    page.click("#play-random")
+    expect(page.locator("#game")).to_be_visible()
+    expect(page.locator("#game")).to_have_attribute("data-status", "playing")
+    expect(page.locator("#board .cg-cell").first).to_be_visible()
+
+
+def selected_cell(page):
+    cell = page.locator("#board .cg-cell.is-selected")
+    expect(cell).to_have_count(1)
+    return cell
+
+
+def record_moves(page):
+    """Collects the JSON of every move the page sends (guesses, hints, pause, …)."""
+    moves = []
+
+    def keep(response):
+        if "/api/cryptogram/games/" in response.url and response.request.method == "POST":
+            moves.append(response)
+
+    page.on("response", keep)
+    return moves
+
+
+def solve_with_hints(page):
+    hints = page.locator("#hints")
+    for _ in range(400):
+        if page.locator("#game").get_attribute("data-status") == "solved":
+            return int(hints.get_attribute("data-count"))
+        count = int(hints.get_attribute("data-count"))
+        page.click("#hint")
+        expect(hints).to_have_attribute("data-count", str(count + 1))
+    raise AssertionError("pressing Hint did not solve the puzzle")
+
+
+def celebration_of(moves):
+    for response in reversed(moves):
+        body = response.json()
+        if body.get("celebration"):
+            return response, body
+    raise AssertionError("no move came back with a celebration")
+
+
+def test_start_screen_offers_daily_random_and_lengths(page, server):
+    open_cryptogram(page, server)
+    expect(page.locator("#start h1")).to_have_text("Cryptogram")
+    expect(page.locator("#play-daily")).to_have_text("Daily puzzle")
+    expect(page.locator("#today")).not_to_be_empty()
+    expect(page.locator("#play-random")).to_have_text("Just play")
+    expect(page.locator("#length-choice button")).to_have_text(["Short", "Medium", "Long"])
+    expect(page.locator("a[href='/cryptogram/stats']").first).to_be_visible()
+
+
+def test_random_short_puzzle_renders_words_and_counts_a_mistake(page, server):
+    page.add_init_script(RECORDER)
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    expect(page.locator("#game-subtitle")).to_contain_text("Short")
+    expect(page.locator("#mistakes")).to_have_text("0 / 3")
+    expect(page.locator("#timer")).to_have_text("0:00")
+    # Words are unbreakable groups: every cell of a word sits on the same line.
+    words = page.evaluate("""() => Array.from(document.querySelectorAll('#board .cg-word')).map((word) =>
+      new Set(Array.from(word.children).map((c) => Math.round(c.getBoundingClientRect().top))).size)""")
+    assert words and all(lines == 1 for lines in words), words
+    ciphers = page.eval_on_selector_all("#board .cg-cell .cg-cipher", "els => els.map(e => e.textContent)")
+    assert ciphers and all(re.fullmatch(r"[A-Z]", c) for c in ciphers), ciphers
+
+    # Selecting a cell highlights every cell with the same code letter.
+    cell = selected_cell(page)
+    cipher = cell.get_attribute("data-cipher")
+    index = cell.get_attribute("data-index")
+    same = page.locator(f"#board .cg-cell[data-cipher={cipher}]")
+    expect(page.locator("#board .cg-cell.is-same")).to_have_count(same.count() - 1)
+
+    # A wrong letter (the code letter itself is never the answer) flashes, is counted and is cleared.
+    page.keyboard.press(cipher)
+    expect(page.locator("#mistakes")).to_have_text("1 / 3")
+    expect(page.locator("#mistakes")).to_have_attribute("data-count", "1")
+    expect(page.locator("#message")).to_contain_text("not the letter")
+    expect(page.locator(f"#board .cg-cell[data-index='{index}'] .cg-plain")).to_have_text("")
+    expect(page.locator(f"#board .cg-cell[data-index='{index}']")).not_to_have_class(re.compile("is-mistake"))
+    flashes = page.evaluate("() => window.__cssAnimations.filter((a) => a.name === 'cg-mistake')")
+    assert [f["phase"] for f in flashes] == ["start", "end"], flashes
+    assert flashes[0]["index"] == index and flashes[0]["duration"] == "0.5s", flashes
+    # The clock started with that first input.
+    expect(page.locator("#timer")).to_have_class(re.compile("is-running"))
+
+    # The on-screen keyboard types too.
+    cipher = selected_cell(page).get_attribute("data-cipher")
+    page.click(f"#keyboard [data-key={cipher}]")
+    expect(page.locator("#mistakes")).to_have_text("2 / 3")
+    expect(page.locator("#mistakes")).to_have_class(re.compile("is-warning"))
+
+
+def test_a_right_letter_fills_every_matching_cell_and_moves_on(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    find_pair = """() => {
+      const cells = Array.from(document.querySelectorAll('#board .cg-cell'));
+      for (const shown of cells.filter((c) => c.classList.contains('is-shown'))) {
+        const empty = cells.find((c) => c.dataset.cipher === shown.dataset.cipher && !c.classList.contains('is-shown'));
+        if (empty) return { letter: shown.querySelector('.cg-plain').textContent, index: empty.dataset.index, cipher: empty.dataset.cipher };
+      }
+      return null;
+    }"""
+    pair = page.evaluate(find_pair)
+    hints = page.locator("#hints")
+    while pair is None:  # a hint shows one more letter; sooner or later one repeats
+        count = int(hints.get_attribute("data-count"))
+        page.click("#hint")
+        expect(hints).to_have_attribute("data-count", str(count + 1))
+        assert page.locator("#game").get_attribute("data-status") == "playing", "solved before a letter repeated"
+        pair = page.evaluate(find_pair)
+    page.click(f"#board .cg-cell[data-index='{pair['index']}']")
+    expect(page.locator(f"#board .cg-cell[data-index='{pair['index']}']")).to_have_class(re.compile("is-selected"))
+    page.keyboard.press(pair["letter"])
+    matching = page.locator(f"#board .cg-cell[data-cipher={pair['cipher']}] .cg-plain")
+    expect(matching).to_have_text([pair["letter"]] * matching.count())
+    expect(page.locator("#mistakes")).to_have_text("0 / 3")
+    # The selection moved on to an empty cell.
+    expect(page.locator("#board .cg-cell.is-selected")).not_to_have_class(re.compile("is-shown"))
+    assert selected_cell(page).get_attribute("data-index") != pair["index"]
+
+
+def test_keyboard_moves_the_selection(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    first = selected_cell(page)
+    first.focus()
+    start = int(first.get_attribute("data-index"))
+    page.keyboard.press("ArrowRight")
+    moved = int(selected_cell(page).get_attribute("data-index"))
+    assert moved > start
+    page.keyboard.press("ArrowLeft")
+    expect(selected_cell(page)).to_have_attribute("data-index", str(start))
+    page.keyboard.press("Enter")
+    after_enter = selected_cell(page)
+    expect(after_enter).not_to_have_class(re.compile("is-shown"))
+    assert int(after_enter.get_attribute("data-index")) > start
+    # The selected cell holds the focus (roving tab stop).
+    assert page.evaluate("document.activeElement.classList.contains('is-selected')")
+
+
+def test_solving_plays_the_completion_sequence_in_order(page, server):
+    page.add_init_script(RECORDER)
+    moves = record_moves(page)
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    first_game = page.locator("#board").get_attribute("data-game")
+    hints_used = solve_with_hints(page)
+
+    response, body = celebration_of(moves)
+    assert "preference=full" in response.url
+    payload = {step["id"]: step["delay"] for step in body["celebration"]["steps"]}
+
+    overlay = page.locator("#complete")
+    expect(overlay).to_be_visible()
+    delays = page.evaluate(STEP_DELAYS, STEPS)
+    assert all(delays[step] is not None for step in STEPS), delays
+    for step in STEPS:
+        assert round(delays[step], 3) == round(payload[step], 3), (step, delays[step], payload[step])
+    assert [round(delays[s], 2) for s in STEPS] == [0.7, 1.1, 1.1, 1.9, 2.5, 3.0], delays
+    order = [delays[s] for s in ["overlay", "trophy", "attribution", "stats", "next"]]
+    assert order == sorted(order) and len(set(order)) == len(order), order
+
+    # The cells wiggled at once, each along the server's samples.
+    wiggle = body["wiggle"]
+    assert wiggle["active"] is True
+    wiggles = page.evaluate(WIGGLES)
+    letter_cells = page.locator("#board .cg-cell").count()
+    assert len(wiggles) == letter_cells, (len(wiggles), letter_cells)
+    for item in wiggles:
+        assert item["isCell"] and item["delay"] == 0, item
+        keyframes = wiggle["cells"][item["cell"]]["keyframes"]
+        assert item["frames"] == len(keyframes)
+        assert abs(item["duration"] - len(keyframes) * wiggle["sampleInterval"] * 1000) < 1e-6, item
+    assert len(page.evaluate("window.__vibrations")) == 1
+
+    # Content: the quote, its attribution, and the numbers of this solve.
+    game = body["game"]
+    expect(page.locator("#quote-text")).to_have_text(game["solution"]["text"])
+    expect(page.locator("#quote-attribution")).to_have_text(game["solution"]["attribution"])
+    if game["solution"].get("source"):
+        expect(page.locator("#quote-source")).to_have_text(f"From: {game['solution']['source']}")
+    else:
+        expect(page.locator("#quote-source")).to_be_hidden()
+    stats = page.locator("#complete-stats")
+    expect(stats).to_contain_text(re.compile(r"Time: \d+:\d\d"))
+    expect(stats).to_contain_text(f"Hints used: {hints_used}")
+    expect(stats).not_to_contain_text("Mistakes")
+    assert game["stats"]["hints"] == hints_used
+
+    # Mid-flight the trophy is still growing and the button still rising: real movement in full motion.
+    expect(overlay).to_have_attribute("data-played", "done", timeout=15000)
+    frames = {f["id"]: f for f in page.evaluate(FREEZE_STEPS, [["trophy", "next"], 0.02])}
+    assert frames["trophy"]["transform"] not in IDENTITY, frames
+    assert frames["next"]["transform"] not in IDENTITY, frames
+    page.evaluate("() => document.querySelectorAll('#complete, #complete [data-step]').forEach((e) => e.getAnimations().forEach((a) => a.finish()))")
+
+    # "Next Puzzle" starts a new random puzzle of the same length at once.
+    page.click("#next-puzzle")
+    expect(page.locator("#game")).to_have_attribute("data-status", "playing")
+    expect(page.locator("#board")).not_to_have_attribute("data-game", first_game)
+    expect(overlay).to_be_hidden()
+    expect(page.locator("#game-subtitle")).to_contain_text("Short")
+    expect(page.locator("#hints")).to_have_text("0")
+
+
+def test_calm_mode_celebrates_without_movement(page, server):
+    page.add_init_script(RECORDER)
+    moves = record_moves(page)
+    open_cryptogram(page, server)
+    page.click("label.switch")
+    expect(page.locator("#calm")).to_be_checked()
+    start_random(page, "short")
+    solve_with_hints(page)
+
+    response, body = celebration_of(moves)
+    assert "preference=reduced" in response.url
+    assert body["celebration"]["preference"] == "reduced"
+    assert body["wiggle"]["active"] is False
+    expect(page.locator("#complete")).to_be_visible()
+    # Same order of appearance, but every frame is a fade: no transform at any point.
+    delays = page.evaluate(STEP_DELAYS, STEPS)
+    assert [round(delays[s], 2) for s in STEPS] == [round(next(x["delay"] for x in body["celebration"]["steps"] if x["id"] == s), 2) for s in STEPS]
+    for fraction in (0.1, 0.5):
+        frames = page.evaluate(FREEZE_STEPS, [STEPS, fraction])
+        assert all(f["transform"] in IDENTITY for f in frames), frames
+        assert all(0 < f["opacity"] < 1 for f in frames), frames
+    assert page.evaluate(WIGGLES) == []
+    moving = page.evaluate("""() => Array.from(document.querySelectorAll('#board .cg-cell')).filter((c) =>
+      getComputedStyle(c).transform !== 'none' ||
+      c.getAnimations().some((a) => a.effect.getKeyframes().some((k) => 'transform' in k))).length""")
+    assert moving == 0, f"{moving} cells move in calm mode"
+
+
+def test_system_reduced_motion_is_honoured(reduced_page, server):
+    reduced_page.add_init_script(RECORDER)
+    moves = record_moves(reduced_page)
+    open_cryptogram(reduced_page, server)
+    start_random(reduced_page, "short")
+    solve_with_hints(reduced_page)
+    response, body = celebration_of(moves)
+    assert "preference=reduced" in response.url
+    assert reduced_page.evaluate(WIGGLES) == []
+
+
+def test_reload_continues_the_same_puzzle(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    cipher = selected_cell(page).get_attribute("data-cipher")
+    page.keyboard.press(cipher)
+    expect(page.locator("#mistakes")).to_have_text("1 / 3")
+    expect(page.locator("#board .cg-cell.is-mistake")).to_have_count(0)  # the wrong letter has gone again
+    board = page.eval_on_selector_all("#board .cg-cell", "els => els.map(e => e.dataset.cipher).join('')")
+    shown = page.eval_on_selector_all("#board .cg-cell", "els => els.map(e => e.querySelector('.cg-plain').textContent).join('|')")
+    assert re.search(r"[?&]game=", page.url)
+
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#game")).to_be_visible()
+    assert page.eval_on_selector_all("#board .cg-cell", "els => els.map(e => e.dataset.cipher).join('')") == board
+    assert page.eval_on_selector_all("#board .cg-cell", "els => els.map(e => e.querySelector('.cg-plain').textContent).join('|')") == shown
+    expect(page.locator("#mistakes")).to_have_text("1 / 3")
+
+    # Without the link, the unfinished puzzle is still the one that opens.
+    open_cryptogram(page, server)
+    expect(page.locator("#game")).to_be_visible()
+    assert page.eval_on_selector_all("#board .cg-cell", "els => els.map(e => e.dataset.cipher).join('')") == board
+
+
+def test_a_solved_puzzle_reopens_at_rest(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    solve_with_hints(page)
+    expect(page.locator("#complete")).to_be_visible()
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    overlay = page.locator("#complete")
+    expect(overlay).to_be_visible()
+    expect(overlay).to_have_attribute("data-played", "static")
+    assert page.evaluate("Array.from(document.querySelectorAll('#complete, #complete [data-step]')).every((e) => e.getAnimations().length === 0)")
+    expect(page.locator("#next-puzzle")).to_be_visible()
+
+
+def test_pause_hides_the_puzzle_until_resumed(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    expect(page.locator("#pause")).to_be_disabled()  # nothing to pause before the first letter
+    page.keyboard.press(selected_cell(page).get_attribute("data-cipher"))
+    expect(page.locator("#mistakes")).to_have_text("1 / 3")
+    page.click("#pause")
+    expect(page.locator("#paused-panel")).to_be_visible()
+    expect(page.locator("#board")).to_be_hidden()
+    expect(page.locator("#timer")).not_to_have_class(re.compile("is-running"))
+    page.click("#resume")
+    expect(page.locator("#paused-panel")).to_be_hidden()
+    expect(page.locator("#board")).to_be_visible()
+    expect(page.locator("#timer")).to_have_class(re.compile("is-running"))
+
+
+def test_three_mistakes_fail_then_try_again_or_continue(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+
+    def three_mistakes():
+        for count in (1, 2, 3):
+            page.keyboard.press(selected_cell(page).get_attribute("data-cipher"))
+            expect(page.locator("#mistakes")).to_have_attribute("data-count", str(count))
+
+    three_mistakes()
+    expect(page.locator("#game")).to_have_attribute("data-status", "failed")
+    panel = page.locator("#failed-panel")
+    expect(panel).to_be_visible()
+    expect(panel.get_by_role("button", name="Try again")).to_be_visible()
+    expect(panel.get_by_role("button", name="New puzzle")).to_be_visible()
+
+    page.click("#try-again")
+    expect(panel).to_be_hidden()
+    expect(page.locator("#mistakes")).to_have_text("0 / 3")
+    expect(page.locator("#game")).to_have_attribute("data-status", "playing")
+
+    three_mistakes()
+    expect(panel).to_be_visible()
+    page.click("#continue")
+    expect(page.locator("#continue-friction")).to_contain_text("Keep going without a mistake limit?")
+    page.click("#continue-yes")
+    expect(panel).to_be_hidden()
+    expect(page.locator("#game")).to_have_attribute("data-status", "playing")
+    expect(page.locator("#mistakes")).to_have_text("3")
+    page.keyboard.press(selected_cell(page).get_attribute("data-cipher"))
+    expect(page.locator("#mistakes")).to_have_text("4")
+
+
+def test_new_puzzle_returns_to_the_start_screen(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    page.click("#new-puzzle")
+    expect(page.locator("#start")).to_be_visible()
+    expect(page.locator("#back-to-game")).to_be_visible()
+    page.click("#back-to-game")
+    expect(page.locator("#game")).to_be_visible()
+
+
+def test_daily_puzzle_resumes_the_same_game(page, server):
+    open_cryptogram(page, server)
+    page.click("#play-daily")
+    expect(page.locator("#game")).to_be_visible()
+    expect(page.locator("#game-title")).to_have_text("Daily puzzle")
+    first = page.locator("#board").get_attribute("data-game")
+    page.click("#new-puzzle")
+    page.click("#play-daily")
+    expect(page.locator("#game")).to_be_visible()
+    expect(page.locator("#board")).to_have_attribute("data-game", first)
+
+
+def test_stats_page_shows_solves_and_one_bar_each(page, server):
+    open_cryptogram(page, server, "/cryptogram/stats")
+    expect(page.locator(".cgs-empty")).to_contain_text("Nothing solved yet")
+    expect(page.locator("#tiles [data-stat=solved] dd")).to_have_text("0")
+    expect(page.locator(".cgs-calendar .cgs-day")).to_have_count(35)
+
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    solve_with_hints(page)
+    expect(page.locator("#complete")).to_have_attribute("data-played", "done", timeout=15000)
+    page.click("#next-puzzle")
+    expect(page.locator("#game")).to_have_attribute("data-status", "playing")
+    solve_with_hints(page)
+
+    open_cryptogram(page, server, "/cryptogram/stats")
+    expect(page.locator("#tiles [data-stat=solved] dd")).to_have_text("2")
+    expect(page.locator("#tiles [data-stat=played] dd")).to_have_text("2")
+    expect(page.locator("#tiles [data-stat=win-rate] dd")).to_have_text("100 %")
+    expect(page.locator("#tiles [data-stat=points] dd")).to_have_text("20")
+    expect(page.locator("svg.cgs-chart rect.bar")).to_have_count(2)
+    expect(page.locator("svg.cgs-chart title").first).to_contain_text("Solve times")
+    expect(page.locator("svg.cgs-chart text.label").first).to_have_text("0:00")
+    expect(page.locator(".cgs-empty")).to_have_count(0)
+
+
+def test_cryptogram_fits_a_phone(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        open_cryptogram(page, server)
+        assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth"), "start screen scrolls sideways"
+        start_random(page, "long")
+        assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth"), "the puzzle scrolls sideways"
+        keys = page.eval_on_selector_all("#keyboard button", "els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right, r.width])")
+        assert len(keys) == 28
+        assert all(left >= 0 and right <= 390 and width >= 26 for left, right, width in keys), keys
+        # Tapping a key types into the selected cell.
+        cipher = selected_cell(page).get_attribute("data-cipher")
+        page.tap(f"#keyboard [data-key={cipher}]")
+        expect(page.locator("#mistakes")).to_have_text("1 / 3")
+        open_cryptogram(page, server, "/cryptogram/stats")
+        assert not page.evaluate("document.documentElement.scrollWidth > window.innerWidth"), "stats scroll sideways"
+    finally:
+        context.close()
+
+
+def test_a_page_that_fell_behind_catches_up(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    page.keyboard.press(selected_cell(page).get_attribute("data-cipher"))
+    expect(page.locator("#mistakes")).to_have_text("1 / 3")
+    # The same person pauses the puzzle in a second tab …
+    other = page.context.new_page()
+    open_cryptogram(other, server)
+    other.click("#pause")
+    expect(other.locator("#paused-panel")).to_be_visible()
+    # … so the first tab's next letter is refused kindly, and the tab shows the paused puzzle.
+    page.keyboard.press("E")
+    expect(page.locator("#message")).to_contain_text("paused")
+    expect(page.locator("#paused-panel")).to_be_visible()
+    other.close()
