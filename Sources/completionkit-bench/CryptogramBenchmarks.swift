@@ -12,6 +12,8 @@ private final class Player: @unchecked Sendable {
   var cookie = ""
   var game: CryptogramGameView?
   var nextLetter = 0
+  /// Seconds from sending the last guess until its whole response body arrived (no client-side decoding).
+  var lastGuessSeconds = 0.0
 
   init(client: HTTPClient, base: String) {
     self.client = client
@@ -51,7 +53,11 @@ private final class Player: @unchecked Sendable {
     }
     let letter = String(Letters.letter(nextLetter % 26))
     nextLetter += 1
+    let clock = ContinuousClock()
+    let started = clock.now
     let (status, body) = try await request(.POST, "/api/cryptogram/games/\(game.id)/guesses", body: CryptogramGuessRequest(cell: cell.index, letter: letter))
+    let elapsed = started.duration(to: clock.now)
+    lastGuessSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     if status == .ok {
       let move = try JSONDecoder().decode(CryptogramMoveResponse.self, from: body)
       self.game = move.game
@@ -118,11 +124,11 @@ func runCryptogramBenchmarks(seconds: Double) async throws {
         var due = begin + .milliseconds(500 * index / players.count)
         while due < begin + .seconds(seconds) {
           try await Task.sleep(until: due, clock: clock)
-          let start = clock.now
+          player.lastGuessSeconds = -1
           let status = try await player.guess()
           precondition(status == .ok || status == .conflict, "unexpected \(status)")
-          let elapsed = start.duration(to: clock.now)
-          mine.append(Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds))
+          // A turn that only started a new puzzle made no guess.
+          if player.lastGuessSeconds >= 0 { mine.append(player.lastGuessSeconds) }
           due += .milliseconds(500)
         }
         return mine
@@ -132,6 +138,31 @@ func runCryptogramBenchmarks(seconds: Double) async throws {
   }
   print(String(format: "guess round trip, 32 players × 2/s, %.0f s   p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms  (%d guesses; budget p99 5 ms)",
                seconds, percentile(latencies, 0.5) * 1e3, percentile(latencies, 0.99) * 1e3, (latencies.last ?? 0) * 1e3, latencies.count))
+
+  // 2a'. For comparison, the same open-loop load on a read (fetch the game) and on /health.
+  for (label, path) in [("read a game (GET), 32 × 2/s", "game"), ("/health, 32 × 2/s", "/health")] {
+    let reads = try await withThrowingTaskGroup(of: [Double].self) { group in
+      for (index, player) in players.enumerated() {
+        group.addTask {
+          var mine: [Double] = []
+          let begin = clock.now
+          var due = begin + .milliseconds(500 * index / players.count)
+          while due < begin + .seconds(seconds / 2) {
+            try await Task.sleep(until: due, clock: clock)
+            let target = path == "game" ? "/api/cryptogram/games/\(player.game?.id ?? "")" : path
+            let start = clock.now
+            _ = try await player.request(.GET, target, body: Optional<String>.none)
+            let elapsed = start.duration(to: clock.now)
+            mine.append(Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds))
+            due += .milliseconds(500)
+          }
+          return mine
+        }
+      }
+      return try await group.reduce(into: [Double]()) { $0 += $1 }.sorted()
+    }
+    print(String(format: "%-42@ p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms", label as NSString, percentile(reads, 0.5) * 1e3, percentile(reads, 0.99) * 1e3, (reads.last ?? 0) * 1e3))
+  }
 
   // 2b. Saturation: 32 players guessing as fast as they can, against /health with the same concurrency.
   func saturate(_ work: @escaping @Sendable (Int) async throws -> Void) async throws -> Double {
@@ -161,4 +192,19 @@ func runCryptogramBenchmarks(seconds: Double) async throws {
   await app.server.shutdown()
   try await app.asyncShutdown()
   try? FileManager.default.removeItem(at: folder)
+}
+
+/// Runs the server (release build, SQLite in a temporary folder) until the process is stopped.
+func serveForProbing(port: Int) async throws {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-probe-\(UUID().uuidString)")
+  let options = ServerOptions(database: .sqliteFile(path: folder.appendingPathComponent("probe.sqlite").path), dataDirectory: folder)
+  var environment = Environment.production
+  environment.arguments = ["bench"]
+  let app = try await Application.make(environment)
+  app.logger.logLevel = .error
+  try configure(app, options: options)
+  try await prepareDatabase(app)
+  try await app.server.start(address: .hostname("127.0.0.1", port: port))
+  print("serving on http://127.0.0.1:\(port)")
+  try await Task.sleep(for: .seconds(3600))
 }

@@ -12,6 +12,9 @@ case "motion":
   runMotionBenchmarks(frames: arguments.dropFirst().first.flatMap { Int($0) } ?? 2_000)
 case "cryptogram":
   try await runCryptogramBenchmarks(seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? 20)
+case "serve":
+  // A release-built server for probing from outside the process (latency checks with other clients).
+  try await serveForProbing(port: arguments.dropFirst().first.flatMap { Int($0) } ?? 8095)
 default:
-  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds]]")
+  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | serve [port]]")
 }

@@ -1,4 +1,5 @@
 import Fluent
+import FluentSQL
 import Foundation
 import Vapor
 
@@ -68,6 +69,30 @@ extension Request {
 /// Reads `Authorization: Bearer …` or the session cookie and remembers who is asking.
 /// Unknown or expired secrets are ignored (the request simply has no user).
 struct SessionMiddleware: AsyncMiddleware {
+  /// The columns a sign-in check needs. Read with plain SQL: this runs on every request, and Fluent's
+  /// reflection-based models cost more than the query itself.
+  private struct TokenRow: Decodable {
+    let id: UUID
+    let userID: UUID
+    let kind: String
+    let expiresAt: Date
+
+    enum CodingKeys: String, CodingKey {
+      case id, kind
+      case userID = "user_id"
+      case expiresAt = "expires_at"
+    }
+  }
+
+  private static func token(hash: String, on db: any Database) async throws -> TokenRow? {
+    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    // The kind is compared in Swift: on PostgreSQL it is an enum column, which does not compare with a text bind.
+    return try await sql.select()
+      .columns(SQLIdentifier("id"), SQLIdentifier("user_id"), SQLRaw("CAST(kind AS TEXT) AS kind"), SQLIdentifier("expires_at"))
+      .from(AuthToken.schema).where("token_hash", .equal, SQLBind(hash))
+      .first(decoding: TokenRow.self)
+  }
+
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     let secret: String?
     let kind: AuthToken.Kind
@@ -78,14 +103,10 @@ struct SessionMiddleware: AsyncMiddleware {
       secret = request.cookies[Sessions.cookieName]?.string
       kind = .cookie
     }
-    if let secret, !secret.isEmpty,
-      let token = try await AuthToken.query(on: request.db)
-        .filter(\.$tokenHash == Sessions.hash(secret))
-        .filter(\.$kind == kind)
-        .first(),
-      token.expiresAt > Date(), let tokenID = token.id
+    if let secret, !secret.isEmpty, let token = try await Self.token(hash: Sessions.hash(secret), on: request.db),
+      token.kind == kind.rawValue, token.expiresAt > Date()
     {
-      request.currentSession = CurrentSession(userID: token.$user.id, tokenID: tokenID, kind: kind)
+      request.currentSession = CurrentSession(userID: token.userID, tokenID: token.id, kind: kind)
     }
     let response = try await next.respond(to: request)
     if let cookie = request.pendingSessionCookie { response.cookies[Sessions.cookieName] = cookie }

@@ -50,7 +50,7 @@ struct CryptogramController: RouteCollection {
           .filter(\.$user.$id == userID).filter(\.$dailyDate == today.description)
           .sort(\.$createdAt, .descending).first()
         {
-          return try await Self.view(of: existing, state: state, on: db, at: now)
+          return try await Self.view(of: try GameRecord(existing), state: state, on: db, at: now)
         }
         guard let daily else { throw CryptogramError.noQuotes }
         (quote, seed) = daily
@@ -78,12 +78,14 @@ struct CryptogramController: RouteCollection {
       game.status = Board.Status.playing.rawValue
       game.mistakes = 0
       game.hints = 0
-      try await db.transaction { db in
-        try await game.create(on: db)
-        try await Self.ensureStats(for: userID, on: db)
-        try await Self.increment(userID, ["played": 1], on: db)
+      try await state.writes.run {
+        try await db.transaction { db in
+          try await game.create(on: db)
+          try await Self.ensureStats(for: userID, on: db)
+          try await Self.increment(userID, ["played": 1], on: db)
+        }
       }
-      return try Self.view(of: game, puzzle: puzzle, board: Board(puzzle: puzzle), at: now)
+      return try Self.view(of: try GameRecord(game), puzzle: puzzle, board: Board(puzzle: puzzle), at: now)
     }
   }
 
@@ -94,7 +96,8 @@ struct CryptogramController: RouteCollection {
       .filter(\.$user.$id == userID).filter(\.$status != "solved")
       .sort(\.$updatedAt, .descending).first()
     guard let game else { return CurrentCryptogramResponse(game: nil) }
-    return CurrentCryptogramResponse(game: try await Self.view(of: game, state: req.application.cryptogram, on: req.db, at: Date()))
+    return CurrentCryptogramResponse(
+      game: try await Self.view(of: try GameRecord(game), state: req.application.cryptogram, on: req.db, at: Date()))
   }
 
   /// `GET /api/cryptogram/games/{id}`.
@@ -168,16 +171,16 @@ struct CryptogramController: RouteCollection {
     let state = req.application.cryptogram
     let db = req.db
     return try await state.games.run(gameID) {
-      guard let game = try await Self.game(gameID, of: userID, on: db) else { throw CryptogramError.gameNotFound }
+      guard let game = try await GameRecord.load(gameID, of: userID, on: db) else { throw CryptogramError.gameNotFound }
       let puzzle = try await Self.puzzle(of: game, state: state, on: db)
       var board = try Self.decode(game.board)
       let now = Date()
       let effects = board.handle(makeEvent(now), in: puzzle)
       if effects.count == 1, case .refused(let refusal) = effects[0] { throw CryptogramError.refused(refusal) }
-      try await Self.store(board, effects: effects, in: game, userID: userID, at: now, on: db)
+      let stored = try await Self.store(board, effects: effects, in: game, userID: userID, at: now, writes: state.writes, on: db)
       let solved = effects.contains { if case .solved = $0 { true } else { false } }
       return CryptogramMoveResponse(
-        game: try Self.view(of: game, puzzle: puzzle, board: board, at: now),
+        game: try Self.view(of: stored, puzzle: puzzle, board: board, at: now),
         effects: effects.map(CryptogramEffectView.init),
         celebration: solved ? ChoreographyPayload(CompletionCelebration.choreography, preference: preference) : nil,
         wiggle: solved
@@ -186,9 +189,11 @@ struct CryptogramController: RouteCollection {
   }
 
   /// Saves the board and applies what the effects mean for stats, streaks and the ledger.
-  static func store(_ board: Board, effects: [Board.Effect], in game: CryptogramGame, userID: UUID, at now: Date, on db: any Database)
-    async throws
-  {
+  static func store(
+    _ board: Board, effects: [Board.Effect], in game: GameRecord, userID: UUID, at now: Date, writes: DatabaseWriteGate,
+    on db: any Database
+  ) async throws -> GameRecord {
+    var game = game
     game.board = try encode(board)
     game.status = board.status.rawValue
     game.mistakes = board.mistakes
@@ -201,36 +206,40 @@ struct CryptogramController: RouteCollection {
     }
     // Most moves change only the board: one UPDATE, no transaction round trips.
     guard touchesStats else {
-      try await game.update(on: db)
-      return
+      try await writes.run { [game] in try await game.save(at: now, on: db) }
+      return game
     }
-    try await db.transaction { db in
-      for effect in effects {
-        switch effect {
-        case .failed:
-          try await increment(userID, ["failed": 1], on: db)
-        case .restarted:
-          try await increment(userID, ["played": 1], on: db)
-        case .solved(let stats):
-          game.solvedAt = now
-          game.solveSeconds = stats.seconds
-          guard let gameID = game.id else { continue }
-          // The ledger key is the game: however often this is retried, the solve pays and counts once.
-          let paid = try await Ledger.pay(
-            key: "cryptogram:\(gameID.uuidString)", userID: userID, currency: "points", amount: pointsPerSolve,
-            reason: "Solved a cryptogram", on: db)
-          guard paid else { continue }
-          try await recordSolve(seconds: stats.seconds, game: game, userID: userID, at: now, on: db)
-        default:
-          continue
+    return try await writes.run { [game] in
+      try await db.transaction { db in
+        var game = game
+        for effect in effects {
+          switch effect {
+          case .failed:
+            try await increment(userID, ["failed": 1], on: db)
+          case .restarted:
+            try await increment(userID, ["played": 1], on: db)
+          case .solved(let stats):
+            game.solvedAt = now
+            game.solveSeconds = stats.seconds
+            let gameID = game.id
+            // The ledger key is the game: however often this is retried, the solve pays and counts once.
+            let paid = try await Ledger.pay(
+              key: "cryptogram:\(gameID.uuidString)", userID: userID, currency: "points", amount: pointsPerSolve,
+              reason: "Solved a cryptogram", on: db)
+            guard paid else { continue }
+            try await recordSolve(seconds: stats.seconds, game: game, userID: userID, at: now, on: db)
+          default:
+            continue
+          }
         }
+        try await game.save(at: now, on: db)
+        return game
       }
-      try await game.update(on: db)
     }
   }
 
   /// Counts a solve: totals by increment, best time, and the daily streak when solved on its own date.
-  static func recordSolve(seconds: Double, game: CryptogramGame, userID: UUID, at now: Date, on db: any Database) async throws {
+  static func recordSolve(seconds: Double, game: GameRecord, userID: UUID, at now: Date, on db: any Database) async throws {
     guard let sql = db as? any SQLDatabase else { return }
     try await sql.update(CryptogramStats.schema)
       .set(SQLIdentifier("solved"), to: SQLRaw("solved + 1"))
@@ -275,30 +284,26 @@ struct CryptogramController: RouteCollection {
     return id
   }
 
-  static func game(_ id: UUID, of userID: UUID, on db: any Database) async throws -> CryptogramGame? {
-    try await CryptogramGame.query(on: db).filter(\.$id == id).filter(\.$user.$id == userID).first()
-  }
-
   /// The signed-in person's game named in the path; someone else's game is "not found", never "forbidden".
-  static func ownedGame(_ req: Request) async throws -> CryptogramGame {
-    guard let user = try await req.currentUser(), let userID = user.id else { throw CryptogramError.gameNotFound }
-    guard let game = try await game(try gameID(req), of: userID, on: req.db) else { throw CryptogramError.gameNotFound }
+  static func ownedGame(_ req: Request) async throws -> GameRecord {
+    guard let userID = req.currentSession?.userID else { throw CryptogramError.gameNotFound }
+    guard let game = try await GameRecord.load(try gameID(req), of: userID, on: req.db) else { throw CryptogramError.gameNotFound }
     return game
   }
 
-  static func puzzle(of game: CryptogramGame, state: CryptogramState, on db: any Database) async throws -> Puzzle {
+  static func puzzle(of game: GameRecord, state: CryptogramState, on db: any Database) async throws -> Puzzle {
     guard let quote = try await state.quotes.quote(id: game.quoteID, on: db) else { throw CryptogramError.gameNotFound }
     return Puzzle(quote: quote, seed: UInt64(bitPattern: game.seed))
   }
 
-  static func view(of game: CryptogramGame, state: CryptogramState, on db: any Database, at now: Date) async throws -> CryptogramGameView {
+  static func view(of game: GameRecord, state: CryptogramState, on db: any Database, at now: Date) async throws -> CryptogramGameView {
     let puzzle = try await puzzle(of: game, state: state, on: db)
     return try view(of: game, puzzle: puzzle, board: try decode(game.board), at: now)
   }
 
-  static func view(of game: CryptogramGame, puzzle: Puzzle, board: Board, at now: Date) throws -> CryptogramGameView {
+  static func view(of game: GameRecord, puzzle: Puzzle, board: Board, at now: Date) throws -> CryptogramGameView {
     CryptogramGameView(
-      id: try game.requireID().uuidString, mode: game.mode, date: game.dailyDate, puzzle: puzzle, board: board,
+      id: game.id.uuidString, mode: game.mode, date: game.dailyDate, puzzle: puzzle, board: board,
       elapsedSeconds: board.session.elapsed(at: now))
   }
 

@@ -71,9 +71,10 @@ extension Application {
   }
 }
 
-/// The quote cache and the per-game and per-person queues.
+/// The quote cache, the per-game and per-person queues, and the database's write gate.
 struct CryptogramState: Sendable {
   let quotes = QuoteStore()
   let games = SerialQueues()
   let people = SerialQueues()
+  let writes: DatabaseWriteGate
 }

@@ -1,0 +1,73 @@
+import Fluent
+import FluentSQL
+import Foundation
+
+/// A cryptogram game row as the move path reads and writes it: plain SQL into a plain struct.
+///
+/// Every guess loads and saves one game; Fluent's models find their fields by runtime reflection, which
+/// showed up as the largest single cost of a guess. The rarer paths (creating a game, stats) keep using
+/// the `CryptogramGame` model on the same table.
+struct GameRecord: Codable, Sendable {
+  var id: UUID
+  var quoteID: String
+  var seed: Int64
+  var mode: String
+  var dailyDate: String?
+  var timeZone: String
+  var board: String
+  var status: String
+  var solvedAt: Date?
+  var solveSeconds: Double?
+  var mistakes: Int
+  var hints: Int
+
+  enum CodingKeys: String, CodingKey {
+    case id, seed, mode, board, status, mistakes, hints
+    case quoteID = "quote_id"
+    case dailyDate = "daily_date"
+    case timeZone = "time_zone"
+    case solvedAt = "solved_at"
+    case solveSeconds = "solve_seconds"
+  }
+
+  static let columns = ["id", "quote_id", "seed", "mode", "daily_date", "time_zone", "board", "status", "solved_at", "solve_seconds", "mistakes", "hints"]
+
+  /// A record from a model loaded by Fluent.
+  init(_ model: CryptogramGame) throws {
+    id = try model.requireID()
+    quoteID = model.quoteID
+    seed = model.seed
+    mode = model.mode
+    dailyDate = model.dailyDate
+    timeZone = model.timeZone
+    board = model.board
+    status = model.status
+    solvedAt = model.solvedAt
+    solveSeconds = model.solveSeconds
+    mistakes = model.mistakes
+    hints = model.hints
+  }
+
+  /// The game `id` if it belongs to `userID`.
+  static func load(_ id: UUID, of userID: UUID, on db: any Database) async throws -> GameRecord? {
+    try await sql(db).select().columns(columns.map { SQLIdentifier($0) }).from(CryptogramGame.schema)
+      .where("id", .equal, SQLBind(id)).where("user_id", .equal, SQLBind(userID))
+      .first(decoding: GameRecord.self)
+  }
+
+  /// Writes back what a move can change.
+  func save(at now: Date, on db: any Database) async throws {
+    try await Self.sql(db).update(CryptogramGame.schema)
+      .set("board", to: SQLBind(board)).set("status", to: SQLBind(status))
+      .set("mistakes", to: SQLBind(mistakes)).set("hints", to: SQLBind(hints))
+      .set("solved_at", to: SQLBind(solvedAt)).set("solve_seconds", to: SQLBind(solveSeconds))
+      .set("updated_at", to: SQLBind(now))
+      .where("id", .equal, SQLBind(id))
+      .run()
+  }
+
+  private static func sql(_ db: any Database) -> any SQLDatabase {
+    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    return sql
+  }
+}
