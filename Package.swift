@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "CompletionCore", targets: ["CompletionCore"]),
     .library(name: "Cryptogram", targets: ["Cryptogram"]),
+    .library(name: "KidsGame", targets: ["KidsGame"]),
     .library(name: "CompletionAPI", targets: ["CompletionAPI"]),
     .library(name: "CompletionServer", targets: ["CompletionServer"]),
     .library(name: "CompletionKitUI", targets: ["CompletionKitUI"]),
@@ -28,6 +29,8 @@ let package = Package(
     .target(name: "CompletionCore"),
     // The cryptogram game's rules and its quote library (seed 000). Pure: no IO beyond reading its bundled quotes.
     .target(name: "Cryptogram", dependencies: ["CompletionCore"], resources: [.copy("Resources/quotes.json")]),
+    // The kids' learning game "Waldabenteuer" (seed 001): navigation, coins, activities, parent rules. Pure.
+    .target(name: "KidsGame", dependencies: ["CompletionCore"]),
     // Codable request/response types shared by the server, the tests and any Swift client.
     .target(name: "CompletionAPI", dependencies: ["CompletionCore", "Cryptogram"]),
     // Vapor + Fluent: routes, models, migrations, auth, static web client.
@@ -59,7 +62,7 @@ let package = Package(
     .executableTarget(
       name: "completionkit-bench",
       dependencies: [
-        "CompletionCore", "CAllocationCounter", "Cryptogram", "CompletionAPI", "CompletionServer",
+        "CompletionCore", "CAllocationCounter", "Cryptogram", "KidsGame", "CompletionAPI", "CompletionServer",
         .product(name: "Vapor", package: "vapor"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ]
@@ -75,6 +78,13 @@ let package = Package(
       name: "CryptogramTests",
       dependencies: [
         "Cryptogram",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(
+      name: "KidsGameTests",
+      dependencies: [
+        "KidsGame",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

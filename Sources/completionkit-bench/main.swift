@@ -3,6 +3,7 @@
 //   swift build -c release --product completionkit-bench
 //   taskset -c 0 .build/release/completionkit-bench motion        # frame evaluation, one core
 //   .build/release/completionkit-bench cryptogram                  # puzzle creation and the server under load
+//   taskset -c 0 .build/release/completionkit-bench kids           # KidsGame state transitions
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -12,9 +13,11 @@ case "motion":
   runMotionBenchmarks(frames: arguments.dropFirst().first.flatMap { Int($0) } ?? 2_000)
 case "cryptogram":
   try await runCryptogramBenchmarks(seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? 20)
+case "kids":
+  runKidsGameBenchmarks(rounds: arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000)
 case "serve":
   // A release-built server for probing from outside the process (latency checks with other clients).
   try await serveForProbing(port: arguments.dropFirst().first.flatMap { Int($0) } ?? 8095)
 default:
-  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | serve [port]]")
+  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | serve [port]]")
 }

@@ -1,7 +1,7 @@
 /// A small, fast, seedable generator (SplitMix64) so puzzles, shuffles and wiggles replay exactly.
 ///
 /// Same seed, same sequence, on every platform — which the system generator cannot promise.
-public struct SeededRandom: RandomNumberGenerator, Sendable, Hashable {
+public struct SeededRandom: RandomNumberGenerator, Sendable, Hashable, Codable {
   private var state: UInt64
 
   /// Creates a generator whose whole sequence is determined by `seed`.

@@ -1,0 +1,270 @@
+import Foundation
+
+/// Who says a line.
+public enum Speaker: String, CaseIterable, Hashable, Sendable, Codable {
+  /// The narrator's voice (no character on screen speaks).
+  case narrator = "N"
+  /// Bennie: speaks after the narrator, in his speech bubble.
+  case bennie = "B"
+  /// Success phrases: the narrator speaks while Bennie shows the same words in his bubble.
+  case both = "N+B"
+}
+
+/// A gap in a line's text, filled by ``Narration/fill(_:with:)``.
+public enum Placeholder: String, CaseIterable, Hashable, Sendable {
+  /// The player's name.
+  case name = "[Name]"
+  /// The number asked for.
+  case n = "[N]"
+  /// A shown number: the tapped number, coins, minutes.
+  case x = "[X]"
+  /// A second number: coins still missing.
+  case y = "[Y]"
+}
+
+/// The numbers and the name a line may need.
+public struct LineValues: Hashable, Sendable {
+  /// For `[Name]`.
+  public var name: String?
+  /// For `[N]`.
+  public var n: Int?
+  /// For `[X]`.
+  public var x: Int?
+  /// For `[Y]`.
+  public var y: Int?
+
+  /// Values for the gaps; leave out what a line does not need.
+  public init(name: String? = nil, n: Int? = nil, x: Int? = nil, y: Int? = nil) {
+    self.name = name
+    self.n = n
+    self.x = x
+    self.y = y
+  }
+
+  /// The text for `placeholder`, or nil when it was not given.
+  public func value(for placeholder: Placeholder) -> String? {
+    switch placeholder {
+    case .name: name
+    case .n: n.map(String.init)
+    case .x: x.map(String.init)
+    case .y: y.map(String.init)
+    }
+  }
+}
+
+/// One line as written in the script, with its gaps.
+public struct LineTemplate: Hashable, Sendable {
+  /// Who says it.
+  public let speaker: Speaker
+  /// The words, with gaps like `[N]`.
+  public let template: String
+  /// Seconds to wait after the previous line of the same trigger has finished.
+  public let delay: Double
+
+  /// A line of the script.
+  public init(_ speaker: Speaker, _ template: String, delay: Double = 0) {
+    self.speaker = speaker
+    self.template = template
+    self.delay = delay
+  }
+
+  /// The gaps this line needs filled.
+  public var placeholders: [Placeholder] {
+    Placeholder.allCases.filter { template.contains($0.rawValue) }
+  }
+}
+
+/// A line ready to speak.
+public struct SpokenLine: Hashable, Sendable, Codable {
+  /// The moment it belongs to.
+  public let trigger: NarrationTrigger
+  /// Who says it.
+  public let speaker: Speaker
+  /// The words, gaps filled.
+  public let text: String
+  /// Seconds to wait after the previous line has finished.
+  public let delay: Double
+
+  /// A line ready to speak.
+  public init(trigger: NarrationTrigger, speaker: Speaker, text: String, delay: Double = 0) {
+    self.trigger = trigger
+    self.speaker = speaker
+    self.text = text
+    self.delay = delay
+  }
+}
+
+/// The moments that have words (SPEC-NOTES §1, "03/06 Audio, narration").
+public enum NarrationTrigger: String, CaseIterable, Hashable, Sendable, Codable {
+  case loadingComplete
+  case playerScreen
+  case playerTapped
+  case homeFirstVisit
+  case homeReturn
+  case lockedSign
+  /// A closed chest (under 10 coins) was tapped.
+  case chestClosed
+  case puzzleStart
+  case puzzleIdle10
+  case puzzleIdle20
+  case labyrinthStart
+  case labyrinthOffPath
+  case labyrinthIdle15
+  case wuerfelStart
+  case wuerfelRolled
+  case wuerfelIdle10
+  case wuerfelIdle20
+  case wuerfelIdle30
+  case waehleStart
+  case waehleIdle10
+  case waehleIdle20
+  case wrongNumber
+  /// A trace that covered too little of the number.
+  case traceRetry
+  /// One phrase, picked at random from the pool.
+  case success
+  case coins5
+  case coins10
+  case coins15
+  case coins20
+  /// 25 coins and every fifth after: the count itself, so a literal listener hears the right number.
+  case coinsMore
+  case treasureBelowTen
+  case treasureFiveMinutes
+  case treasureTwelveMinutes
+  case noInternet
+  case youtubeTapped
+  case videoOneMinute
+  case videoTimeUp
+  /// 80 % of the daily play time.
+  case playTimeBreakSoon
+  /// 95 % of the daily play time.
+  case playTimeLastActivity
+  /// 100 % of the daily play time.
+  case playTimeGoodbye
+}
+
+/// Every spoken line of the game, by trigger, as data.
+public enum Narration {
+  /// The success pool; one phrase is picked at random after each solved level.
+  public static let successPhrases = [
+    "Super!", "Toll gemacht!", "Wunderbar!", "Ja, genau!", "Das hast du super gemacht!", "Perfekt!", "Bravo!",
+  ]
+
+  /// Lines from the originals that are not spoken, kept so the language rules cover them too: the flow
+  /// diagram's loading line, and the style guide's examples for a timeout and a wrong answer.
+  public static let variants = [
+    "Warte kurz. Wir sind gleich bereit.",
+    "Die Uhr ist fertig. Lass uns spielen!",
+    "Das ist die 5. Wir suchen die 3!",
+  ]
+
+  /// The lines for `trigger`, in order (for ``NarrationTrigger/success`` the whole pool).
+  public static func templates(for trigger: NarrationTrigger) -> [LineTemplate] {
+    switch trigger {
+    case .loadingComplete: [.init(.narrator, "Wir sind gleich bereit zum Spielen.")]
+    case .playerScreen: [.init(.narrator, "Wie heisst du? Alexander oder Oliver?")]
+    case .playerTapped: [.init(.narrator, "Hallo [Name]! Los geht's!")]
+    case .homeFirstVisit:
+      [
+        .init(.narrator, "Was möchtest du spielen?"),
+        .init(.bennie, "Hi [Name], ich bin Bennie!"),
+        .init(.bennie, "Wir lösen Aktivitäten um YouTube zu schauen.", delay: 2),
+      ]
+    case .homeReturn:
+      [
+        .init(.bennie, "Lösen wir noch mehr Aktivitäten."),
+        .init(.bennie, "Dann können wir mehr YouTube schauen!", delay: 2),
+      ]
+    case .lockedSign: [.init(.bennie, "Das ist noch gesperrt.")]
+    case .chestClosed: [.init(.bennie, "Noch [X] Münzen!")]
+    case .puzzleStart: [.init(.narrator, "Mach das Muster nach!"), .init(.bennie, "Das packen wir!")]
+    case .puzzleIdle10: [.init(.bennie, "Wir können das, YouTube kommt bald.")]
+    case .puzzleIdle20: [.init(.bennie, "Welche Farbe fehlt noch?")]
+    case .labyrinthStart: [.init(.narrator, "Hilf Bennie den Weg finden!"), .init(.bennie, "Wie fange ich die Lemminge?")]
+    case .labyrinthOffPath: [.init(.bennie, "Da komme ich nicht durch.")]
+    case .labyrinthIdle15: [.init(.bennie, "Wo ist der Anfang?")]
+    case .wuerfelStart: [.init(.narrator, "Wirf den Würfel!")]
+    case .wuerfelRolled: [.init(.narrator, "Zeig mir die [N]!")]
+    case .wuerfelIdle10: [.init(.bennie, "Zähle die Punkte.")]
+    case .wuerfelIdle20: [.init(.bennie, "Du hast die [N] gewürfelt.")]
+    case .wuerfelIdle30: [.init(.bennie, "Wo ist die [N]?")]
+    case .waehleStart: [.init(.narrator, "Zeig mir die [N]!")]
+    case .waehleIdle10: [.init(.bennie, "Der Erzähler hat [N] gesagt.")]
+    case .waehleIdle20: [.init(.bennie, "Wo ist die [N]?")]
+    case .wrongNumber: [.init(.bennie, "Das ist die [X]. Probier nochmal!")]
+    case .traceRetry: [.init(.bennie, "Versuch es nochmal.")]
+    case .success: successPhrases.map { LineTemplate(.both, $0) }
+    case .coins5: [.init(.bennie, "Wir haben schon fünf Goldmünzen!")]
+    case .coins10: [.init(.bennie, "Zehn Goldmünzen! Du kannst jetzt YouTube schauen.")]
+    case .coins15: [.init(.bennie, "Fünfzehn! Weiter so!")]
+    case .coins20: [.init(.bennie, "Zwanzig Münzen! Du bekommst Bonuszeit!")]
+    case .coinsMore: [.init(.bennie, "Wir haben [X] Goldmünzen! Weiter so!")]
+    case .treasureBelowTen: [.init(.bennie, "Wir haben [X] Münzen. Noch [Y] bis YouTube!")]
+    case .treasureFiveMinutes: [.init(.bennie, "Wir können fünf Minuten schauen!")]
+    case .treasureTwelveMinutes: [.init(.bennie, "Wir können zwölf Minuten schauen!")]
+    case .noInternet: [.init(.bennie, "Wir brauchen Internet.")]
+    case .youtubeTapped: [.init(.narrator, "Film ab!")]
+    case .videoOneMinute: [.init(.bennie, "Noch eine Minute.")]
+    case .videoTimeUp: [.init(.bennie, "Die Zeit ist um. Lass uns spielen!")]
+    case .playTimeBreakSoon: [.init(.bennie, "Dein iPad braucht bald eine Pause.")]
+    // The original is one 8-word sentence; split in two to keep the 7-word rule, same words.
+    case .playTimeLastActivity: [.init(.bennie, "Noch eine Aktivität. Dann laden wir die Batterie.")]
+    case .playTimeGoodbye: [.init(.bennie, "Du hast heute so toll gespielt! Bis morgen! Bring das iPad zu Mama oder Papa.")]
+    }
+  }
+
+  /// Every template of every trigger, for checks over the whole table.
+  public static var allTemplates: [(trigger: NarrationTrigger, line: LineTemplate)] {
+    NarrationTrigger.allCases.flatMap { trigger in templates(for: trigger).map { (trigger, $0) } }
+  }
+
+  /// The lines to speak for `trigger`, gaps filled. For ``NarrationTrigger/success`` use ``success(using:)``.
+  public static func lines(for trigger: NarrationTrigger, _ values: LineValues = LineValues()) -> [SpokenLine] {
+    templates(for: trigger).map {
+      SpokenLine(trigger: trigger, speaker: $0.speaker, text: fill($0.template, with: values), delay: $0.delay)
+    }
+  }
+
+  /// One success phrase, picked with `generator`.
+  public static func success(using generator: inout some RandomNumberGenerator) -> SpokenLine {
+    let phrase = successPhrases.randomElement(using: &generator) ?? "Super!"
+    return SpokenLine(trigger: .success, speaker: .both, text: phrase)
+  }
+
+  /// The milestone line for a coin count: 5, 10, 15, 20, and from 25 on every fifth coin names the count
+  /// ("Wir haben 25 Goldmünzen! Weiter so!"). The script repeats the 15-coin line there, but "Fünfzehn!"
+  /// at 25 coins would be a wrong number to a child who takes words literally. Nil off the milestones.
+  public static func milestone(coins: Int) -> NarrationTrigger? {
+    guard coins > 0, coins % 5 == 0 else { return nil }
+    switch coins {
+    case 5: return .coins5
+    case 10: return .coins10
+    case 15: return .coins15
+    case 20: return .coins20
+    default: return .coinsMore
+    }
+  }
+
+  /// What Bennie says on the treasure screen for `coins`.
+  public static func treasure(coins: Int) -> [SpokenLine] {
+    switch coins {
+    case ..<VideoTier.fiveMinutes.cost:
+      lines(for: .treasureBelowTen, LineValues(x: coins, y: VideoTier.fiveMinutes.cost - coins))
+    case ..<VideoTier.twelveMinutes.cost: lines(for: .treasureFiveMinutes)
+    default: lines(for: .treasureTwelveMinutes)
+    }
+  }
+
+  /// `template` with each gap replaced by its value; a gap without a value stays as written, so a
+  /// missing value is visible rather than silently dropped.
+  public static func fill(_ template: String, with values: LineValues) -> String {
+    var text = template
+    for placeholder in Placeholder.allCases {
+      if let value = values.value(for: placeholder) {
+        text = text.replacingOccurrences(of: placeholder.rawValue, with: value)
+      }
+    }
+    return text
+  }
+}

@@ -1,0 +1,46 @@
+/// The German words on screen (titles, buttons, the parent area), as data, so every client shows the same.
+public enum ScreenText: String, CaseIterable, Hashable, Sendable {
+  case loading = "Lade Spielewelt…"
+  case playerSelectionTitle = "Wer spielt heute?"
+  case homeTitle = "Waldabenteuer"
+  case puzzleTarget = "ZIEL"
+  case puzzleYours = "DU"
+  case labyrinthStart = "START"
+  case weiter = "Weiter"
+  case back = "Zurück"
+  case coinCount = "[X] Münzen"
+  case fiveMinutesButton = "5 Min"
+  case twelveMinutesButton = "10+2 Min"
+  case bonusBadge = "BONUS!"
+  case bonusMinutesBadge = "+2 MIN"
+  case videoSelectionTitle = "Wähle ein Video!"
+  case videoTimeAvailable = "Du hast [X] Minuten Zeit!"
+  case noVideos = "Keine Videos verfügbar"
+  case askParent = "Bitte frage Mama oder Papa"
+  case minutesLeft = "Noch [X] Minuten"
+  case oneMinuteLeft = "Noch 1 Minute"
+  case timeUp = "Zeit ist um!"
+  case parentArea = "Elternbereich"
+  case gatePrompt = "Bitte löse diese Aufgabe:"
+  case gateCancel = "Abbrechen"
+  case gateConfirm = "Bestätigen"
+  case gateWrong = "Versuch es nochmal"
+  case playedToday = "Heute gespielt: [X] min / [Y] min"
+  case coinsLabel = "Münzen: [X]"
+  case resetQuestion = "Fortschritt zurücksetzen?"
+  case resetMessage = "Alle Münzen, Level und Spielzeit werden gelöscht."
+  case approvedVideos = "Genehmigte Videos"
+  case addVideo = "+ Video hinzufügen"
+  case pasteLink = "YouTube Link einfügen"
+  case pasteFromClipboard = "Einfügen aus Zwischenablage"
+  case preview = "Vorschau"
+  case add = "Hinzufügen"
+  case removeVideo = "Video entfernen?"
+  case invalidYouTubeLink = "Ungültiger YouTube Link"
+  case dailyPlayTime = "Tägliche Spielzeit"
+
+  /// The text with its gaps filled.
+  public func text(_ values: LineValues = LineValues()) -> String {
+    Narration.fill(rawValue, with: values)
+  }
+}

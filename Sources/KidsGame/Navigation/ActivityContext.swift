@@ -1,0 +1,50 @@
+/// The level being played, kept while the level-complete moment and the celebration overlay sit on top of
+/// it, so "Weiter" can return to the same game.
+public struct ActivityContext: Hashable, Sendable, Codable {
+  /// The game being played.
+  public let game: SubActivity
+  /// 1 for the first level of a game.
+  public let level: Int
+  /// The level's rules and progress.
+  public internal(set) var round: ActivityRound
+  /// Idle prompts already spoken since the last input.
+  public internal(set) var idlePromptsGiven = 0
+
+  /// Level `level` of `game`.
+  public init(game: SubActivity, level: Int, round: ActivityRound) {
+    self.game = game
+    self.level = level
+    self.round = round
+  }
+
+  /// The sign the game belongs to.
+  public var activity: ActivityType { game.activity }
+
+  /// The number the child is asked for, once known (after the roll, or from the start in Wähle die Zahl).
+  public var askedNumber: Int? {
+    switch round {
+    case .dice(let dice): dice.rolled
+    case .numberChoice(let choice): choice.target
+    }
+  }
+}
+
+/// The rules of the game being played.
+public enum ActivityRound: Hashable, Sendable, Codable {
+  case dice(DiceRound)
+  case numberChoice(NumberChoiceRound)
+
+  /// The game these rules belong to.
+  public var game: SubActivity {
+    switch self {
+    case .dice: .wuerfel
+    case .numberChoice: .waehleDieZahl
+    }
+  }
+}
+
+/// When things happen around a level.
+public enum LevelTiming {
+  /// After a success, the next level (or the celebration) follows after this many seconds.
+  public static let nextLevelDelay = 2.0
+}

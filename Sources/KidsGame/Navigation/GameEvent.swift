@@ -1,0 +1,103 @@
+import Foundation
+
+/// Something that happened: a tap, a trace, a tick of the caller's clock. Times come in here, never from
+/// a clock inside the machine, so every run can be replayed.
+public enum GameEvent: Hashable, Sendable {
+  /// The loading screen has been shown for `elapsed` seconds.
+  case loadingTick(elapsed: Double)
+  /// A player card was tapped (`"alexander"`, `"oliver"`).
+  case selectPlayer(String)
+  /// A sign on the home screen was tapped.
+  case tapActivity(ActivityType)
+  /// A game was chosen on the activity-selection screen.
+  case tapSubActivity(SubActivity)
+  /// The treasure chest on the home screen was tapped.
+  case tapChest
+  /// The settings button (the way into the parent gate).
+  case tapSettings
+  /// The back ("Zurück") button; in the parent gate it is "Abbrechen".
+  case back
+  /// The home button in the top bar.
+  case home
+  /// The die was tapped (Würfel).
+  case rollDie(at: Date)
+  /// A number button was tapped (Würfel, or Wähle die Zahl in tap mode).
+  case tapNumber(Int, at: Date)
+  /// One finger stroke over the glowing number, in the number box's 0…1 coordinates (Wähle die Zahl).
+  case traceStroke([TracePoint], at: Date)
+  /// No input for `seconds` in the current level: maybe time for a gentle prompt.
+  case idle(seconds: Double)
+  /// The level-complete moment (chime, coin flight) is over: celebrate or go on to the next level.
+  case levelCompleteFinished
+  /// "Weiter" on the celebration overlay.
+  case tapWeiter
+  /// A YouTube button on the treasure screen; `online` is the caller's connectivity check.
+  case redeem(VideoTier, online: Bool)
+  /// A video was chosen on the video-selection screen.
+  case chooseVideo(id: String, online: Bool, at: Date)
+  /// The caller's clock while a video plays (the server ticks it).
+  case videoTick(at: Date)
+  /// A number-pad key in the parent gate (0…9).
+  case gateDigit(Int)
+  /// Deletes the last digit typed in the parent gate.
+  case gateErase
+  /// "Bestätigen" in the parent gate.
+  case gateConfirm
+  /// A change made in the parent dashboard.
+  case parent(ParentCommand)
+  /// How many minutes the active player has played today, as counted by the caller.
+  case playTimeUpdated(minutesToday: Double)
+  /// A deep link straight to the parent dashboard (it still goes through the gate).
+  case openParentDeepLink
+  /// The app went to the background: save, and pause a running video clock.
+  case appBackgrounded(at: Date)
+  /// The app came back: a paused video clock runs on.
+  case appForegrounded(at: Date)
+
+  /// A short stable name for logs.
+  public var name: String {
+    switch self {
+    case .loadingTick: "loadingTick"
+    case .selectPlayer: "selectPlayer"
+    case .tapActivity: "tapActivity"
+    case .tapSubActivity: "tapSubActivity"
+    case .tapChest: "tapChest"
+    case .tapSettings: "tapSettings"
+    case .back: "back"
+    case .home: "home"
+    case .rollDie: "rollDie"
+    case .tapNumber: "tapNumber"
+    case .traceStroke: "traceStroke"
+    case .idle: "idle"
+    case .levelCompleteFinished: "levelCompleteFinished"
+    case .tapWeiter: "tapWeiter"
+    case .redeem: "redeem"
+    case .chooseVideo: "chooseVideo"
+    case .videoTick: "videoTick"
+    case .gateDigit: "gateDigit"
+    case .gateErase: "gateErase"
+    case .gateConfirm: "gateConfirm"
+    case .parent: "parent"
+    case .playTimeUpdated: "playTimeUpdated"
+    case .openParentDeepLink: "openParentDeepLink"
+    case .appBackgrounded: "appBackgrounded"
+    case .appForegrounded: "appForegrounded"
+    }
+  }
+}
+
+/// A change made behind the parent gate.
+public enum ParentCommand: Hashable, Sendable {
+  /// Sets a player's daily play time (one of ``PlayTimeLimit/options``).
+  case setDailyLimit(player: String, minutes: Int)
+  /// Turns a sign on or off for a player.
+  case setActivity(ActivityType, enabled: Bool, player: String)
+  /// Trace or tap for Wähle die Zahl.
+  case setNumberChoiceMode(NumberChoiceMode, player: String)
+  /// Approves a video from a pasted YouTube link.
+  case addVideo(link: String, title: String, at: Date)
+  /// Removes an approved video.
+  case removeVideo(id: String)
+  /// "Fortschritt zurücksetzen?": coins to 0, levels to 1, today's time to 0.
+  case resetProgress(player: String)
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+extension GameMachine {
+  /// Starts the next level of `game` for the active child (level = completed levels + 1).
+  mutating func startLevel(of game: SubActivity) -> [GameEffect] {
+    guard let player = activePlayer else { return [] }
+    let level = player.completedLevels(in: game) + 1
+    let round: ActivityRound
+    var effects: [GameEffect] = []
+    switch game {
+    case .wuerfel:
+      round = .dice(DiceRound())
+    case .waehleDieZahl:
+      let target = NumberChoiceRound.nextTarget(after: navigation.lastNumberTarget, using: &random)
+      let mode = data.settings.parentSettings.settings(for: player.id).numberChoiceMode
+      navigation.lastNumberTarget = target
+      round = .numberChoice(NumberChoiceRound(target: target, mode: mode))
+      // In trace mode the number to trace glows gold; in tap mode that would give the answer away.
+      if mode == .trace { effects.append(.highlightNumber(target)) }
+    case .puzzleMatching, .labyrinth:
+      // Guarded before: these games have no rules yet.
+      return []
+    }
+    let context = ActivityContext(game: game, level: level, round: round)
+    navigation.activity = context
+    let transition = move(to: .playing(game.activity, game))
+    return [transition, .levelStarted(game, level: level)] + effects + startLines(for: context)
+  }
+
+  private func startLines(for context: ActivityContext) -> [GameEffect] {
+    switch context.game {
+    case .wuerfel: speak(.wuerfelStart)
+    case .waehleDieZahl: speak(.waehleStart, LineValues(n: context.askedNumber))
+    case .puzzleMatching: speak(.puzzleStart)
+    case .labyrinth: speak(.labyrinthStart)
+    }
+  }
+
+  mutating func handlePlaying(_ event: GameEvent) -> [GameEffect] {
+    guard var context = navigation.activity else { return refuse(.notAllowedHere, event) }
+    switch (event, context.round) {
+    case (.rollDie(let date), .dice(var dice)):
+      let outcome = dice.roll(at: date, using: &random)
+      guard case .rolled(let face) = outcome else { return refusal(outcome, event) }
+      context.round = .dice(dice)
+      context.idlePromptsGiven = 0
+      navigation.activity = context
+      let line = Narration.lines(for: .wuerfelRolled, LineValues(n: face)).map {
+        SpokenLine(trigger: $0.trigger, speaker: $0.speaker, text: $0.text, delay: DiceRound.tumbleSeconds)
+      }
+      return [.dieRolled(face)] + line.map(GameEffect.speak)
+
+    case (.tapNumber(let number, let date), .dice(var dice)):
+      let outcome = dice.tap(number, at: date)
+      switch outcome {
+      case .correct: return succeed(at: date)
+      case .wrong(let tapped, let answer):
+        context.round = .dice(dice)
+        context.idlePromptsGiven = 0
+        navigation.activity = context
+        return [.sound(.gentleBoop), .highlightNumber(answer)] + speak(.wrongNumber, LineValues(x: tapped))
+      default: return refusal(outcome, event)
+      }
+
+    case (.tapNumber(let number, let date), .numberChoice(var choice)):
+      let outcome = choice.tap(number, at: date)
+      switch outcome {
+      case .correct: return succeed(at: date)
+      case .wrongTap(let tapped, let answer):
+        context.round = .numberChoice(choice)
+        context.idlePromptsGiven = 0
+        navigation.activity = context
+        return [.sound(.gentleBoop), .showAnswer(answer, seconds: NumberChoiceRound.answerShownSeconds)]
+          + speak(.wrongNumber, LineValues(x: tapped))
+      default: return refusal(outcome, event)
+      }
+
+    case (.traceStroke(let points, let date), .numberChoice(var choice)):
+      let outcome = choice.addStroke(points)
+      switch outcome {
+      case .correct: return succeed(at: date)
+      case .traceContinues(let coverage):
+        context.round = .numberChoice(choice)
+        context.idlePromptsGiven = 0
+        navigation.activity = context
+        return [.traceProgress(coverage: coverage)]
+      case .traceRetry:
+        context.round = .numberChoice(choice)
+        context.idlePromptsGiven = 0
+        navigation.activity = context
+        return [.sound(.gentleBoop), .clearTrace] + speak(.traceRetry)
+      default: return refusal(outcome, event)
+      }
+
+    case (.rollDie, .numberChoice), (.traceStroke, .dice):
+      return refuse(.wrongMode, event)
+
+    case (.idle(let seconds), _):
+      guard seconds.isFinite, seconds >= 0 else { return refuse(.numberOutOfRange, event) }
+      // Würfel's prompts all talk about the rolled number, so they wait for the roll.
+      guard let number = context.askedNumber,
+        let trigger = IdlePrompts.due(for: context.game, idleSeconds: seconds, given: context.idlePromptsGiven)
+      else { return [] }
+      context.idlePromptsGiven += 1
+      navigation.activity = context
+      return speak(trigger, LineValues(n: number))
+
+    case (.back, _), (.home, _):
+      return goHome()
+
+    default:
+      return refuse(.notAllowedHere, event)
+    }
+  }
+
+  private func refusal(_ outcome: DiceRound.Outcome, _ event: GameEvent) -> [GameEffect] {
+    if case .refused(let reason) = outcome { return refuse(reason, event) }
+    return refuse(.notAllowedHere, event)
+  }
+
+  private func refusal(_ outcome: NumberChoiceRound.Outcome, _ event: GameEvent) -> [GameEffect] {
+    if case .refused(let reason) = outcome { return refuse(reason, event) }
+    return refuse(.notAllowedHere, event)
+  }
+
+  /// A level is solved: chime, a success phrase, confetti, +1 coin, save; the next step follows after 2 s.
+  private mutating func succeed(at date: Date) -> [GameEffect] {
+    guard let player = activePlayer, let context = navigation.activity else { return [] }
+    updateActivePlayer { player in
+      player.activityProgress[context.game.rawValue] = max(player.completedLevels(in: context.game), context.level)
+      player.lastPlayedDate = date
+    }
+    var effects: [GameEffect] = [
+      .sound(.successChime), .speak(Narration.success(using: &random)), .confetti, .sound(.coinCollect),
+    ]
+    if let coins = changeCoins(of: player.id, by: CoinRules.perLevel, reason: .earned) { effects.append(coins) }
+    effects.append(move(to: .levelComplete))
+    effects += [.save, .schedule(.levelCompleteFinished, after: LevelTiming.nextLevelDelay)]
+    return effects
+  }
+
+  mutating func handleLevelComplete(_ event: GameEvent) -> [GameEffect] {
+    switch event {
+    case .levelCompleteFinished:
+      guard let player = activePlayer else { return refuse(.noActivePlayer, event) }
+      guard CoinRules.isMilestone(player.coins) else { return continueActivity() }
+      var effects = [
+        move(to: .celebrationOverlay), .showCelebration(coins: player.coins), .sound(.celebrationFanfare), .confetti,
+      ]
+      if let milestone = Narration.milestone(coins: player.coins) { effects += speak(milestone, LineValues(x: player.coins)) }
+      return effects
+    case .back, .home:
+      return goHome()
+    default:
+      return refuse(.notAllowedHere, event)
+    }
+  }
+
+  mutating func handleCelebration(_ event: GameEvent) -> [GameEffect] {
+    // Only "Weiter" closes the overlay.
+    guard case .tapWeiter = event else { return refuse(.notAllowedHere, event) }
+    guard let player = activePlayer else { return refuse(.noActivePlayer, event) }
+    if isDailyLimitReached { return [.hideCelebration] + goHome() }
+    guard CoinRules.canOpenTreasure(player.coins) else { return [.hideCelebration] + continueActivity() }
+    navigation.activity = nil
+    return [.hideCelebration, move(to: .treasureScreen)] + Narration.treasure(coins: player.coins).map(GameEffect.speak)
+  }
+
+  /// The next level of the same game, or home once today's time is used up.
+  private mutating func continueActivity() -> [GameEffect] {
+    guard let game = navigation.activity?.game, !isDailyLimitReached else { return goHome() }
+    return startLevel(of: game)
+  }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+extension GameMachine {
+  mutating func handleGate(_ event: GameEvent) -> [GameEffect] {
+    guard var gate = navigation.gate else { return refuse(.notAllowedHere, event) }
+    let outcome: ParentGate.Outcome
+    switch event {
+    case .gateDigit(let digit): outcome = gate.enter(digit: digit)
+    case .gateErase: outcome = gate.erase()
+    case .gateConfirm: outcome = gate.confirm(using: &random)
+    case .back, .home: return goHome()
+    default: return refuse(.notAllowedHere, event)
+    }
+    switch outcome {
+    case .input(let text):
+      navigation.gate = gate
+      return [.gateInput(text)]
+    case .correct:
+      navigation.gate = nil
+      return [move(to: .parentDashboard)]
+    case .wrong(let newQuestion):
+      navigation.gate = gate
+      let message = GameEffect.gateRejected(message: ScreenText.gateWrong.rawValue, seconds: ParentGate.wrongMessageSeconds)
+      return [message, .gateInput("")] + (newQuestion.map { [.gateNewQuestion($0)] } ?? [])
+    case .refused(let reason):
+      return refuse(reason, event)
+    }
+  }
+
+  mutating func handleDashboard(_ event: GameEvent) -> [GameEffect] {
+    switch event {
+    case .back, .home: return goHome()
+    default: return refuse(.notAllowedHere, event)
+    }
+  }
+
+  /// A change from the dashboard (the caller has checked the state).
+  mutating func apply(_ command: ParentCommand, _ event: GameEvent) -> [GameEffect] {
+    switch command {
+    case .setDailyLimit(let player, let minutes):
+      guard let record = data.player(player) else { return refuse(.unknownPlayer, event) }
+      guard let limit = PlayTimeLimit(minutes: minutes) else { return refuse(.invalidTimeLimit, event) }
+      changeSettings(of: player) { $0.dailyLimit = limit }
+      // A longer limit lowers the stage: its lines may play again when it is reached.
+      let stage = limit.stage(minutesPlayed: record.minutesPlayedToday)
+      updatePlayer(player) { $0.announcedPlayTimeStage = min($0.announcedPlayTimeStage, stage) }
+    case .setActivity(let activity, let enabled, let player):
+      guard data.player(player) != nil else { return refuse(.unknownPlayer, event) }
+      changeSettings(of: player) { settings in
+        if enabled { settings.unlockedActivities.insert(activity) } else { settings.unlockedActivities.remove(activity) }
+      }
+    case .setNumberChoiceMode(let mode, let player):
+      guard data.player(player) != nil else { return refuse(.unknownPlayer, event) }
+      changeSettings(of: player) { $0.numberChoiceMode = mode }
+    case .addVideo(let link, let title, let date):
+      guard case .success(let video) = YouTubeLink.parse(link) else { return refuse(.invalidYouTubeLink, event) }
+      guard !data.settings.parentSettings.approvedVideos.contains(where: { $0.id == video.videoID }) else {
+        return refuse(.duplicateVideo, event)
+      }
+      let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+      let approved = ApprovedVideo(id: video.videoID, title: trimmed.isEmpty ? video.videoID : trimmed, addedAt: date)
+      data.settings.parentSettings.approvedVideos.insert(approved, at: 0)
+    case .removeVideo(let id):
+      guard let index = data.settings.parentSettings.approvedVideos.firstIndex(where: { $0.id == id }) else {
+        return refuse(.unknownVideo, event)
+      }
+      data.settings.parentSettings.approvedVideos.remove(at: index)
+    case .resetProgress(let player):
+      guard let record = data.player(player) else { return refuse(.unknownPlayer, event) }
+      var effects: [GameEffect] = []
+      if record.coins > 0, let coins = changeCoins(of: player, by: -record.coins, reason: .reset) { effects.append(coins) }
+      updatePlayer(player) {
+        $0.activityProgress = [:]
+        $0.totalPlayTimeToday = 0
+        $0.announcedPlayTimeStage = .fine
+      }
+      return effects + [.settingsChanged, .save]
+    }
+    return [.settingsChanged, .save]
+  }
+
+  private mutating func changeSettings(of player: String, _ change: (inout PlayerSettings) -> Void) {
+    var settings = data.settings.parentSettings.settings(for: player)
+    change(&settings)
+    data.settings.parentSettings.playerSettings[player] = settings
+  }
+
+  /// Records today's play time for the active child and says the gentle-exit line of a newly reached stage
+  /// (80 %, 95 %, 100 %), once each per day. At 100 % an open activity ends and the child goes home; a paid
+  /// video plays to its end. Lines wait while a video plays, the celebration shows or a parent is in the
+  /// parent area: they come with the next update after that.
+  mutating func playTimeUpdated(minutes: Double, _ event: GameEvent) -> [GameEffect] {
+    guard minutes.isFinite, minutes >= 0 else { return refuse(.numberOutOfRange, event) }
+    guard let player = activePlayer else { return refuse(.noActivePlayer, event) }
+    let seconds = minutes * 60
+    let limit = data.settings.parentSettings.settings(for: player.id).dailyLimit
+    let stage = limit.stage(minutesPlayed: minutes)
+    updateActivePlayer { record in
+      // Less time than before means the caller's day rolled over.
+      if seconds < record.totalPlayTimeToday { record.announcedPlayTimeStage = .fine }
+      record.totalPlayTimeToday = seconds
+    }
+    let announced = activePlayer?.announcedPlayTimeStage ?? .fine
+    switch state {
+    case .videoPlaying, .celebrationOverlay, .levelComplete, .parentGate, .parentDashboard:
+      return []
+    default:
+      break
+    }
+    guard stage > announced, let trigger = stage.trigger else { return [] }
+    updateActivePlayer { $0.announcedPlayTimeStage = stage }
+    var effects: [GameEffect] = [.playTimeStage(stage)] + speak(trigger)
+    if stage == .finished {
+      switch state {
+      case .activitySelection, .playing: effects += goHome(greeting: false)
+      default: effects.append(.save)
+      }
+    }
+    return effects
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// A parent's choices for one child.
+public struct PlayerSettings: Hashable, Sendable, Codable {
+  /// Daily play time.
+  public var dailyLimit: PlayTimeLimit
+  /// Signs the parent has turned on (a sign without rules yet stays locked regardless).
+  public var unlockedActivities: Set<ActivityType>
+  /// Trace or tap in Wähle die Zahl.
+  public var numberChoiceMode: NumberChoiceMode
+
+  /// Defaults: 60 minutes, Rätsel and Zahlen on, trace mode.
+  public init(
+    dailyLimit: PlayTimeLimit = .standard, unlockedActivities: Set<ActivityType> = [.raetsel, .zahlen],
+    numberChoiceMode: NumberChoiceMode = .trace
+  ) {
+    self.dailyLimit = dailyLimit
+    self.unlockedActivities = unlockedActivities
+    self.numberChoiceMode = numberChoiceMode
+  }
+}
+
+/// A video a parent approved; children only ever see these.
+public struct ApprovedVideo: Hashable, Sendable, Codable, Identifiable {
+  /// The 11-character YouTube ID.
+  public let id: String
+  /// The title shown under the thumbnail.
+  public let title: String
+  /// When the parent added it (the list is newest first).
+  public let addedAt: Date
+  /// An optional grouping.
+  public let category: String?
+
+  /// An approved video.
+  public init(id: String, title: String, addedAt: Date, category: String? = nil) {
+    self.id = id
+    self.title = title
+    self.addedAt = addedAt
+    self.category = category
+  }
+
+  /// YouTube's still image for the video.
+  public var thumbnailURL: String { YouTubeLink.thumbnailURL(id: id) }
+}
+
+/// Everything set behind the parent gate.
+public struct ParentSettings: Hashable, Sendable, Codable {
+  /// Per child, keyed by player id; a child without an entry has the defaults.
+  public var playerSettings: [String: PlayerSettings]
+  /// Newest first.
+  public var approvedVideos: [ApprovedVideo]
+
+  /// Settings with no overrides and no videos by default.
+  public init(playerSettings: [String: PlayerSettings] = [:], approvedVideos: [ApprovedVideo] = []) {
+    self.playerSettings = playerSettings
+    self.approvedVideos = approvedVideos
+  }
+
+  /// The settings for `player` (defaults when none were saved).
+  public func settings(for player: String) -> PlayerSettings {
+    playerSettings[player] ?? PlayerSettings()
+  }
+}
+
+/// App-wide settings (seed 001, Part 5.4).
+public struct AppSettings: Hashable, Sendable, Codable {
+  /// The parent area's choices.
+  public var parentSettings: ParentSettings
+  /// The child playing now (and on the next launch).
+  public var lastActivePlayer: String?
+  /// Sound on or off.
+  public var audioEnabled: Bool
+  /// Background music volume, 0…1.
+  public var musicVolume: Float
+
+  /// Defaults: sound on, music at 0.3, no child chosen.
+  public init(
+    parentSettings: ParentSettings = ParentSettings(), lastActivePlayer: String? = nil, audioEnabled: Bool = true,
+    musicVolume: Float = 0.3
+  ) {
+    self.parentSettings = parentSettings
+    self.lastActivePlayer = lastActivePlayer
+    self.audioEnabled = audioEnabled
+    self.musicVolume = musicVolume
+  }
+}
+
+/// The part of the game that must never be lost: the children and the parent's settings. Kept apart from
+/// where the child is on screen, so a damaged screen state can be dropped without losing a single coin.
+public struct GameData: Hashable, Sendable, Codable {
+  /// The children.
+  public internal(set) var players: [PlayerData]
+  /// App and parent settings.
+  public internal(set) var settings: AppSettings
+  /// Numbers the coin changes' ledger keys; only ever grows (a progress reset does not reuse keys).
+  public internal(set) var ledgerSequence: Int
+
+  /// Alexander and Oliver with default settings, unless given.
+  public init(players: [PlayerData] = PlayerData.defaults, settings: AppSettings = AppSettings(), ledgerSequence: Int = 0) {
+    self.players = players
+    self.settings = settings
+    self.ledgerSequence = ledgerSequence
+  }
+
+  /// The player with `id`.
+  public func player(_ id: String) -> PlayerData? {
+    players.first { $0.id == id }
+  }
+
+  /// The child playing now, when one is chosen and known.
+  public var activePlayer: PlayerData? {
+    settings.lastActivePlayer.flatMap(player)
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// One watched video, for the parent's record.
+public struct VideoRecord: Hashable, Sendable, Codable {
+  /// The video's YouTube ID.
+  public let videoId: String
+  /// When it started.
+  public let watchedAt: Date
+  /// Seconds watched.
+  public let duration: Double
+
+  /// A watched video.
+  public init(videoId: String, watchedAt: Date, duration: Double) {
+    self.videoId = videoId
+    self.watchedAt = watchedAt
+    self.duration = duration
+  }
+}
+
+/// What the game remembers about one child (seed 001, Part 5.4).
+public struct PlayerData: Hashable, Sendable, Codable, Identifiable {
+  /// `"alexander"`, `"oliver"`.
+  public let id: String
+  /// The name on the card and in the greetings.
+  public let name: String
+  /// Coins to spend (never below zero).
+  public internal(set) var coins: Int
+  /// Coins ever earned (spending does not lower it).
+  public internal(set) var totalCoinsEarned: Int
+  /// Highest level completed per game, keyed by ``SubActivity`` raw value.
+  public internal(set) var activityProgress: [String: Int]
+  /// When a level was last completed; nil before the first.
+  public internal(set) var lastPlayedDate: Date?
+  /// Seconds played today, as counted by the caller.
+  public internal(set) var totalPlayTimeToday: Double
+  /// Videos watched, oldest first.
+  public internal(set) var videosWatched: [VideoRecord]
+  /// The last daily-limit stage announced today, so each line plays once.
+  public internal(set) var announcedPlayTimeStage: PlayTimeStage
+
+  /// A child's record (negative counts are raised to zero).
+  public init(
+    id: String, name: String, coins: Int = 0, totalCoinsEarned: Int = 0, activityProgress: [String: Int] = [:],
+    lastPlayedDate: Date? = nil, totalPlayTimeToday: Double = 0, videosWatched: [VideoRecord] = [],
+    announcedPlayTimeStage: PlayTimeStage = .fine
+  ) {
+    self.id = id
+    self.name = name
+    self.coins = max(0, coins)
+    self.totalCoinsEarned = max(0, totalCoinsEarned)
+    self.activityProgress = activityProgress
+    self.lastPlayedDate = lastPlayedDate
+    self.totalPlayTimeToday = totalPlayTimeToday
+    self.videosWatched = videosWatched
+    self.announcedPlayTimeStage = announcedPlayTimeStage
+  }
+
+  /// The two children of the original game.
+  public static let defaults = [
+    PlayerData(id: "alexander", name: "Alexander"),
+    PlayerData(id: "oliver", name: "Oliver"),
+  ]
+
+  /// Highest level completed in `game` (0 before the first).
+  public func completedLevels(in game: SubActivity) -> Int {
+    max(0, activityProgress[game.rawValue] ?? 0)
+  }
+
+  /// Minutes played today.
+  public var minutesPlayedToday: Double { totalPlayTimeToday / 60 }
+}

@@ -1,0 +1,105 @@
+import CompletionCore
+import Foundation
+import Testing
+
+@testable import KidsGame
+
+@Suite("Narration and the language rules")
+struct NarrationTests {
+  /// Sample values for every gap.
+  static let sample = LineValues(name: "Alexander", n: 5, x: 3, y: 7)
+
+  /// Every German text of the game, gaps filled.
+  static var everyText: [String] {
+    Narration.allTemplates.map { Narration.fill($0.line.template, with: sample) }
+      + Narration.variants
+      + ScreenText.allCases.map { $0.text(sample) }
+      + ActivityType.allCases.map(\.title)
+      + SubActivity.allCases.map(\.title)
+      + [YouTubeLinkError.invalid.message]
+  }
+
+  @Test("Every sentence has at most 7 words, never \"Falsch\" or \"Fehler\", and no English")
+  func languageRules() {
+    for text in Self.everyText {
+      #expect(LanguageRules.violations(in: text).isEmpty, "\(text): \(LanguageRules.violations(in: text))")
+    }
+    #expect(Self.everyText.count > 90)
+  }
+
+  @Test("The rules catch what they should")
+  func rulesCatch() {
+    #expect(LanguageRules.violations(in: "Das ist falsch.") == [.forbiddenWord("falsch")])
+    #expect(LanguageRules.violations(in: "Kein Fehlerchen!") == [.forbiddenWord("Fehlerchen")])
+    #expect(LanguageRules.violations(in: "Try again!") == [.englishWord("Try"), .englishWord("again")])
+    #expect(
+      LanguageRules.violations(in: "Noch eine Aktivität, dann laden wir die Batterie.") == [
+        .tooManyWords(sentence: "Noch eine Aktivität, dann laden wir die Batterie", count: 8)
+      ])
+    #expect(LanguageRules.words(in: "Heute gespielt: 5 min / 60 min").count == 6)
+    #expect(LanguageRules.sentences(in: "Hallo Oliver! Los geht's!") == ["Hallo Oliver", "Los geht's"])
+  }
+
+  @Test("Every trigger has its lines, every gap can be filled")
+  func table() {
+    for trigger in NarrationTrigger.allCases {
+      let templates = Narration.templates(for: trigger)
+      #expect(!templates.isEmpty, "\(trigger)")
+      for line in Narration.lines(for: trigger, Self.sample) {
+        #expect(!line.text.contains("["), "\(trigger): \(line.text)")
+      }
+    }
+    #expect(Narration.fill("Zeig mir die [N]!", with: LineValues()) == "Zeig mir die [N]!")
+  }
+
+  @Test("Speakers and order follow the script")
+  func speakers() {
+    let home = Narration.templates(for: .homeFirstVisit)
+    #expect(home.map(\.speaker) == [.narrator, .bennie, .bennie])
+    #expect(home.map(\.delay) == [0, 0, 2])
+    #expect(Narration.templates(for: .puzzleStart).map(\.speaker) == [.narrator, .bennie])
+    #expect(Narration.templates(for: .labyrinthStart).map(\.speaker) == [.narrator, .bennie])
+    for trigger: NarrationTrigger in [
+      .loadingComplete, .playerScreen, .playerTapped, .wuerfelStart, .wuerfelRolled, .waehleStart, .youtubeTapped,
+    ] {
+      #expect(Narration.templates(for: trigger).allSatisfy { $0.speaker == .narrator }, "\(trigger)")
+    }
+    for trigger: NarrationTrigger in [
+      .lockedSign, .chestClosed, .wrongNumber, .traceRetry, .coins5, .coins10, .coins15, .coins20, .coinsMore, .treasureBelowTen,
+      .treasureFiveMinutes, .treasureTwelveMinutes, .videoOneMinute, .videoTimeUp, .noInternet,
+    ] {
+      #expect(Narration.templates(for: trigger).allSatisfy { $0.speaker == .bennie }, "\(trigger)")
+    }
+    #expect(Narration.templates(for: .success).allSatisfy { $0.speaker == .both })
+  }
+
+  @Test("Lines with their numbers")
+  func filledLines() {
+    #expect(Narration.lines(for: .playerTapped, LineValues(name: "Oliver")).map(\.text) == ["Hallo Oliver! Los geht's!"])
+    #expect(Narration.lines(for: .wrongNumber, LineValues(x: 4)).map(\.text) == ["Das ist die 4. Probier nochmal!"])
+    #expect(Narration.treasure(coins: 6).map(\.text) == ["Wir haben 6 Münzen. Noch 4 bis YouTube!"])
+    #expect(Narration.treasure(coins: 12).map(\.text) == ["Wir können fünf Minuten schauen!"])
+    #expect(Narration.treasure(coins: 20).map(\.text) == ["Wir können zwölf Minuten schauen!"])
+    #expect(ScreenText.playedToday.text(LineValues(x: 35, y: 60)) == "Heute gespielt: 35 min / 60 min")
+  }
+
+  @Test("Milestones: 5, 10, 15, 20; from 25 the count itself; nothing off the milestones")
+  func milestones() {
+    #expect(Narration.milestone(coins: 5) == .coins5)
+    #expect(Narration.milestone(coins: 10) == .coins10)
+    #expect(Narration.milestone(coins: 15) == .coins15)
+    #expect(Narration.milestone(coins: 20) == .coins20)
+    for coins in [25, 30, 35, 100] { #expect(Narration.milestone(coins: coins) == .coinsMore) }
+    #expect(Narration.lines(for: .coinsMore, LineValues(x: 25)).map(\.text) == ["Wir haben 25 Goldmünzen! Weiter so!"])
+    for coins in [0, 1, 4, 6, 9, 11, 19, 21, -5] { #expect(Narration.milestone(coins: coins) == nil) }
+  }
+
+  @Test("The success pool: seven phrases, picked by the seeded generator")
+  func successPool() {
+    #expect(Narration.successPhrases.count == 7)
+    var generator = SeededRandom(seed: 8)
+    var picked = Set<String>()
+    for _ in 0..<200 { picked.insert(Narration.success(using: &generator).text) }
+    #expect(picked == Set(Narration.successPhrases))
+  }
+}
