@@ -56,8 +56,7 @@ private final class Player: @unchecked Sendable {
     let clock = ContinuousClock()
     let started = clock.now
     let (status, body) = try await request(.POST, "/api/cryptogram/games/\(game.id)/guesses", body: CryptogramGuessRequest(cell: cell.index, letter: letter))
-    let elapsed = started.duration(to: clock.now)
-    lastGuessSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    lastGuessSeconds = started.duration(to: clock.now).inSeconds
     if status == .ok {
       let move = try JSONDecoder().decode(CryptogramMoveResponse.self, from: body)
       self.game = move.game
@@ -86,7 +85,7 @@ func runCryptogramBenchmarks(seconds: Double) async throws {
       let puzzle = Puzzle(quote: quote, seed: UInt64(round * 10_000 + index))
       let elapsed = start.duration(to: clock.now)
       precondition(!puzzle.cells.isEmpty)
-      samples.append(Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds))
+      samples.append(elapsed.inSeconds)
     }
   }
   samples.sort()
@@ -112,56 +111,27 @@ func runCryptogramBenchmarks(seconds: Double) async throws {
   configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 96
   let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
 
-  // 2a. 32 players, each guessing twice a second (open loop: a guess is due every 0.5 s whatever the last took).
+  // 2a. 32 players, each guessing twice a second (open loop: a turn is due every 0.5 s whatever the last took).
   let players = (0..<32).map { _ in Player(client: client, base: base) }
   for player in players { try await player.start() }
-  let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-    for (index, player) in players.enumerated() {
-      group.addTask {
-        var mine: [Double] = []
-        let begin = clock.now
-        // Stagger the players across the half second so requests do not all arrive together.
-        var due = begin + .milliseconds(500 * index / players.count)
-        while due < begin + .seconds(seconds) {
-          try await Task.sleep(until: due, clock: clock)
-          player.lastGuessSeconds = -1
-          let status = try await player.guess()
-          precondition(status == .ok || status == .conflict, "unexpected \(status)")
-          // A turn that only started a new puzzle made no guess.
-          if player.lastGuessSeconds >= 0 { mine.append(player.lastGuessSeconds) }
-          due += .milliseconds(500)
-        }
-        return mine
-      }
-    }
-    return try await group.reduce(into: [Double]()) { $0 += $1 }.sorted()
+  let latencies = try await openLoop(players, seconds: seconds) { player in
+    player.lastGuessSeconds = -1
+    let status = try await player.guess()
+    precondition(status == .ok || status == .conflict, "unexpected \(status)")
+    // A turn that only started a new puzzle made no guess.
+    return player.lastGuessSeconds >= 0 ? player.lastGuessSeconds : nil
   }
-  print(String(format: "guess round trip, 32 players × 2/s, %.0f s   p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms  (%d guesses; budget p99 5 ms)",
-               seconds, percentile(latencies, 0.5) * 1e3, percentile(latencies, 0.99) * 1e3, (latencies.last ?? 0) * 1e3, latencies.count))
+  report("guess round trip, 32 players × 2/s", latencies, note: "(\(latencies.count) guesses; budget p99 5 ms)")
 
   // 2a'. For comparison, the same open-loop load on a read (fetch the game) and on /health.
   for (label, path) in [("read a game (GET), 32 × 2/s", "game"), ("/health, 32 × 2/s", "/health")] {
-    let reads = try await withThrowingTaskGroup(of: [Double].self) { group in
-      for (index, player) in players.enumerated() {
-        group.addTask {
-          var mine: [Double] = []
-          let begin = clock.now
-          var due = begin + .milliseconds(500 * index / players.count)
-          while due < begin + .seconds(seconds / 2) {
-            try await Task.sleep(until: due, clock: clock)
-            let target = path == "game" ? "/api/cryptogram/games/\(player.game?.id ?? "")" : path
-            let start = clock.now
-            _ = try await player.request(.GET, target, body: Optional<String>.none)
-            let elapsed = start.duration(to: clock.now)
-            mine.append(Double(elapsed.components.attoseconds) * 1e-18 + Double(elapsed.components.seconds))
-            due += .milliseconds(500)
-          }
-          return mine
-        }
-      }
-      return try await group.reduce(into: [Double]()) { $0 += $1 }.sorted()
+    let reads = try await openLoop(players, seconds: seconds / 2) { player in
+      let target = path == "game" ? "/api/cryptogram/games/\(player.game?.id ?? "")" : path
+      let start = ContinuousClock.now
+      _ = try await player.request(.GET, target, body: Optional<String>.none)
+      return start.duration(to: .now).inSeconds
     }
-    print(String(format: "%-42@ p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms", label as NSString, percentile(reads, 0.5) * 1e3, percentile(reads, 0.99) * 1e3, (reads.last ?? 0) * 1e3))
+    report(label, reads, note: "")
   }
 
   // 2b. Saturation: 32 players guessing as fast as they can, against /health with the same concurrency.
@@ -181,7 +151,7 @@ func runCryptogramBenchmarks(seconds: Double) async throws {
       }
       return try await group.reduce(0, +)
     }
-    return Double(counts) / (Double(window.components.seconds) + Double(window.components.attoseconds) * 1e-18)
+    return Double(counts) / window.inSeconds
   }
   let guessRate = try await saturate { index in _ = try await players[index].guess() }
   let healthClients = (0..<32).map { _ in Player(client: client, base: base) }
@@ -207,4 +177,41 @@ func serveForProbing(port: Int) async throws {
   try await app.server.start(address: .hostname("127.0.0.1", port: port))
   print("serving on http://127.0.0.1:\(port)")
   try await Task.sleep(for: .seconds(3600))
+}
+
+/// Runs `turn` for every player twice a second for `seconds` (players spread over the half second so their
+/// requests do not arrive together) and returns the sorted seconds each turn reported.
+private func openLoop(
+  _ players: [Player], seconds: Double, _ turn: @escaping @Sendable (Player) async throws -> Double?
+) async throws -> [Double] {
+  let clock = ContinuousClock()
+  return try await withThrowingTaskGroup(of: [Double].self) { group in
+    for (index, player) in players.enumerated() {
+      group.addTask {
+        var mine: [Double] = []
+        let begin = clock.now
+        var due = begin + .milliseconds(500 * index / players.count)
+        while due < begin + .seconds(seconds) {
+          try await Task.sleep(until: due, clock: clock)
+          if let sample = try await turn(player) { mine.append(sample) }
+          due += .milliseconds(500)
+        }
+        return mine
+      }
+    }
+    return try await group.reduce(into: [Double]()) { $0 += $1 }.sorted()
+  }
+}
+
+/// Prints p50, p99 and max in milliseconds.
+private func report(_ label: String, _ sorted: [Double], note: String) {
+  print(
+    label.padding(toLength: 42, withPad: " ", startingAt: 0)
+      + String(format: "p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms  ", percentile(sorted, 0.5) * 1e3, percentile(sorted, 0.99) * 1e3, (sorted.last ?? 0) * 1e3)
+      + note)
+}
+
+extension Duration {
+  /// The duration in seconds as a Double.
+  var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }

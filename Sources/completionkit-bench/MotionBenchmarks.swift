@@ -12,7 +12,7 @@ func measure(frames: Int, warmup: Int = 200, _ body: (Int) -> Void) -> (sorted: 
     let start = clock.now
     body(i)
     let elapsed = start.duration(to: clock.now)
-    samples[i] = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    samples[i] = elapsed.inSeconds
   }
   let allocations = ck_allocation_count() - before
   samples.sort()
