@@ -32,13 +32,14 @@ let package = Package(
     // The kids' learning game "Waldabenteuer" (seed 001): navigation, coins, activities, parent rules. Pure.
     .target(name: "KidsGame", dependencies: ["CompletionCore"]),
     // Codable request/response types shared by the server, the tests and any Swift client.
-    .target(name: "CompletionAPI", dependencies: ["CompletionCore", "Cryptogram"]),
+    .target(name: "CompletionAPI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame"]),
     // Vapor + Fluent: routes, models, migrations, auth, static web client.
     .target(
       name: "CompletionServer",
       dependencies: [
         "CompletionCore",
         "Cryptogram",
+        "KidsGame",
         "CompletionAPI",
         .product(name: "Vapor", package: "vapor"),
         .product(name: "Fluent", package: "fluent"),
@@ -48,7 +49,7 @@ let package = Package(
       ]
     ),
     // SwiftUI layer for Apple platforms; every file is wrapped in `#if canImport(SwiftUI)`.
-    .target(name: "CompletionKitUI", dependencies: ["CompletionCore", "Cryptogram"]),
+    .target(name: "CompletionKitUI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame"]),
     .executableTarget(
       name: "completionkit",
       dependencies: [

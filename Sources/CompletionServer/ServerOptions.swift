@@ -31,10 +31,16 @@ public struct ServerOptions: Sendable {
   public var secureCookies: Bool
   /// Largest request body accepted, in bytes.
   public var maxBodySize: Int
+  /// Largest video file a parent may upload, in bytes.
+  public var maxUploadSize: Int
+  /// Enables `POST /api/test/clock`, which moves the server's clock (browser tests of the video timer).
+  /// Never set it on a server people use.
+  public var testHooks: Bool
 
   public init(
     database: Database, dataDirectory: URL, publicDirectory: URL = ServerOptions.defaultPublicDirectory(),
-    passwordCost: Int = 12, secureCookies: Bool = false, maxBodySize: Int = 1 << 20
+    passwordCost: Int = 12, secureCookies: Bool = false, maxBodySize: Int = 1 << 20, maxUploadSize: Int = 500 << 20,
+    testHooks: Bool = false
   ) {
     self.database = database
     self.dataDirectory = dataDirectory
@@ -42,7 +48,12 @@ public struct ServerOptions: Sendable {
     self.passwordCost = passwordCost
     self.secureCookies = secureCookies
     self.maxBodySize = maxBodySize
+    self.maxUploadSize = maxUploadSize
+    self.testHooks = testHooks
   }
+
+  /// Where uploaded files live.
+  public var uploadsDirectory: URL { dataDirectory.appendingPathComponent("uploads", isDirectory: true) }
 
   /// Reads the environment the way `completionkit serve` documents it:
   /// `DATABASE_URL` (postgres://…) switches to PostgreSQL; `COMPLETIONKIT_DATA` names the data folder.
@@ -63,6 +74,10 @@ public struct ServerOptions: Sendable {
       options.publicDirectory = URL(fileURLWithPath: publicPath, isDirectory: true)
     }
     options.secureCookies = environment["COMPLETIONKIT_SECURE_COOKIES"] == "1"
+    if let megabytes = environment["COMPLETIONKIT_MAX_UPLOAD_MB"].flatMap(Int.init), megabytes > 0 {
+      options.maxUploadSize = megabytes << 20
+    }
+    options.testHooks = environment["COMPLETIONKIT_TEST_HOOKS"] == "1"
     return options
   }
 

@@ -42,6 +42,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(CreateLedgerEntry())  // the reward ledger every system pays into, idempotent by key
   app.migrations.add(CreateCryptogram())  // quotes, cryptogram games and per-person stats
   app.migrations.add(IndexCryptogramGames())  // the lookups every cryptogram request makes
+  app.migrations.add(CreateKidsGame())  // Waldabenteuer: one saved game per family
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   app.routes.defaultMaxBodySize = ByteCount(value: options.maxBodySize)
@@ -50,7 +51,15 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   try app.register(collection: AccountController())
   try app.register(collection: MotionController())
   try app.register(collection: CryptogramController())
-  app.cryptogram = CryptogramState(writes: DatabaseWriteGate(serializes: options.database.kind == "sqlite"))
+  try app.register(collection: KidsController())
+  let writes = DatabaseWriteGate(serializes: options.database.kind == "sqlite")
+  app.cryptogram = CryptogramState(writes: writes)
+  app.kids = KidsState(writes: writes)
+  app.clock = AppClock()
+  if options.testHooks {
+    app.logger.warning("Test hooks are on: POST /api/test/clock moves the game clock. Never use this for real play.")
+    try app.register(collection: TestHooksController())
+  }
 
   // Middleware after routes, so the error middleware knows every route's methods (for 405s).
   app.middleware = Middlewares()

@@ -15,6 +15,10 @@ struct SiteController: RouteCollection {
       tagline: "Decode a famous quote letter by letter — a daily puzzle, streaks, and a celebration when it clicks.",
       path: "/cryptogram"),
     SystemSummary(
+      id: "kids", name: "Waldabenteuer",
+      tagline: "A calm German learning game for small children: roll, count and trace numbers for coins, then trade ten coins for a few minutes of a video a parent chose.",
+      path: "/kids"),
+    SystemSummary(
       id: "motion", name: "Motion",
       tagline: "Staggered lists and choreographed reveals, defined once in Swift and played everywhere.",
       path: "/motion")
@@ -22,7 +26,7 @@ struct SiteController: RouteCollection {
 
   /// Page routes and the HTML file that renders each.
   static let pages: [(path: String, file: String)] = [
-    ("motion", "motion.html"), ("cryptogram", "cryptogram.html"), ("cryptogram/stats", "cryptogram-stats.html"),
+    ("motion", "motion.html"), ("cryptogram", "cryptogram.html"), ("cryptogram/stats", "cryptogram-stats.html"), ("kids", "kids.html"),
   ]
 
   func boot(routes: any RoutesBuilder) throws {

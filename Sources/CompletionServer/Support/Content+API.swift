@@ -16,3 +16,4 @@ extension CryptogramGameView: Content {}
 extension CryptogramMoveResponse: Content {}
 extension CryptogramStatsView: Content {}
 extension CurrentCryptogramResponse: Content {}
+extension KidsTextCatalog: Content {}

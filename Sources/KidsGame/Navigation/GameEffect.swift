@@ -188,4 +188,12 @@ public enum RefusalReason: String, Hashable, Sendable, Codable {
   case parentGateRequired = "parent_gate_required"
   /// The loading screen has not finished.
   case stillLoading = "still_loading"
+  /// A child's name must be 1–20 characters and not only spaces.
+  case invalidName = "invalid_name"
+  /// A family keeps at least one child.
+  case lastPlayer = "last_player"
+  /// There is room for this many children on the player screen.
+  case tooManyPlayers = "too_many_players"
+  /// An uploaded video needs an id of the form `upload-…`.
+  case invalidVideoID = "invalid_video_id"
 }

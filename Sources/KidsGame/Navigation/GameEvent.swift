@@ -53,6 +53,10 @@ public enum GameEvent: Hashable, Sendable {
   case appBackgrounded(at: Date)
   /// The app came back: a paused video clock runs on.
   case appForegrounded(at: Date)
+  /// The sound button: narration and effects on or off.
+  case setAudio(enabled: Bool)
+  /// A new calendar day began for this family: everyone's play time today starts again at zero.
+  case dayChanged
 
   /// A short stable name for logs.
   public var name: String {
@@ -82,6 +86,8 @@ public enum GameEvent: Hashable, Sendable {
     case .openParentDeepLink: "openParentDeepLink"
     case .appBackgrounded: "appBackgrounded"
     case .appForegrounded: "appForegrounded"
+    case .setAudio: "setAudio"
+    case .dayChanged: "dayChanged"
     }
   }
 }
@@ -96,8 +102,16 @@ public enum ParentCommand: Hashable, Sendable {
   case setNumberChoiceMode(NumberChoiceMode, player: String)
   /// Approves a video from a pasted YouTube link.
   case addVideo(link: String, title: String, at: Date)
+  /// Approves a video file the parent uploaded (stored by the caller under `id`); it plays offline.
+  case addUploadedVideo(id: String, title: String, at: Date)
   /// Removes an approved video.
   case removeVideo(id: String)
+  /// Adds a child (the id is made from the name).
+  case addPlayer(name: String)
+  /// Renames a child (coins and progress stay).
+  case renamePlayer(player: String, name: String)
+  /// Removes a child and everything it earned.
+  case removePlayer(player: String)
   /// "Fortschritt zurücksetzen?": coins to 0, levels to 1, today's time to 0.
   case resetProgress(player: String)
 }

@@ -60,6 +60,35 @@ extension GameMachine {
       let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
       let approved = ApprovedVideo(id: video.videoID, title: trimmed.isEmpty ? video.videoID : trimmed, addedAt: date)
       data.settings.parentSettings.approvedVideos.insert(approved, at: 0)
+    case .addUploadedVideo(let id, let title, let date):
+      guard id.hasPrefix(Self.uploadIDPrefix), id.count > Self.uploadIDPrefix.count, id.count <= 64 else {
+        return refuse(.invalidVideoID, event)
+      }
+      guard !data.settings.parentSettings.approvedVideos.contains(where: { $0.id == id }) else {
+        return refuse(.duplicateVideo, event)
+      }
+      let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+      let approved = ApprovedVideo(
+        id: id, title: trimmed.isEmpty ? "Video" : String(trimmed.prefix(80)), addedAt: date, source: .upload)
+      data.settings.parentSettings.approvedVideos.insert(approved, at: 0)
+    case .addPlayer(let name):
+      guard let name = Self.validName(name) else { return refuse(.invalidName, event) }
+      guard data.players.count < Self.maxPlayers else { return refuse(.tooManyPlayers, event) }
+      data.players.append(PlayerData(id: newPlayerID(for: name), name: name))
+    case .renamePlayer(let player, let name):
+      guard data.player(player) != nil else { return refuse(.unknownPlayer, event) }
+      guard let name = Self.validName(name) else { return refuse(.invalidName, event) }
+      updatePlayer(player) { $0.name = name }
+    case .removePlayer(let player):
+      guard let record = data.player(player) else { return refuse(.unknownPlayer, event) }
+      guard data.players.count > 1 else { return refuse(.lastPlayer, event) }
+      var effects: [GameEffect] = []
+      // The ledger hears of the coins that leave with the child, so balances always match the ledger.
+      if record.coins > 0, let coins = changeCoins(of: player, by: -record.coins, reason: .reset) { effects.append(coins) }
+      data.players.removeAll { $0.id == player }
+      data.settings.parentSettings.playerSettings[player] = nil
+      if data.settings.lastActivePlayer == player { data.settings.lastActivePlayer = nil }
+      return effects + [.settingsChanged, .save]
     case .removeVideo(let id):
       guard let index = data.settings.parentSettings.approvedVideos.firstIndex(where: { $0.id == id }) else {
         return refuse(.unknownVideo, event)
@@ -77,6 +106,34 @@ extension GameMachine {
       return effects + [.settingsChanged, .save]
     }
     return [.settingsChanged, .save]
+  }
+
+  /// Ids of uploaded videos start with this.
+  public static let uploadIDPrefix = "upload-"
+  /// Children on the player screen at most.
+  public static let maxPlayers = 6
+  /// Longest name on a player card.
+  public static let maxNameLength = 20
+
+  /// `name` trimmed, when it is 1…20 characters long.
+  static func validName(_ name: String) -> String? {
+    let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty, trimmed.count <= maxNameLength, !trimmed.contains(where: { $0.isNewline }) else { return nil }
+    return trimmed
+  }
+
+  /// A new player id from `name`: lower-case ASCII letters and digits ("Jörg" → "jorg"), made unique with
+  /// a number. (Ledger keys carry the game's running sequence, so a reused id never repeats a key.)
+  func newPlayerID(for name: String) -> String {
+    let folded = name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "de_DE")).lowercased()
+    var base = String(folded.unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) }.map(Character.init))
+    if base.isEmpty { base = "kind" }
+    base = String(base.prefix(24))
+    let taken = Set(data.players.map(\.id))
+    guard taken.contains(base) else { return base }
+    var number = 2
+    while taken.contains("\(base)\(number)") { number += 1 }
+    return "\(base)\(number)"
   }
 
   private mutating func changeSettings(of player: String, _ change: (inout PlayerSettings) -> Void) {

@@ -5,7 +5,8 @@ extension GameMachine {
     switch event {
     case .redeem(let tier, let online):
       guard let player = activePlayer else { return refuse(.noActivePlayer, event) }
-      guard online else { return refuse(.offline, event, lines: .noInternet) }
+      // Offline, only uploaded videos can play: the chest opens only if there is one.
+      guard online || data.settings.parentSettings.hasOfflineVideos else { return refuse(.offline, event, lines: .noInternet) }
       guard !isDailyLimitReached else { return refuse(.dailyLimitReached, event, lines: .playTimeGoodbye) }
       guard player.coins >= tier.cost else { return refuse(.notEnoughCoins, event) }
       var effects: [GameEffect] = []
@@ -24,10 +25,10 @@ extension GameMachine {
     guard let player = activePlayer, let tier = navigation.redemption else { return refuse(.notAllowedHere, event) }
     switch event {
     case .chooseVideo(let id, let online, let date):
-      guard online else { return refuse(.offline, event, lines: .noInternet) }
-      guard data.settings.parentSettings.approvedVideos.contains(where: { $0.id == id }) else {
+      guard let video = data.settings.parentSettings.approvedVideos.first(where: { $0.id == id }) else {
         return refuse(.videoNotApproved, event)
       }
+      guard online || !video.needsInternet else { return refuse(.offline, event, lines: .noInternet) }
       navigation.redemption = nil
       navigation.video = VideoSession(videoID: id, tier: tier, timer: VideoTimer(grantedMinutes: tier.minutes, startedAt: date))
       return [move(to: .videoPlaying), .startVideoTimer(minutes: tier.minutes, videoID: id), .save]

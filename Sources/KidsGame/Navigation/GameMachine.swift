@@ -92,6 +92,15 @@ public struct GameMachine: Hashable, Sendable {
     case .appForegrounded(let date): return foregrounded(at: date)
     case .playTimeUpdated(let minutes): return playTimeUpdated(minutes: minutes, event)
     case .openParentDeepLink: return deepLink(event)
+    case .setAudio(let enabled):
+      data.settings.audioEnabled = enabled
+      return [.settingsChanged, .save]
+    case .dayChanged:
+      for index in data.players.indices {
+        data.players[index].totalPlayTimeToday = 0
+        data.players[index].announcedPlayTimeStage = .fine
+      }
+      return [.save]
     case .parent(let command):
       guard state == .parentDashboard else { return refuse(.parentGateRequired, event) }
       return apply(command, event)

@@ -20,9 +20,17 @@ public struct PlayerSettings: Hashable, Sendable, Codable {
   }
 }
 
+/// Where an approved video comes from.
+public enum VideoSource: String, CaseIterable, Hashable, Sendable, Codable {
+  /// A YouTube video (needs the internet).
+  case youtube
+  /// A file the parent uploaded to this app (plays offline).
+  case upload
+}
+
 /// A video a parent approved; children only ever see these.
 public struct ApprovedVideo: Hashable, Sendable, Codable, Identifiable {
-  /// The 11-character YouTube ID.
+  /// The 11-character YouTube ID, or the upload's id (`upload-…`).
   public let id: String
   /// The title shown under the thumbnail.
   public let title: String
@@ -30,17 +38,35 @@ public struct ApprovedVideo: Hashable, Sendable, Codable, Identifiable {
   public let addedAt: Date
   /// An optional grouping.
   public let category: String?
+  /// YouTube or an uploaded file.
+  public let source: VideoSource
 
   /// An approved video.
-  public init(id: String, title: String, addedAt: Date, category: String? = nil) {
+  public init(id: String, title: String, addedAt: Date, category: String? = nil, source: VideoSource = .youtube) {
     self.id = id
     self.title = title
     self.addedAt = addedAt
     self.category = category
+    self.source = source
   }
 
-  /// YouTube's still image for the video.
-  public var thumbnailURL: String { YouTubeLink.thumbnailURL(id: id) }
+  private enum CodingKeys: String, CodingKey { case id, title, addedAt, category, source }
+
+  /// Reads saves from before uploads existed as YouTube videos.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(String.self, forKey: .id)
+    title = try container.decode(String.self, forKey: .title)
+    addedAt = try container.decode(Date.self, forKey: .addedAt)
+    category = try container.decodeIfPresent(String.self, forKey: .category)
+    source = try container.decodeIfPresent(VideoSource.self, forKey: .source) ?? .youtube
+  }
+
+  /// Whether it can only play with a network (YouTube); uploads play offline.
+  public var needsInternet: Bool { source == .youtube }
+
+  /// YouTube's still image for the video (nil for uploads, which show a drawn frame instead).
+  public var thumbnailURL: String? { source == .youtube ? YouTubeLink.thumbnailURL(id: id) : nil }
 }
 
 /// Everything set behind the parent gate.
@@ -55,6 +81,9 @@ public struct ParentSettings: Hashable, Sendable, Codable {
     self.playerSettings = playerSettings
     self.approvedVideos = approvedVideos
   }
+
+  /// Whether any approved video plays without the internet.
+  public var hasOfflineVideos: Bool { approvedVideos.contains { !$0.needsInternet } }
 
   /// The settings for `player` (defaults when none were saved).
   public func settings(for player: String) -> PlayerSettings {

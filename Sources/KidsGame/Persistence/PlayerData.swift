@@ -22,7 +22,7 @@ public struct PlayerData: Hashable, Sendable, Codable, Identifiable {
   /// `"alexander"`, `"oliver"`.
   public let id: String
   /// The name on the card and in the greetings.
-  public let name: String
+  public internal(set) var name: String
   /// Coins to spend (never below zero).
   public internal(set) var coins: Int
   /// Coins ever earned (spending does not lower it).

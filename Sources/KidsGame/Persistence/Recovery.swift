@@ -66,6 +66,14 @@ extension GameMachine {
     GameSnapshot(data: data, navigation: navigation, random: random)
   }
 
+  /// The machine exactly as `snapshot` left it, without the recovery rules: for a caller that keeps the
+  /// game running between requests (the server), where nothing was closed or relaunched. Nil when the
+  /// snapshot does not fit together (use ``restore(from:seed:videoClockAt:)`` then).
+  public init?(resuming snapshot: GameSnapshot) {
+    self.init(data: snapshot.data, navigation: snapshot.navigation, random: snapshot.random)
+    guard consistencyProblems.isEmpty else { return nil }
+  }
+
   /// The snapshot as JSON.
   public func encoded() throws -> Data {
     let encoder = JSONEncoder()
@@ -82,7 +90,12 @@ extension GameMachine {
   /// - a screen state that cannot be read or does not fit the data → home, the children's data kept;
   /// - nothing saved → a new game; nothing readable → a new game at player selection.
   /// `seed` is only used when no random stream was saved.
-  public static func restore(from saved: Data?, seed: UInt64) -> (GameMachine, RecoveryNote) {
+  ///
+  /// `videoClockAt`: a caller that holds the video clock itself (the server) passes the current time; a
+  /// video whose clock still has time left then plays on instead of going home. The seed's rule sends a
+  /// video home because an app's clock may have run out while it was closed; a clock that provably has
+  /// not run out is paid time the child keeps.
+  public static func restore(from saved: Data?, seed: UInt64, videoClockAt: Date? = nil) -> (GameMachine, RecoveryNote) {
     guard let saved else {
       let machine = GameMachine(seed: seed)
       return (machine, RecoveryNote(outcome: .freshStart, savedState: nil, restoredState: machine.state))
@@ -115,14 +128,14 @@ extension GameMachine {
         outcome: .resetScreen, savedState: navigation.state, restoredState: machine.state, problems: problems + mismatches)
       return (machine, note)
     }
-    let outcome = machine.applyRecoveryRules()
+    let outcome = machine.applyRecoveryRules(videoClockAt: videoClockAt)
     return (
       machine, RecoveryNote(outcome: outcome, savedState: navigation.state, restoredState: machine.state, problems: problems)
     )
   }
 
   /// Moves a just-restored machine to the screen the recovery rules ask for.
-  private mutating func applyRecoveryRules() -> RecoveryNote.Outcome {
+  private mutating func applyRecoveryRules(videoClockAt: Date?) -> RecoveryNote.Outcome {
     switch state {
     case .playing(let activity, _):
       navigation.activity = nil
@@ -136,6 +149,9 @@ extension GameMachine {
       navigation.activity = nil
       navigation.state = .home
     case .videoPlaying:
+      if let now = videoClockAt, let video = navigation.video, !video.timer.isFinished, video.timer.remaining(at: now) > 0 {
+        return .restored
+      }
       navigation.video = nil
       navigation.state = .home
     case .parentDashboard:

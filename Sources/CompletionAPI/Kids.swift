@@ -1,0 +1,423 @@
+import Foundation
+import KidsGame
+
+// Waldabenteuer over HTTP. The server runs `KidsGame.GameMachine`; the client sends events and renders the
+// screen the server describes (`KidsView`), carrying out the effects it returns (speak, sound, confetti…).
+
+/// `POST /api/kids/events`: one thing the child or the parent did. `type` names the event; the other
+/// fields are read only for the events that need them. Times are the server's, never the client's.
+public struct KidsEventRequest: Codable, Hashable, Sendable {
+  /// loadingTick, selectPlayer, tapActivity, tapSubActivity, tapChest, tapSettings, back, home, rollDie,
+  /// tapNumber, traceStroke, idle, levelCompleteFinished, tapWeiter, redeem, chooseVideo, videoTick,
+  /// gateDigit, gateErase, gateConfirm, openParentDeepLink, appBackgrounded, appForegrounded, setAudio,
+  /// heartbeat, and the parent commands setDailyLimit, setActivity, setNumberChoiceMode, addVideo,
+  /// removeVideo, resetProgress, addPlayer, renamePlayer, removePlayer.
+  public var type: String
+  /// A client-made id (UUID) for retries: an event id seen before is not applied again.
+  public var eventID: String?
+  /// loadingTick: seconds the loading screen has shown. idle: seconds without input.
+  public var seconds: Double?
+  /// selectPlayer and the per-player parent commands.
+  public var player: String?
+  /// tapActivity, setActivity: "raetsel", "zahlen", "zeichnen", "logik".
+  public var activity: String?
+  /// tapSubActivity: "wuerfel", "waehleDieZahl", "puzzleMatching", "labyrinth".
+  public var game: String?
+  /// tapNumber, gateDigit (0…9), setDailyLimit (minutes).
+  public var number: Int?
+  /// traceStroke: one stroke as [[x, y], …] in the number box's 0…1 coordinates (y down).
+  public var points: [[Double]]?
+  /// redeem: "fiveMinutes" or "twelveMinutes".
+  public var tier: String?
+  /// redeem, chooseVideo: whether the device is online (`navigator.onLine`).
+  public var online: Bool?
+  /// chooseVideo, removeVideo: the video id.
+  public var video: String?
+  /// setActivity, setAudio.
+  public var enabled: Bool?
+  /// setNumberChoiceMode: "trace" or "tap".
+  public var mode: String?
+  /// addVideo: the pasted YouTube link.
+  public var link: String?
+  /// addVideo: a title (optional); addPlayer, renamePlayer: the child's name.
+  public var name: String?
+  /// heartbeat, launch: the family's IANA time zone, which decides when "today" starts.
+  public var timeZone: String?
+
+  /// An event of `type`; set the fields it needs.
+  public init(type: String) {
+    self.type = type
+  }
+}
+
+/// `POST /api/kids/launch`: the page starts (the "app launch" of the seed).
+public struct KidsLaunchRequest: Codable, Hashable, Sendable {
+  /// The family's IANA time zone, which decides when "today" starts.
+  public var timeZone: String?
+
+  public init(timeZone: String? = nil) {
+    self.timeZone = timeZone
+  }
+}
+
+/// The response to every Waldabenteuer call: the screen to show and what to do now.
+public struct KidsResponse: Codable, Hashable, Sendable {
+  /// The screen after the event.
+  public let view: KidsView
+  /// What the client carries out, in order.
+  public let effects: [KidsEffectView]
+  /// True when this event id had been applied before: nothing happened this time.
+  public let replayed: Bool
+
+  public init(view: KidsView, effects: [KidsEffectView], replayed: Bool = false) {
+    self.view = view
+    self.effects = effects
+    self.replayed = replayed
+  }
+}
+
+/// The body of a refused event (4xx): the error code and message, and the unchanged screen with the
+/// friendly line the child hears instead (for example "Das ist noch gesperrt.").
+public struct KidsRefusalBody: Codable, Hashable, Sendable {
+  public let code: String
+  public let message: String
+  public let view: KidsView
+  public let effects: [KidsEffectView]
+
+  public init(code: String, message: String, view: KidsView, effects: [KidsEffectView]) {
+    self.code = code
+    self.message = message
+    self.view = view
+    self.effects = effects
+  }
+}
+
+/// Everything the client needs to draw the current screen.
+public struct KidsView: Codable, Hashable, Sendable {
+  /// The screen: loading, playerSelection, home, activitySelection, playing, levelComplete,
+  /// celebrationOverlay, treasureScreen, videoSelection, videoPlaying, parentGate, parentDashboard.
+  public let screen: String
+  /// For activitySelection and the activity screens: the sign.
+  public let activity: String?
+  /// For the activity screens (also under levelComplete and the overlay): the game.
+  public let game: String?
+  /// The children (player selection cards).
+  public let players: [KidsPlayerView]
+  /// The child playing, once chosen.
+  public let activePlayer: KidsPlayerView?
+  /// The four home signs, in order.
+  public let signs: [KidsSignView]
+  /// The games behind the open sign (activitySelection).
+  public let games: [KidsGameView]
+  /// The level under way (playing, levelComplete, celebrationOverlay).
+  public let level: KidsLevelView?
+  /// Treasure screen buttons (treasureScreen).
+  public let treasure: KidsTreasureView?
+  /// Minutes paid for, waiting for a video to be chosen (videoSelection).
+  public let paidMinutes: Int?
+  /// The videos a child may choose (videoSelection).
+  public let videos: [KidsVideoView]
+  /// The video playing and its clock (videoPlaying).
+  public let playback: KidsPlaybackView?
+  /// The parent gate's question and input (parentGate).
+  public let gate: KidsGateView?
+  /// The parent area (parentDashboard only).
+  public let dashboard: KidsDashboardView?
+  /// Sound on or off.
+  public let audioEnabled: Bool
+  /// Whether the active child has used up today's play time.
+  public let dailyLimitReached: Bool
+
+  public init(
+    screen: String, activity: String?, game: String?, players: [KidsPlayerView], activePlayer: KidsPlayerView?,
+    signs: [KidsSignView], games: [KidsGameView], level: KidsLevelView?, treasure: KidsTreasureView?, paidMinutes: Int?,
+    videos: [KidsVideoView], playback: KidsPlaybackView?, gate: KidsGateView?, dashboard: KidsDashboardView?,
+    audioEnabled: Bool, dailyLimitReached: Bool
+  ) {
+    self.screen = screen
+    self.activity = activity
+    self.game = game
+    self.players = players
+    self.activePlayer = activePlayer
+    self.signs = signs
+    self.games = games
+    self.level = level
+    self.treasure = treasure
+    self.paidMinutes = paidMinutes
+    self.videos = videos
+    self.playback = playback
+    self.gate = gate
+    self.dashboard = dashboard
+    self.audioEnabled = audioEnabled
+    self.dailyLimitReached = dailyLimitReached
+  }
+}
+
+/// A child as the screens show it.
+public struct KidsPlayerView: Codable, Hashable, Sendable {
+  public let id: String
+  public let name: String
+  public let coins: Int
+  /// Coins in the bar (`coins % 10`, 0…9) and full chests (`coins / 10`).
+  public let filledSlots: Int
+  public let chests: Int
+  /// The home chest: "closed" (0–9), "open" (10–19), "openWithSparkles" (20+).
+  public let chest: String
+
+  public init(_ player: PlayerData) {
+    id = player.id
+    name = player.name
+    coins = player.coins
+    let progress = CoinProgress(coins: player.coins)
+    filledSlots = progress.filledSlots
+    chests = progress.chests
+    chest = ChestDisplay(coins: player.coins).rawValue
+  }
+}
+
+/// A sign on the home screen.
+public struct KidsSignView: Codable, Hashable, Sendable {
+  public let activity: String
+  public let title: String
+  /// Opens for this child (has games, and the parent has it on).
+  public let unlocked: Bool
+
+  public init(activity: String, title: String, unlocked: Bool) {
+    self.activity = activity
+    self.title = title
+    self.unlocked = unlocked
+  }
+}
+
+/// A game on the activity-selection screen.
+public struct KidsGameView: Codable, Hashable, Sendable {
+  public let game: String
+  public let title: String
+  public let available: Bool
+
+  public init(_ game: SubActivity) {
+    self.game = game.rawValue
+    title = game.title
+    available = game.isAvailable
+  }
+}
+
+/// The level being played.
+public struct KidsLevelView: Codable, Hashable, Sendable {
+  public let game: String
+  public let level: Int
+  /// Würfel: the face rolled (nil before the roll). Wähle die Zahl: the number asked for.
+  public let askedNumber: Int?
+  /// Würfel: whether the die has been rolled.
+  public let rolled: Bool
+  /// The number buttons (Würfel 1…6; Wähle die Zahl's tablet 1…10 in rows).
+  public let numberRows: [[Int]]
+  /// Wähle die Zahl: "trace" or "tap".
+  public let mode: String?
+  /// Wähle die Zahl, trace mode: the strokes of the glowing number, in the 0…1 box.
+  public let strokes: [[[Double]]]?
+  /// Wähle die Zahl, trace mode: the strokes drawn so far in this attempt.
+  public let traced: [[[Double]]]?
+
+  public init(
+    game: String, level: Int, askedNumber: Int?, rolled: Bool, numberRows: [[Int]], mode: String?, strokes: [[[Double]]]?,
+    traced: [[[Double]]]?
+  ) {
+    self.game = game
+    self.level = level
+    self.askedNumber = askedNumber
+    self.rolled = rolled
+    self.numberRows = numberRows
+    self.mode = mode
+    self.strokes = strokes
+    self.traced = traced
+  }
+}
+
+/// The treasure screen's two buttons.
+public struct KidsTreasureView: Codable, Hashable, Sendable {
+  public let coins: Int
+  /// Each "locked" (grey + chains), "disabled", "active" or "activeWithBonus".
+  public let fiveMinutes: String
+  public let twelveMinutes: String
+
+  public init(coins: Int, buttons: TreasureButtons) {
+    self.coins = coins
+    fiveMinutes = buttons.fiveMinutes.rawValue
+    twelveMinutes = buttons.twelveMinutes.rawValue
+  }
+}
+
+/// An approved video.
+public struct KidsVideoView: Codable, Hashable, Sendable {
+  public let id: String
+  public let title: String
+  /// "youtube" or "upload".
+  public let source: String
+  /// YouTube's thumbnail (nil for uploads).
+  public let thumbnailURL: String?
+  /// Whether it needs the internet (YouTube).
+  public let needsInternet: Bool
+  public let addedAt: Date
+
+  public init(_ video: ApprovedVideo) {
+    id = video.id
+    title = video.title
+    source = video.source.rawValue
+    thumbnailURL = video.thumbnailURL
+    needsInternet = video.needsInternet
+    addedAt = video.addedAt
+  }
+}
+
+/// The video playing and its clock (the server's clock decides).
+public struct KidsPlaybackView: Codable, Hashable, Sendable {
+  public let video: KidsVideoView
+  /// Where to play it: YouTube's embed address (no controls, no suggestions) or the uploaded file.
+  public let src: String
+  public let grantedSeconds: Double
+  public let remainingSeconds: Double
+  /// 1 → 0: the green arc.
+  public let fractionRemaining: Double
+  /// Degrees clockwise from 12.
+  public let handAngle: Double
+  /// "Noch 4 Minuten", "Noch 1 Minute", "Zeit ist um!".
+  public let label: String
+  /// The one-minute warning has been given (the arc is gold).
+  public let warned: Bool
+  /// The clock is paused (the page was hidden).
+  public let paused: Bool
+
+  public init(
+    video: KidsVideoView, src: String, grantedSeconds: Double, remainingSeconds: Double, fractionRemaining: Double,
+    handAngle: Double, label: String, warned: Bool, paused: Bool
+  ) {
+    self.video = video
+    self.src = src
+    self.grantedSeconds = grantedSeconds
+    self.remainingSeconds = remainingSeconds
+    self.fractionRemaining = fractionRemaining
+    self.handAngle = handAngle
+    self.label = label
+    self.warned = warned
+    self.paused = paused
+  }
+}
+
+/// The parent gate.
+public struct KidsGateView: Codable, Hashable, Sendable {
+  /// "7 + 12 = ?".
+  public let question: String
+  public let input: String
+
+  public init(question: String, input: String) {
+    self.question = question
+    self.input = input
+  }
+}
+
+/// The parent area.
+public struct KidsDashboardView: Codable, Hashable, Sendable {
+  /// One card per child.
+  public struct PlayerCard: Codable, Hashable, Sendable {
+    public let id: String
+    public let name: String
+    public let coins: Int
+    public let playedMinutes: Int
+    public let limitMinutes: Int
+    /// "green", "gold" (80–100 %) or "red" (over the limit).
+    public let band: String
+    /// Share of the limit used, for the bar (may exceed 1).
+    public let usage: Double
+    /// Sign → on.
+    public let activities: [String: Bool]
+    public let numberChoiceMode: String
+
+    public init(
+      id: String, name: String, coins: Int, playedMinutes: Int, limitMinutes: Int, band: String, usage: Double,
+      activities: [String: Bool], numberChoiceMode: String
+    ) {
+      self.id = id
+      self.name = name
+      self.coins = coins
+      self.playedMinutes = playedMinutes
+      self.limitMinutes = limitMinutes
+      self.band = band
+      self.usage = usage
+      self.activities = activities
+      self.numberChoiceMode = numberChoiceMode
+    }
+  }
+
+  public let players: [PlayerCard]
+  /// Newest first.
+  public let videos: [KidsVideoView]
+  /// 30, 45, 60, 75, 90, 120.
+  public let limitOptions: [Int]
+  /// Largest upload accepted, in bytes.
+  public let maxUploadBytes: Int
+
+  public init(players: [PlayerCard], videos: [KidsVideoView], limitOptions: [Int], maxUploadBytes: Int) {
+    self.players = players
+    self.videos = videos
+    self.limitOptions = limitOptions
+    self.maxUploadBytes = maxUploadBytes
+  }
+}
+
+/// One effect for the client. `type` names it; only the fields it uses are set.
+///
+/// transition {from, to} · save · speak {speaker "N"|"B"|"N+B", text, delay, trigger} · sound {name, seconds} ·
+/// loadingProgress {value} · coinsChanged {player, amount, balance, reason} · confetti ·
+/// showCelebration {coins} · hideCelebration · levelStarted {game, level} · dieRolled {value} ·
+/// highlightNumber {value} · showAnswer {value, seconds} · clearTrace · traceProgress {coverage} ·
+/// startVideoTimer {minutes, video} · pauseVideoTimer · resumeVideoTimer · videoOneMinuteWarning ·
+/// videoTimeUp {seconds} · gateInput {text} · gateRejected {text, seconds} · gateNewQuestion {text} ·
+/// playTimeStage {stage} · settingsChanged · schedule {event, seconds} · refused {reason}
+public struct KidsEffectView: Codable, Hashable, Sendable {
+  public var type: String
+  public var from: String?
+  public var to: String?
+  public var speaker: String?
+  public var text: String?
+  public var trigger: String?
+  public var delay: Double?
+  public var name: String?
+  public var seconds: Double?
+  public var value: Int?
+  public var player: String?
+  public var amount: Int?
+  public var balance: Int?
+  public var reason: String?
+  public var coins: Int?
+  public var game: String?
+  public var level: Int?
+  public var coverage: Double?
+  public var minutes: Int?
+  public var video: String?
+  public var stage: String?
+  /// schedule: the event type to send back after `seconds`.
+  public var event: String?
+
+  public init(type: String) {
+    self.type = type
+  }
+}
+
+/// `GET /api/kids/text`: every German word the screens show, and the palette, as data from Swift.
+public struct KidsTextCatalog: Codable, Hashable, Sendable {
+  /// ScreenText case name → German text (gaps like `[X]` to fill).
+  public let screen: [String: String]
+  /// Number of coins per chest and per celebration.
+  public let coinsPerChest: Int
+  public let milestoneStep: Int
+  /// Video tiers: cost and minutes.
+  public let tiers: [String: [String: Int]]
+
+  public init(screen: [String: String], coinsPerChest: Int, milestoneStep: Int, tiers: [String: [String: Int]]) {
+    self.screen = screen
+    self.coinsPerChest = coinsPerChest
+    self.milestoneStep = milestoneStep
+    self.tiers = tiers
+  }
+}

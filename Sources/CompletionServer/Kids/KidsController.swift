@@ -1,0 +1,348 @@
+import CompletionAPI
+import Fluent
+import Foundation
+import KidsGame
+import Vapor
+
+/// Shared state of the Waldabenteuer routes: one queue per family, and the SQLite write gate.
+struct KidsState: Sendable {
+  /// One event at a time per family, so two taps or two tabs never interleave their read-modify-write.
+  let families = SerialQueues()
+  let writes: DatabaseWriteGate
+}
+
+extension Application {
+  private struct KidsStateKey: StorageKey {
+    typealias Value = KidsState
+  }
+
+  var kids: KidsState {
+    get {
+      guard let state = storage[KidsStateKey.self] else { preconditionFailure("configure(_:options:) sets up Waldabenteuer") }
+      return state
+    }
+    set { storage[KidsStateKey.self] = newValue }
+  }
+}
+
+/// Waldabenteuer over HTTP. The server holds the whole game (`KidsGame.GameMachine`, one per account):
+/// the client sends what was tapped and draws the screen it gets back. Every coin change is written to
+/// the ledger in the same transaction as the game, under the machine's idempotency key.
+struct KidsController: RouteCollection {
+  /// How much play time one heartbeat can add at most: a tab that slept does not count as playing.
+  static let maxHeartbeatGap: TimeInterval = 20
+
+  func boot(routes: any RoutesBuilder) throws {
+    let api = routes.grouped("api", "kids")
+    api.get("text", use: text)
+    api.get("state", use: state)
+    api.post("launch", use: launch)
+    api.post("events", use: event)
+    api.on(.POST, "videos", body: .stream, use: upload)
+    api.get("videos", ":id", "file", use: videoFile)
+  }
+
+  // MARK: Routes
+
+  /// `GET /api/kids/text`: the German screen words and coin numbers, from Swift.
+  @Sendable func text(req: Request) async throws -> KidsTextCatalog {
+    KidsTextCatalog(
+      screen: Dictionary(uniqueKeysWithValues: ScreenText.allCases.map { ("\($0)", $0.rawValue) }),
+      coinsPerChest: CoinRules.perChest, milestoneStep: CoinRules.milestoneStep,
+      tiers: Dictionary(
+        uniqueKeysWithValues: VideoTier.allCases.map { ($0.rawValue, ["cost": $0.cost, "minutes": $0.minutes, "bonus": $0.bonusMinutes]) }))
+  }
+
+  /// `GET /api/kids/state`: the screen as it is.
+  @Sendable func state(req: Request) async throws -> Response {
+    let userID = try await req.userCreatingGuest().requireID()
+    let now = req.application.clock.now()
+    let machine = try await KidsGameRecord.load(userID, on: req.db).flatMap(Self.machine(from:)) ?? GameMachine(seed: 0)
+    return try Self.respond(KidsResponse(view: view(machine, req, at: now), effects: []), status: .ok)
+  }
+
+  /// `POST /api/kids/launch {timeZone}`: the page (the "app") starts. Applies the recovery rules to the
+  /// saved game: an activity comes back on its selection screen, the celebration and a finished video go
+  /// home; a video whose clock still has time left plays on.
+  @Sendable func launch(req: Request) async throws -> Response {
+    let body = req.body.data == nil ? KidsLaunchRequest() : try req.decodeJSON(KidsLaunchRequest.self)
+    let zone = try Self.timeZone(body.timeZone)
+    let userID = try await req.userCreatingGuest().requireID()
+    return try await run(req, userID: userID, eventID: nil) { machine, record, now, logger in
+      if !record.snapshot.isEmpty {
+        let (restored, note) = GameMachine.restore(from: Data(record.snapshot.utf8), seed: .random(in: .min ... .max), videoClockAt: now)
+        if note.outcome != .restored {
+          logger.notice("waldabenteuer recovery: \(note.outcome.rawValue) from \(note.savedState?.name ?? "nothing") to \(note.restoredState.name) \(note.problems)")
+        }
+        machine = restored
+      }
+      var effects = Self.rollDay(&machine, &record, zone: zone, at: now)
+      if machine.state == .videoPlaying { effects += machine.handle(.videoTick(at: now)) }
+      record.lastHeartbeatAt = now
+      return effects.filter { $0.refusal == nil }
+    }
+  }
+
+  /// `POST /api/kids/events`: one tap, trace or parent change.
+  @Sendable func event(req: Request) async throws -> Response {
+    let body = try req.decodeJSON(KidsEventRequest.self)
+    if let id = body.eventID, id.isEmpty || id.count > 64 { throw KidsError.invalidField("eventID", "use a UUID") }
+    let userID = try await req.userCreatingGuest().requireID()
+    if body.type == "heartbeat" {
+      let zone = try Self.timeZone(body.timeZone)
+      return try await run(req, userID: userID, eventID: body.eventID) { machine, record, now, _ in
+        Self.heartbeat(&machine, &record, zone: zone, at: now)
+      }
+    }
+    let event = try KidsPresenter.event(from: body, at: req.application.clock.now())
+    return try await run(req, userID: userID, eventID: body.eventID) { machine, _, now, _ in
+      // The event's own time is taken when it is applied (after any queued event of the same family).
+      let effects = machine.handle(Self.retimed(event, at: now))
+      if case .parent(.removeVideo(let id)) = event, effects.first?.refusal == nil {
+        Self.deleteUpload(id, of: userID, in: req.application.serverOptions)
+      }
+      return effects
+    }
+  }
+
+  /// `POST /api/kids/videos?title=…`: a parent uploads a video file (the raw body, `Content-Type: video/…`).
+  /// Only from the parent area; the file plays offline.
+  @Sendable func upload(req: Request) async throws -> Response {
+    let userID = try await req.userCreatingGuest().requireID()
+    guard let type = req.headers.contentType, type.type == "video", let ext = Self.videoExtensions[type.subType] else {
+      throw KidsError.unsupportedVideoType(req.headers.contentType?.description ?? "no content type")
+    }
+    // Checked before the body is read, so a child's tap can never fill the disk.
+    guard let record = try await KidsGameRecord.load(userID, on: req.db), let machine = Self.machine(from: record),
+      machine.state == .parentDashboard
+    else { throw KidsError.refused(.parentGateRequired) }
+    let options = req.application.serverOptions
+    let id = "\(GameMachine.uploadIDPrefix)\(UUID().uuidString.lowercased()).\(ext)"
+    let folder = Self.uploadFolder(of: userID, in: options)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent(id)
+    do {
+      try await Self.receive(req.body, into: file, limit: options.maxUploadSize, threadPool: req.application.threadPool)
+    } catch {
+      try? FileManager.default.removeItem(at: file)
+      throw error
+    }
+    let title = req.query[String.self, at: "title"] ?? ""
+    do {
+      let response = try await run(req, userID: userID, eventID: nil) { machine, _, now, _ in
+        machine.handle(.parent(.addUploadedVideo(id: id, title: title, at: now)))
+      }
+      if response.status != .ok { try? FileManager.default.removeItem(at: file) }
+      return response
+    } catch {
+      try? FileManager.default.removeItem(at: file)
+      throw error
+    }
+  }
+
+  /// `GET /api/kids/videos/{id}/file`: an uploaded video, only for its own family (Range requests work).
+  @Sendable func videoFile(req: Request) async throws -> Response {
+    guard let userID = req.currentSession?.userID, let id = req.parameters.get("id") else { throw KidsError.videoNotFound }
+    guard let record = try await KidsGameRecord.load(userID, on: req.db), let machine = Self.machine(from: record),
+      machine.data.settings.parentSettings.approvedVideos.contains(where: { $0.id == id && $0.source == .upload })
+    else { throw KidsError.videoNotFound }
+    let file = Self.uploadFolder(of: userID, in: req.application.serverOptions).appendingPathComponent(id)
+    guard FileManager.default.fileExists(atPath: file.path) else { throw KidsError.videoNotFound }
+    let ext = file.pathExtension
+    let subType = Self.videoExtensions.first { $0.value == ext }?.key ?? "mp4"
+    return try await req.fileio.asyncStreamFile(at: file.path, mediaType: HTTPMediaType(type: "video", subType: subType))
+  }
+
+  // MARK: Running an event
+
+  /// Loads the family's game (a first visit starts one), lets `step` change it, and saves the game with
+  /// its coin changes in one transaction. A step that the rules refuse changes nothing and answers 4xx with
+  /// the unchanged screen and the child's friendly line. A save that lost a race is retried on fresh data.
+  func run(
+    _ req: Request, userID: UUID, eventID: String?,
+    _ step: @escaping @Sendable (inout GameMachine, inout KidsGameRecord, Date, Logger) throws -> [GameEffect]
+  ) async throws -> Response {
+    let state = req.application.kids
+    let clock = req.application.clock
+    let db = req.db
+    let logger = req.logger
+    let maxUpload = req.application.serverOptions.maxUploadSize
+    return try await state.families.run(userID) {
+      for _ in 0..<5 {
+        let now = clock.now()
+        let stored = try await KidsGameRecord.load(userID, on: db)
+        var record = stored ?? KidsGameRecord(
+          userID: userID, snapshot: "", version: 0, recentEventIDs: "[]", playDay: nil, timeZone: nil, lastHeartbeatAt: nil,
+          updatedAt: now)
+        var machine = stored.flatMap(Self.machine(from:)) ?? Self.newOrRecovered(record, logger: logger)
+        if let eventID, record.eventIDs.contains(eventID) {
+          return try Self.respond(
+            KidsResponse(view: KidsPresenter.view(of: machine, at: now, maxUploadBytes: maxUpload), effects: [], replayed: true),
+            status: .ok)
+        }
+        let before = (machine, record)
+        let effects = try step(&machine, &record, now, logger)
+        if let refusal = effects.first?.refusal {
+          logger.notice("waldabenteuer \(refusal)")
+          let error = KidsError.refused(refusal.reason)
+          let body = KidsRefusalBody(
+            code: error.code, message: error.message,
+            view: KidsPresenter.view(of: before.0, at: now, maxUploadBytes: maxUpload), effects: KidsPresenter.effects(effects))
+          return try Self.respond(body, status: error.status)
+        }
+        let response = KidsResponse(
+          view: KidsPresenter.view(of: machine, at: now, maxUploadBytes: maxUpload), effects: KidsPresenter.effects(effects))
+        if stored != nil, machine == before.0, record.playDay == before.1.playDay, record.lastHeartbeatAt == before.1.lastHeartbeatAt,
+          record.timeZone == before.1.timeZone, eventID == nil
+        {
+          return try Self.respond(response, status: .ok)  // nothing to save (an idle tick with no prompt due)
+        }
+        let expected = record.version
+        record.snapshot = String(decoding: try machine.encoded(), as: UTF8.self)
+        record.version += 1
+        record.updatedAt = now
+        if let eventID { record.remember(eventID: eventID) }
+        let coins = effects.compactMap { effect -> CoinChange? in
+          if case .coinsChanged(let change) = effect { return change }
+          return nil
+        }
+        let toSave = record
+        let saved = try await state.writes.run {
+          try await db.transaction { db in
+            let written =
+              stored == nil ? try await KidsGameRecord.insert(toSave, on: db) : try await toSave.save(expectedVersion: expected, on: db)
+            guard written else { return false }
+            for change in coins {
+              _ = try await Ledger.pay(
+                key: "\(userID.uuidString):\(change.ledgerKey)", userID: userID, currency: Self.currency(of: change.player),
+                amount: change.amount, reason: "Waldabenteuer: \(change.reason.rawValue)", on: db)
+            }
+            return true
+          }
+        }
+        guard saved else { continue }
+        for case .transition(let from, let to) in effects { logger.info("waldabenteuer \(from.name) → \(to.name)") }
+        return try Self.respond(response, status: .ok)
+      }
+      throw KidsError.busy
+    }
+  }
+
+  /// The ledger currency of one child's coins.
+  static func currency(of player: String) -> String { "kids-coins:\(player)" }
+
+  // MARK: Helpers
+
+  /// The saved game as it was left (no recovery rules: a request is not a relaunch).
+  static func machine(from record: KidsGameRecord) -> GameMachine? {
+    guard let snapshot = try? JSONDecoder().decode(GameSnapshot.self, from: Data(record.snapshot.utf8)) else { return nil }
+    return GameMachine(resuming: snapshot)
+  }
+
+  /// A new game, or, for a saved game that no longer reads, whatever the recovery rules can save of it.
+  private static func newOrRecovered(_ record: KidsGameRecord, logger: Logger) -> GameMachine {
+    let seed = UInt64.random(in: .min ... .max)
+    guard !record.snapshot.isEmpty else { return GameMachine(seed: seed) }
+    let (machine, note) = GameMachine.restore(from: Data(record.snapshot.utf8), seed: seed)
+    logger.warning("waldabenteuer: saved game did not read back; recovered as \(note.outcome.rawValue) \(note.problems)")
+    return machine
+  }
+
+  private func view(_ machine: GameMachine, _ req: Request, at now: Date) -> KidsView {
+    KidsPresenter.view(of: machine, at: now, maxUploadBytes: req.application.serverOptions.maxUploadSize)
+  }
+
+  /// Counts play time since the last heartbeat (at most ``maxHeartbeatGap``) for the child playing, starts
+  /// a new day's count after midnight in the family's time zone, and checks a running video clock.
+  static func heartbeat(_ machine: inout GameMachine, _ record: inout KidsGameRecord, zone: TimeZone, at now: Date) -> [GameEffect] {
+    var effects = rollDay(&machine, &record, zone: zone, at: now)
+    if let last = record.lastHeartbeatAt, let player = machine.activePlayer, countsAsPlay(machine.state) {
+      let gap = min(max(0, now.timeIntervalSince(last)), maxHeartbeatGap)
+      effects += machine.handle(.playTimeUpdated(minutesToday: (player.totalPlayTimeToday + gap) / 60))
+    }
+    if machine.state == .videoPlaying { effects += machine.handle(.videoTick(at: now)) }
+    record.lastHeartbeatAt = now
+    return effects.filter { $0.refusal == nil }
+  }
+
+  /// Starts a new day's play-time count when the family's date changed.
+  static func rollDay(_ machine: inout GameMachine, _ record: inout KidsGameRecord, zone: TimeZone, at now: Date) -> [GameEffect] {
+    record.timeZone = zone.identifier
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    let parts = calendar.dateComponents([.year, .month, .day], from: now)
+    let today = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    guard record.playDay != today else { return [] }
+    let isFirst = record.playDay == nil
+    record.playDay = today
+    return isFirst ? [] : machine.handle(.dayChanged)
+  }
+
+  /// Screens where time counts as play time (not loading, choosing a child, or the parent area).
+  static func countsAsPlay(_ state: GameState) -> Bool {
+    switch state {
+    case .loading, .playerSelection, .parentGate, .parentDashboard: false
+    default: true
+    }
+  }
+
+  /// `event` with its time set to `now`.
+  static func retimed(_ event: GameEvent, at now: Date) -> GameEvent {
+    switch event {
+    case .rollDie: .rollDie(at: now)
+    case .tapNumber(let number, _): .tapNumber(number, at: now)
+    case .traceStroke(let points, _): .traceStroke(points, at: now)
+    case .chooseVideo(let id, let online, _): .chooseVideo(id: id, online: online, at: now)
+    case .videoTick: .videoTick(at: now)
+    case .appBackgrounded: .appBackgrounded(at: now)
+    case .appForegrounded: .appForegrounded(at: now)
+    case .parent(.addVideo(let link, let title, _)): .parent(.addVideo(link: link, title: title, at: now))
+    default: event
+    }
+  }
+
+  static func timeZone(_ identifier: String?) throws -> TimeZone {
+    guard let identifier, !identifier.isEmpty else { return .gmt }
+    guard let zone = TimeZone(identifier: identifier) else { throw KidsError.invalidTimeZone(identifier) }
+    return zone
+  }
+
+  static func respond(_ body: some Encodable, status: HTTPResponseStatus) throws -> Response {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    var headers = HTTPHeaders()
+    headers.contentType = .json
+    return Response(status: status, headers: headers, body: .init(data: try encoder.encode(body)))
+  }
+
+  // MARK: Uploads
+
+  /// Video types a browser plays, by MIME subtype, with the file extension they are stored under.
+  static let videoExtensions = ["mp4": "mp4", "webm": "webm", "ogg": "ogv", "quicktime": "mov"]
+
+  static func uploadFolder(of userID: UUID, in options: ServerOptions) -> URL {
+    options.uploadsDirectory.appendingPathComponent("kids", isDirectory: true)
+      .appendingPathComponent(userID.uuidString.lowercased(), isDirectory: true)
+  }
+
+  static func deleteUpload(_ id: String, of userID: UUID, in options: ServerOptions) {
+    guard id.hasPrefix(GameMachine.uploadIDPrefix), !id.contains("/") else { return }
+    try? FileManager.default.removeItem(at: uploadFolder(of: userID, in: options).appendingPathComponent(id))
+  }
+
+  /// Streams the request body into `file`, refusing more than `limit` bytes.
+  static func receive(_ body: Request.Body, into file: URL, limit: Int, threadPool: NIOThreadPool) async throws {
+    guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw KidsError.emptyUpload }
+    let handle = try FileHandle(forWritingTo: file)
+    defer { try? handle.close() }
+    var total = 0
+    for try await chunk in body {
+      total += chunk.readableBytes
+      guard total <= limit else { throw KidsError.uploadTooLarge(limit) }
+      let data = Data(buffer: chunk)
+      // Disk writes run on the thread pool, never on the event loop.
+      try await threadPool.runIfActive { try handle.write(contentsOf: data) }
+    }
+    guard total > 0 else { throw KidsError.emptyUpload }
+  }
+}

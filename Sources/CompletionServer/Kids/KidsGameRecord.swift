@@ -1,0 +1,90 @@
+import Fluent
+import FluentSQL
+import Foundation
+
+/// The row of one family's game, read and written with plain SQL (every event loads and saves it once).
+struct KidsGameRecord: Codable, Sendable {
+  static let schema = "kids_games"
+  /// How many recent event ids are remembered for retries.
+  static let rememberedEvents = 64
+
+  var userID: UUID
+  /// `GameSnapshot` as JSON.
+  var snapshot: String
+  /// Bumped by every save; a save that finds another version lost a race and is retried.
+  var version: Int
+  /// JSON array of the last event ids applied, newest last.
+  var recentEventIDs: String
+  /// The family's calendar day ("2026-11-22") that today's play time belongs to.
+  var playDay: String?
+  var timeZone: String?
+  var lastHeartbeatAt: Date?
+  var updatedAt: Date
+
+  enum CodingKeys: String, CodingKey {
+    case snapshot, version
+    case userID = "user_id"
+    case recentEventIDs = "recent_event_ids"
+    case playDay = "play_day"
+    case timeZone = "time_zone"
+    case lastHeartbeatAt = "last_heartbeat_at"
+    case updatedAt = "updated_at"
+  }
+
+  static let columns = [
+    "user_id", "snapshot", "version", "recent_event_ids", "play_day", "time_zone", "last_heartbeat_at", "updated_at",
+  ]
+
+  /// The event ids as a list.
+  var eventIDs: [String] {
+    (try? JSONDecoder().decode([String].self, from: Data(recentEventIDs.utf8))) ?? []
+  }
+
+  /// Remembers `id` (keeping the newest ``rememberedEvents``).
+  mutating func remember(eventID id: String) {
+    let ids = (eventIDs + [id]).suffix(Self.rememberedEvents)
+    recentEventIDs = String(decoding: (try? JSONEncoder().encode(Array(ids))) ?? Data("[]".utf8), as: UTF8.self)
+  }
+
+  /// The family's row, or nil before their first visit.
+  static func load(_ userID: UUID, on db: any Database) async throws -> KidsGameRecord? {
+    try await sql(db).select().columns(columns.map { SQLIdentifier($0) }).from(schema)
+      .where("user_id", .equal, SQLBind(userID))
+      .first(decoding: KidsGameRecord.self)
+  }
+
+  /// Inserts a new row; false when one already exists (another request created it first).
+  static func insert(_ record: KidsGameRecord, on db: any Database) async throws -> Bool {
+    let row = try await sql(db).insert(into: schema)
+      .columns(columns.map { SQLIdentifier($0) })
+      .values(
+        SQLBind(record.userID), SQLBind(record.snapshot), SQLBind(record.version), SQLBind(record.recentEventIDs),
+        SQLBind(record.playDay), SQLBind(record.timeZone), SQLBind(record.lastHeartbeatAt), SQLBind(record.updatedAt)
+      )
+      .ignoringConflicts(with: "user_id")
+      .returning("version")
+      .first()
+    return row != nil
+  }
+
+  /// Writes the row if nobody saved since it was read at `expectedVersion`; returns whether it did.
+  /// Bumps `version`.
+  func save(expectedVersion: Int, on db: any Database) async throws -> Bool {
+    // RETURNING tells whether this UPDATE matched: both SQLite and PostgreSQL support it, and unlike
+    // reading the version back it cannot mistake another writer's save for this one.
+    let row = try await Self.sql(db).update(Self.schema)
+      .set("snapshot", to: SQLBind(snapshot)).set("version", to: SQLBind(version))
+      .set("recent_event_ids", to: SQLBind(recentEventIDs)).set("play_day", to: SQLBind(playDay))
+      .set("time_zone", to: SQLBind(timeZone)).set("last_heartbeat_at", to: SQLBind(lastHeartbeatAt))
+      .set("updated_at", to: SQLBind(updatedAt))
+      .where("user_id", .equal, SQLBind(userID)).where("version", .equal, SQLBind(expectedVersion))
+      .returning("version")
+      .first()
+    return row != nil
+  }
+
+  private static func sql(_ db: any Database) -> any SQLDatabase {
+    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    return sql
+  }
+}
