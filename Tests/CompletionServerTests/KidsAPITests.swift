@@ -1,0 +1,422 @@
+import CompletionAPI
+import CompletionServer
+import Foundation
+import Testing
+import FluentSQL
+import Vapor
+
+/// Waldabenteuer over real HTTP: the family's game lives on the server, coins go through the ledger,
+/// and bad or repeated input changes nothing.
+@Suite("Waldabenteuer API")
+struct KidsAPITests {
+  static var options: ServerOptions {
+    var options = TestDatabase.options
+    options.testHooks = true
+    options.maxUploadSize = 64 * 1024
+    return options
+  }
+
+  /// A browser playing the kids' game.
+  struct Family {
+    let client: TestClient
+
+    @discardableResult
+    func launch() async throws -> KidsResponse {
+      let response = try await client.send(.POST, "/api/kids/launch", json: KidsLaunchRequest(timeZone: "Europe/Berlin"))
+      #expect(response.status == .ok)
+      return try decoder.decode(KidsResponse.self, from: Data(buffer: response.body))
+    }
+
+    /// Sends an event that must be applied.
+    @discardableResult
+    func send(_ type: String, sourceLocation: SourceLocation = #_sourceLocation, _ fill: (inout KidsEventRequest) -> Void = { _ in })
+      async throws -> KidsResponse
+    {
+      let response = try await raw(type, fill)
+      #expect(response.status == .ok, "\(type): \(String(buffer: response.body))", sourceLocation: sourceLocation)
+      return try decoder.decode(KidsResponse.self, from: Data(buffer: response.body))
+    }
+
+    /// Sends an event that must be refused with `status` and `code`.
+    @discardableResult
+    func refused(
+      _ type: String, status: HTTPStatus, code: String, sourceLocation: SourceLocation = #_sourceLocation,
+      _ fill: (inout KidsEventRequest) -> Void = { _ in }
+    ) async throws -> KidsRefusalBody {
+      let response = try await raw(type, fill)
+      #expect(response.status == status, "\(type): \(String(buffer: response.body))", sourceLocation: sourceLocation)
+      let body = try decoder.decode(KidsRefusalBody.self, from: Data(buffer: response.body))
+      #expect(body.code == code, sourceLocation: sourceLocation)
+      return body
+    }
+
+    func raw(_ type: String, _ fill: (inout KidsEventRequest) -> Void = { _ in }) async throws -> TestResponse {
+      var event = KidsEventRequest(type: type)
+      fill(&event)
+      return try await client.send(.POST, "/api/kids/events", json: event)
+    }
+
+    func state() async throws -> KidsView {
+      let response = try await client.send(.GET, "/api/kids/state")
+      return try decoder.decode(KidsResponse.self, from: Data(buffer: response.body)).view
+    }
+
+    /// Moves the server's game clock on (test hook).
+    func wait(_ seconds: Double) async throws {
+      let response = try await client.send(.POST, "/api/test/clock", raw: #"{"advanceSeconds": \#(seconds)}"#)
+      #expect(response.status == .ok)
+    }
+
+    /// From a new family to Alexander's Würfel game.
+    func toWuerfel() async throws {
+      try await launch()
+      try await send("loadingTick") { $0.seconds = 7 }
+      try await send("selectPlayer") { $0.player = "alexander" }
+      try await send("tapActivity") { $0.activity = "zahlen" }
+      try await send("tapSubActivity") { $0.game = "wuerfel" }
+    }
+
+    /// Plays one Würfel level right; returns the response of the level's end (celebration or next level).
+    @discardableResult
+    func solveWuerfel() async throws -> KidsResponse {
+      let rolled = try await send("rollDie")
+      let face = try #require(rolled.view.level?.askedNumber)
+      try await wait(1)
+      let solved = try await send("tapNumber") { $0.number = face }
+      #expect(solved.view.screen == "levelComplete")
+      #expect(solved.effects.contains { $0.type == "schedule" && $0.event == "levelCompleteFinished" })
+      return try await send("levelCompleteFinished")
+    }
+
+    /// Plays `count` Würfel levels, going past the celebrations (and from the treasure back to the game).
+    func playLevels(_ count: Int) async throws {
+      for _ in 0..<count {
+        let next = try await solveWuerfel()
+        guard next.view.screen == "celebrationOverlay" else { continue }
+        let after = try await send("tapWeiter")
+        if after.view.screen == "treasureScreen" {
+          try await send("back")
+          try await send("tapActivity") { $0.activity = "zahlen" }
+          try await send("tapSubActivity") { $0.game = "wuerfel" }
+        }
+      }
+    }
+
+    /// Through the parent gate to the dashboard.
+    func toDashboard() async throws {
+      let gate = try await send("tapSettings")
+      let question = try #require(gate.view.gate?.question)
+      let numbers = question.split(separator: " ").compactMap { Int($0) }
+      for digit in String(numbers.reduce(0, +)) { try await send("gateDigit") { $0.number = Int(String(digit)) } }
+      let open = try await send("gateConfirm")
+      #expect(open.view.screen == "parentDashboard")
+    }
+
+    /// Alexander's coins in the ledger.
+    func ledgerCoins(_ app: Application, user: UUID, player: String = "alexander") async throws -> Int {
+      guard let sql = app.db as? any SQLDatabase else { return -1 }
+      let row = try await sql.raw(
+        "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM ledger_entries WHERE user_id = \(bind: user) AND currency = \(bind: "kids-coins:" + player)"
+      ).first()
+      return try row?.decode(column: "total", as: Int.self) ?? -1
+    }
+
+    func userID() async throws -> UUID {
+      let response = try await client.send(.GET, "/api/me")
+      return try #require(UUID(uuidString: try client.decode(UserResponse.self, from: response).id))
+    }
+  }
+
+  static let decoder: JSONDecoder = {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+  }()
+
+  @Test("A first visit: loading, player selection, home; the loading screen holds its minimum time")
+  func firstVisit() async throws {
+    try await withTestApp(options: Self.options) { client in
+      let family = Family(client: client)
+      let start = try await family.launch()
+      #expect(start.view.screen == "loading")
+      let early = try await family.send("loadingTick") { $0.seconds = 1 }
+      #expect(early.view.screen == "loading")
+      #expect(early.effects.first?.type == "loadingProgress" && early.effects.first?.value == 20)
+      let players = try await family.send("loadingTick") { $0.seconds = 7 }
+      #expect(players.view.screen == "playerSelection")
+      #expect(players.view.players.map(\.name) == ["Alexander", "Oliver"])
+      #expect(players.effects.contains { $0.text == "Wie heisst du? Alexander oder Oliver?" })
+      let home = try await family.send("selectPlayer") { $0.player = "alexander" }
+      #expect(home.view.screen == "home")
+      #expect(home.view.signs.map(\.unlocked) == [false, true, false, false])
+      #expect(home.effects.contains { $0.text == "Hi Alexander, ich bin Bennie!" })
+      let text = try await client.send(.GET, "/api/kids/text")
+      #expect(String(buffer: text.body).contains("Wer spielt heute?"))
+    }
+  }
+
+  @Test("Scenario 1 and 2 over HTTP: a coin per level, the overlay only at 5 and 10, treasure after 10; the ledger agrees")
+  func coinsAndCelebrations() async throws {
+    try await withTestApp(options: Self.options) { client, app in
+      let family = Family(client: client)
+      try await family.toWuerfel()
+      for level in 1...10 {
+        let next = try await family.solveWuerfel()
+        if level % 5 == 0 {
+          #expect(next.view.screen == "celebrationOverlay", "level \(level)")
+          #expect(next.view.level != nil, "the activity stays under the overlay")
+          #expect(next.effects.contains { $0.type == "showCelebration" && $0.coins == level })
+          let after = try await family.send("tapWeiter")
+          #expect(after.view.screen == (level == 10 ? "treasureScreen" : "playing"))
+        } else {
+          #expect(next.view.screen == "playing", "level \(level): no overlay off a multiple of 5")
+          #expect(!next.effects.contains { $0.type == "showCelebration" })
+        }
+      }
+      let treasure = try await family.state()
+      #expect(treasure.treasure?.coins == 10)
+      #expect(treasure.treasure?.fiveMinutes == "active" && treasure.treasure?.twelveMinutes == "disabled")
+      #expect(try await family.ledgerCoins(app, user: try await family.userID()) == 10)
+    }
+  }
+
+  @Test("Bad input: clear 4xx, the screen and the coins unchanged, the child's friendly line included")
+  func badInput() async throws {
+    try await withTestApp(options: Self.options) { client in
+      let family = Family(client: client)
+      try await family.launch()
+      try await family.send("loadingTick") { $0.seconds = 7 }
+      try await family.refused("selectPlayer", status: .notFound, code: "unknown_player") { $0.player = "mallory" }
+      try await family.send("selectPlayer") { $0.player = "alexander" }
+      let unknown = try await family.raw("jump")
+      #expect(unknown.status == .badRequest && String(buffer: unknown.body).contains("unknown_event"))
+      let missing = try await family.raw("tapActivity")
+      #expect(missing.status == .badRequest && String(buffer: missing.body).contains("missing_field"))
+      let wrongValue = try await family.raw("tapActivity") { $0.activity = "schwimmen" }
+      #expect(wrongValue.status == .badRequest && String(buffer: wrongValue.body).contains("invalid_field"))
+      let malformed = try await client.send(.POST, "/api/kids/events", raw: "{not json")
+      #expect(malformed.status == .badRequest)
+
+      let locked = try await family.refused("tapActivity", status: .conflict, code: "activity_locked") { $0.activity = "raetsel" }
+      #expect(locked.view.screen == "home")
+      #expect(locked.effects.contains { $0.type == "speak" && $0.text == "Das ist noch gesperrt." })
+      let chest = try await family.refused("tapChest", status: .conflict, code: "not_enough_coins")
+      #expect(chest.effects.contains { $0.text == "Noch 10 Münzen!" })
+      try await family.refused("setDailyLimit", status: .forbidden, code: "parent_gate_required") {
+        $0.player = "alexander"
+        $0.number = 120
+      }
+      try await family.refused("redeem", status: .conflict, code: "not_allowed_here") { $0.tier = "fiveMinutes" }
+      let view = try await family.state()
+      #expect(view.screen == "home" && view.activePlayer?.coins == 0)
+    }
+  }
+
+  @Test("A retried event (same id) is applied once: one coin, one ledger entry")
+  func idempotentRetry() async throws {
+    try await withTestApp(options: Self.options) { client, app in
+      let family = Family(client: client)
+      try await family.toWuerfel()
+      let rolled = try await family.send("rollDie")
+      try await family.wait(1)
+      let id = UUID().uuidString
+      let first = try await family.send("tapNumber") {
+        $0.number = rolled.view.level?.askedNumber
+        $0.eventID = id
+      }
+      #expect(first.replayed == false && first.view.activePlayer?.coins == 1)
+      let again = try await family.send("tapNumber") {
+        $0.number = rolled.view.level?.askedNumber
+        $0.eventID = id
+      }
+      #expect(again.replayed == true && again.effects.isEmpty && again.view.activePlayer?.coins == 1)
+      #expect(try await family.ledgerCoins(app, user: try await family.userID()) == 1)
+    }
+  }
+
+  @Test("Concurrent redemptions pay once: one succeeds, the rest are refused, 10 coins leave exactly once")
+  func concurrentRedemptions() async throws {
+    try await withTestApp(options: Self.options) { client, app in
+      let family = Family(client: client)
+      try await family.toWuerfel()
+      try await family.playLevels(10)
+      try await family.send("home")
+      try await family.send("tapChest")
+      let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+        for _ in 0..<6 {
+          group.addTask {
+            try await family.raw("redeem") {
+              $0.tier = "fiveMinutes"
+              $0.online = true
+            }.status
+          }
+        }
+        return try await group.reduce(into: [HTTPStatus]()) { $0.append($1) }
+      }
+      #expect(statuses.filter { $0 == .ok }.count == 1)
+      #expect(statuses.filter { $0 == .conflict }.count == 5)
+      let view = try await family.state()
+      #expect(view.screen == "videoSelection" && view.activePlayer?.coins == 0 && view.paidMinutes == 5)
+      #expect(try await family.ledgerCoins(app, user: try await family.userID()) == 0)
+      // "Zurück" costs nothing: the coins come back, once.
+      let back = try await family.send("back")
+      #expect(back.view.screen == "treasureScreen" && back.view.activePlayer?.coins == 10)
+      #expect(try await family.ledgerCoins(app, user: try await family.userID()) == 10)
+    }
+  }
+
+  @Test("Persistence: a reload during an activity comes back on its selection screen, coins kept; a half-typed gate is kept")
+  func recovery() async throws {
+    try await withTestApp(options: Self.options) { client in
+      let family = Family(client: client)
+      try await family.toWuerfel()
+      try await family.playLevels(7)
+      let relaunched = try await family.launch()
+      #expect(relaunched.view.screen == "activitySelection" && relaunched.view.activity == "zahlen")
+      #expect(relaunched.view.activePlayer?.coins == 7)
+      try await family.send("back")
+      try await family.send("tapSettings")
+      try await family.send("gateDigit") { $0.number = 1 }
+      let gate = try await family.launch()
+      #expect(gate.view.screen == "parentGate" && gate.view.gate?.input == "1")
+    }
+  }
+
+  @Test("Another account sees its own family: no shared players, coins, videos or files")
+  func accountsAreSeparate() async throws {
+    try await withTestApp(options: Self.options) { client in
+      let family = Family(client: client)
+      try await family.toWuerfel()
+      try await family.solveWuerfel()
+      try await family.send("home")
+      try await family.toDashboard()
+      let upload = try await client.send(.POST, "/api/kids/videos?title=Wald", raw: "fake-webm-bytes", contentType: "video/webm")
+      #expect(upload.status == .ok)
+      let uploaded = try Self.decoder.decode(KidsResponse.self, from: Data(buffer: upload.body))
+      let videoID = try #require(uploaded.view.dashboard?.videos.first?.id)
+
+      let stranger = Family(client: client.stranger())
+      let theirs = try await stranger.launch()
+      #expect(theirs.view.screen == "loading")
+      try await stranger.send("loadingTick") { $0.seconds = 7 }
+      let home = try await stranger.send("selectPlayer") { $0.player = "alexander" }
+      #expect(home.view.activePlayer?.coins == 0, "their Alexander is their own")
+      let file = try await stranger.client.send(.GET, "/api/kids/videos/\(videoID)/file")
+      #expect(file.status == .notFound)
+      let mine = try await client.send(.GET, "/api/kids/videos/\(videoID)/file")
+      #expect(mine.status == .ok && String(buffer: mine.body) == "fake-webm-bytes")
+    }
+  }
+
+  @Test("Uploads: only in the parent area, only video types, size-limited; removing deletes the file")
+  func uploads() async throws {
+    try await withTestApp(options: Self.options) { client in
+      let family = Family(client: client)
+      try await family.launch()
+      try await family.send("loadingTick") { $0.seconds = 7 }
+      try await family.send("selectPlayer") { $0.player = "oliver" }
+      let early = try await client.send(.POST, "/api/kids/videos", raw: "bytes", contentType: "video/mp4")
+      #expect(early.status == .forbidden && String(buffer: early.body).contains("parent_gate_required"))
+      try await family.toDashboard()
+      let text = try await client.send(.POST, "/api/kids/videos", raw: "bytes", contentType: "text/plain")
+      #expect(text.status == .unsupportedMediaType && String(buffer: text.body).contains("unsupported_video_type"))
+      let big = try await client.send(.POST, "/api/kids/videos", raw: String(repeating: "x", count: 70 * 1024), contentType: "video/mp4")
+      #expect(big.status == .payloadTooLarge)
+      let empty = try await client.send(.POST, "/api/kids/videos", raw: "", contentType: "video/mp4")
+      #expect(empty.status == .badRequest)
+      let good = try await client.send(.POST, "/api/kids/videos?title=Unser%20Wald", raw: "mp4-bytes", contentType: "video/mp4")
+      #expect(good.status == .ok)
+      let view = try await family.state()
+      #expect(view.dashboard?.videos.count == 1)
+      let video = try #require(view.dashboard?.videos.first)
+      #expect(video.title == "Unser Wald" && video.source == "upload" && video.needsInternet == false)
+      let invalid = try await family.refused("addVideo", status: .unprocessableEntity, code: "invalid_youtube_link") {
+        $0.link = "https://example.com/video"
+      }
+      #expect(invalid.message == "Ungültiger YouTube Link")
+      try await family.send("addVideo") {
+        $0.link = "https://youtu.be/dQw4w9WgXcQ"
+        $0.name = "Lied"
+      }
+      #expect(try await family.state().dashboard?.videos.map(\.id).first == "dQw4w9WgXcQ")
+      try await family.send("removeVideo") { $0.video = video.id }
+      let gone = try await client.send(.GET, "/api/kids/videos/\(video.id)/file")
+      #expect(gone.status == .notFound)
+    }
+  }
+
+  @Test("Scenario 3 over HTTP: pay 10 coins, watch an uploaded video on the server's clock, warning at one minute, home at the end")
+  func videoClock() async throws {
+    try await withTestApp(options: Self.options) { client, app in
+      let family = Family(client: client)
+      try await family.toWuerfel()
+      try await family.playLevels(12)
+      try await family.send("home")
+      try await family.toDashboard()
+      _ = try await client.send(.POST, "/api/kids/videos?title=Film", raw: "webm", contentType: "video/webm")
+      try await family.send("back")
+      try await family.send("tapChest")
+      let paid = try await family.send("redeem") {
+        $0.tier = "fiveMinutes"
+        $0.online = false
+      }
+      #expect(paid.view.screen == "videoSelection" && paid.view.activePlayer?.coins == 2)
+      #expect(paid.effects.contains { $0.text == "Film ab!" })
+      let videoID = try #require(paid.view.videos.first?.id)
+      let playing = try await family.send("chooseVideo") {
+        $0.video = videoID
+        $0.online = false
+      }
+      #expect(playing.view.playback?.label == "Noch 5 Minuten")
+      #expect(playing.view.playback?.src == "/api/kids/videos/\(videoID)/file")
+      try await family.refused("back", status: .conflict, code: "video_running")
+      try await family.wait(100)
+      // A reload keeps the clock (the server holds it).
+      let reloaded = try await family.launch()
+      #expect(reloaded.view.screen == "videoPlaying")
+      #expect((reloaded.view.playback?.remainingSeconds ?? 0) <= 200.5)
+      try await family.wait(141)
+      let warned = try await family.send("videoTick")
+      #expect(warned.effects.contains { $0.type == "videoOneMinuteWarning" })
+      #expect(warned.effects.contains { $0.text == "Noch eine Minute." })
+      try await family.wait(60)
+      let done = try await family.send("videoTick")
+      #expect(done.effects.contains { $0.type == "videoTimeUp" && $0.seconds == 3 })
+      #expect(done.effects.contains { $0.text == "Die Zeit ist um. Lass uns spielen!" })
+      #expect(done.view.screen == "home" && done.view.activePlayer?.coins == 2)
+      #expect(try await family.ledgerCoins(app, user: try await family.userID()) == 2)
+    }
+  }
+
+  @Test("Heartbeats count play time (at most 20 s per beat) into the parent's card; the family's day is kept")
+  func playTime() async throws {
+    try await withTestApp(options: Self.options) { client in
+      let family = Family(client: client)
+      try await family.toWuerfel()
+      for _ in 0..<7 {
+        try await family.send("heartbeat") { $0.timeZone = "Europe/Berlin" }
+        try await family.wait(15)
+      }
+      try await family.wait(600)  // a long sleep of the tab counts as at most 20 s
+      try await family.send("heartbeat") { $0.timeZone = "Europe/Berlin" }
+      try await family.send("home")
+      try await family.toDashboard()
+      let card = try #require(try await family.state().dashboard?.players.first { $0.id == "alexander" })
+      // 6 gaps of 15 s and one of 20 s (capped) = 110 s.
+      #expect(card.playedMinutes == 1 && card.limitMinutes == 60 && card.band == "green")
+      #expect(abs(card.usage - 110.0 / 3600) < 0.001)
+      let bad = try await family.raw("heartbeat") { $0.timeZone = "Mars/Olympus" }
+      #expect(bad.status == .badRequest && String(buffer: bad.body).contains("invalid_time_zone"))
+    }
+  }
+
+  @Test("The kids page and the home page's list")
+  func pages() async throws {
+    try await withTestApp(options: Self.options) { client in
+      let page = try await client.send(.GET, "/kids")
+      #expect(page.status == .ok && String(buffer: page.body).contains("Waldabenteuer"))
+      let systems = try await client.send(.GET, "/api/systems")
+      #expect(String(buffer: systems.body).contains("/kids"))
+    }
+  }
+}
