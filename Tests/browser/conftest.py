@@ -35,6 +35,8 @@ def server():
     port = _free_port()
     data = tempfile.mkdtemp(prefix="ck-browser-")
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    # Lets the Waldabenteuer tests move the server's clock (POST /api/test/clock); harmless for the others.
+    env["COMPLETIONKIT_TEST_HOOKS"] = "1"
     log = open(pathlib.Path(data) / "server.log", "w")
     process = subprocess.Popen(
         [str(binary), "serve", "--port", str(port), "--data-dir", data],

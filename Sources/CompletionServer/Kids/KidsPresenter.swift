@@ -9,7 +9,12 @@ enum KidsPresenter {
   /// The screen the client draws for `machine` at `now`.
   static func view(of machine: GameMachine, at now: Date, maxUploadBytes: Int) -> KidsView {
     let state = machine.state
-    let (screen, activity, game) = parts(of: state)
+    var (screen, activity, game) = parts(of: state)
+    if state.isInActivity, let context = machine.activity {
+      // The level-complete moment and the celebration sit on top of the activity: name it too.
+      activity = context.activity.rawValue
+      game = context.game.rawValue
+    }
     let active = machine.activePlayer
     let settings = machine.data.settings.parentSettings
     let signs = ActivityType.allCases.map {

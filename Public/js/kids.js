@@ -1,0 +1,714 @@
+// Waldabenteuer, the web client. The server runs the game (every rule, every timing); this page draws the
+// screen it describes (`view`), carries out what it says to do (`effects`: speak, sounds, confetti, the coin
+// flight, scheduled events…) and sends what the child or the parent did. It keeps no game rule of its own.
+import { timeZone as currentTimeZone } from "./app.js";
+import { preference } from "./motion.js";
+import { Narrator, playSound, setAudioEnabled, unlockAudio } from "./kids/audio.js";
+import { playConfetti, stopConfetti } from "./kids/confetti.js";
+import { h, newEventID, wait } from "./kids/dom.js";
+import { parentMessage, parentScreens, showGateMessage } from "./kids/parent.js";
+import { rollDie, screens, setLoadingProgress, setTraceProgress, celebrationCard } from "./kids/screens.js";
+
+const $ = (selector) => document.querySelector(selector);
+const main = $("#kids");
+const stage = $("#stage");
+const timeZone = currentTimeZone();
+
+const CROSS_FADE_MS = 300;
+const LOADING_TICK_MS = 250;
+const HEARTBEAT_MS = 15000;
+const VIDEO_TICK_MS = 5000;
+const IDLE_MARKS = [10, 15, 20, 30];
+const COIN_FLIGHT_MS = 800;
+/** Events the page sends by itself: when the server cannot be reached they are simply dropped. */
+const BACKGROUND = new Set(["loadingTick", "heartbeat", "videoTick", "idle", "appBackgrounded", "appForegrounded", "levelCompleteFinished"]);
+/** Bennie's line when a video needs the internet; the server says it too when it refuses a video offline. */
+const NO_INTERNET = "Wir brauchen Internet.";
+
+const state = {
+  catalog: { screen: {}, tiers: {}, coinsPerChest: 10 },
+  view: null,
+  /** The screen on show: {key, kind, element}. */
+  current: null,
+  queue: Promise.resolve(),
+  activity: freshActivity(),
+  video: { clock: null, player: null, over: false, ticker: null },
+  loading: { started: 0, timer: null, inFlight: false },
+  idle: [],
+  schedules: [],
+  celebration: null,
+  unreachable: false,
+  retry: null,
+};
+
+function freshActivity() {
+  return { level: null, highlight: null, answer: null, coverage: 0, tumbleUntil: 0, trace: null };
+}
+
+// MARK: Words
+
+/** A screen text from the server's catalog, gaps like [X] filled. */
+function t(key, values = {}) {
+  let text = state.catalog.screen[key] ?? "";
+  for (const [gap, value] of Object.entries(values)) text = text.replaceAll(`[${gap}]`, String(value));
+  return text;
+}
+
+const reduced = () => preference() === "reduced";
+
+// MARK: Speech bubble
+
+const bubble = $("#bubble");
+let typing = null;
+
+/** Types the line letter by letter; the bubble has its full size from the start, so nothing jumps. */
+function typewrite(target, text) {
+  clearInterval(typing);
+  target.textContent = "";
+  if (reduced()) {
+    target.textContent = text;
+    return;
+  }
+  const typed = h("span", { class: "typed" });
+  const rest = h("span", { class: "rest", "aria-hidden": "true" }, text);
+  target.append(typed, rest);
+  let shown = 0;
+  typing = setInterval(() => {
+    shown += 1;
+    typed.textContent = text.slice(0, shown);
+    rest.textContent = text.slice(shown);
+    if (shown >= text.length) {
+      clearInterval(typing);
+      target.textContent = text;
+    }
+  }, 38);
+}
+
+const narrator = new Narrator({
+  show(line) {
+    const holder = state.celebration ? state.celebration.querySelector(".celebration-bubble") : bubble;
+    holder.hidden = false;
+    holder.dataset.line = line.text;
+    holder.dataset.speaker = line.speaker || "B";
+    main.dataset.lastLine = line.text;
+    typewrite(holder.querySelector(".bubble-text"), line.text);
+    if (holder === bubble) {
+      bubble.classList.remove("is-leaving");
+      if (!reduced() && bubble.animate && bubble.dataset.open !== "true") {
+        bubble.animate([{ opacity: 0, transform: "scale(.92)" }, { opacity: 1, transform: "scale(1)" }], { duration: 300, easing: "cubic-bezier(.34,1.4,.64,1)" });
+      }
+      bubble.dataset.open = "true";
+    }
+  },
+  hide() {
+    bubble.dataset.open = "false";
+    bubble.hidden = true;
+    bubble.dataset.line = "";
+  },
+});
+
+// MARK: Talking to the server
+
+function showNotice(stuck) {
+  const notice = $("#notice");
+  notice.hidden = false;
+  $("#notice-text").textContent = stuck ? "Bitte hol Mama oder Papa. Wir versuchen es gleich nochmal." : "Einen Moment bitte …";
+  $("#notice-retry").hidden = !stuck;
+}
+
+function hideNotice() {
+  $("#notice").hidden = true;
+  state.unreachable = false;
+}
+
+/** Waits for the "Nochmal versuchen" button (or for the browser to come back online). */
+function waitForRetry() {
+  return new Promise((resolve) => {
+    const done = () => {
+      window.removeEventListener("online", done);
+      $("#notice-retry").removeEventListener("click", done);
+      resolve();
+    };
+    window.addEventListener("online", done);
+    $("#notice-retry").addEventListener("click", done);
+  });
+}
+
+/**
+ * POSTs `payload` to `path` and applies the answer (a refusal's view and effects too). Taps are retried with
+ * the same event id until they arrive; background events are dropped when the server cannot be reached.
+ */
+async function deliver(path, payload, { background = false } = {}) {
+  for (let attempt = 0; ; attempt += 1) {
+    let response = null;
+    try {
+      response = await fetch(path, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(payload),
+        keepalive: payload.type === "appBackgrounded",
+      });
+    } catch {
+      response = null;
+    }
+    const body = response ? await response.json().catch(() => null) : null;
+    const unreachable = !response || response.status >= 500;
+    if (!unreachable) {
+      if (!background) hideNotice();
+      if (body && body.view) {
+        await apply(body, { refusedCode: response.ok ? null : body.code, background });
+        return body;
+      }
+      problem(body && body.code);
+      return null;
+    }
+    if (background) return null;
+    state.unreachable = true;
+    if (attempt < 3) {
+      showNotice(false);
+      await wait(700 * 2 ** attempt);
+    } else {
+      showNotice(true);
+      await waitForRetry();
+    }
+  }
+}
+
+/** A request the server did not understand: parents get a plain message, children see nothing. */
+function problem(code) {
+  if (state.view && state.view.screen === "parentDashboard") parentNotice(parentMessage(code, ui), "error");
+  else if (code) console.warn("Waldabenteuer: request refused", code);
+}
+
+/** Runs `task` after every earlier one, so events reach the server in the order they happened. */
+function enqueue(task) {
+  const run = state.queue.then(task).catch((error) => console.error("Waldabenteuer:", error));
+  state.queue = run;
+  return run;
+}
+
+/** Sends one event: `send("tapNumber", { number: 3 })`. */
+function send(type, fields = {}) {
+  const background = BACKGROUND.has(type);
+  if (background && state.unreachable) return Promise.resolve(null);
+  const payload = { type, eventID: newEventID(), ...fields };
+  return enqueue(() => deliver("/api/kids/events", payload, { background }));
+}
+
+async function getJSON(path) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const response = await fetch(path, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      if (response.ok) {
+        hideNotice();
+        return await response.json();
+      }
+    } catch {
+      // Fall through to the gentle retry.
+    }
+    state.unreachable = true;
+    if (attempt < 3) {
+      showNotice(false);
+      await wait(700 * 2 ** attempt);
+    } else {
+      showNotice(true);
+      await waitForRetry();
+    }
+  }
+}
+
+// MARK: Applying an answer
+
+/**
+ * Shows the answer's view and carries out its effects. Some effects set what the drawing needs first (a new
+ * level, the glowing number); the rest run after it. Time up holds the video for its `seconds` first.
+ */
+async function apply(body, { refusedCode = null, background = false } = {}) {
+  const { view } = body;
+  const effects = body.effects || [];
+  // A new screen, or an answer to the child's own tap, speaks now: older lines would only confuse.
+  const speaks = effects.some((e) => e.type === "speak");
+  if (effects.some((e) => e.type === "transition") || (speaks && !background)) narrator.clear();
+  prepare(effects);
+  const timeUp = effects.find((e) => e.type === "videoTimeUp");
+  if (timeUp && state.current && state.current.kind === "videoPlaying") {
+    await holdForTimeUp(timeUp, effects);
+    render(view);
+    perform(effects.filter((e) => e.type !== "speak" && e.type !== "sound"));
+  } else {
+    render(view);
+    perform(effects);
+  }
+  if (refusedCode && view.screen === "parentDashboard") parentNotice(parentMessage(refusedCode, ui), "error");
+}
+
+function prepare(effects) {
+  const activity = state.activity;
+  for (const effect of effects) {
+    switch (effect.type) {
+      case "levelStarted":
+        Object.assign(activity, freshActivity(), { trace: activity.trace, level: effect.level });
+        break;
+      case "highlightNumber":
+        activity.highlight = effect.value;
+        break;
+      case "showAnswer":
+        activity.answer = { value: effect.value, until: performance.now() + (effect.seconds || 0) * 1000 };
+        break;
+      case "traceProgress":
+        activity.coverage = effect.coverage || 0;
+        break;
+      case "clearTrace":
+        activity.coverage = 0;
+        break;
+      case "dieRolled":
+        // The tumble starts once the die is drawn; until then it shows no face.
+        activity.tumbleUntil = performance.now() + 500;
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+function perform(effects) {
+  const element = state.current ? state.current.element : null;
+  const celebrating = effects.some((e) => e.type === "showCelebration");
+  for (const effect of effects) {
+    switch (effect.type) {
+      case "speak":
+        narrator.say(effect);
+        break;
+      case "sound":
+        playSound(effect.name);
+        break;
+      case "loadingProgress":
+        setLoadingProgress(state.loadingBar || (element && element.querySelector(".loading-bar")), effect.value);
+        break;
+      case "coinsChanged":
+        if (effect.amount > 0 && effect.reason === "earned") flyCoin();
+        break;
+      case "confetti":
+        if (!reduced()) playConfetti($("#confetti"), { amount: celebrating ? 1 : 0.35 });
+        break;
+      case "showCelebration":
+        if (navigator.vibrate) navigator.vibrate([60, 40, 120]);
+        break;
+      case "dieRolled":
+        if (element) rollDie(element, effect.value, ui);
+        break;
+      case "showAnswer":
+        setTimeout(() => refresh(), (effect.seconds || 0) * 1000 + 30);
+        break;
+      case "clearTrace":
+        if (state.activity.trace) state.activity.trace.clear();
+        setTraceProgress(element, 0);
+        break;
+      case "traceProgress":
+        setTraceProgress(element, effect.coverage);
+        break;
+      case "pauseVideoTimer":
+        pauseVideo(true);
+        break;
+      case "resumeVideoTimer":
+        pauseVideo(false);
+        break;
+      case "videoOneMinuteWarning":
+        if (state.video.clock) state.video.clock.warn(reduced());
+        if (navigator.vibrate) navigator.vibrate(80);
+        break;
+      case "gateRejected":
+        showGateMessage(element, effect.text, effect.seconds || 2);
+        break;
+      case "schedule":
+        schedule(effect.event, effect.seconds || 0);
+        break;
+      case "settingsChanged":
+        if (state.view.screen === "parentDashboard") parentNotice("Gespeichert.", "ok");
+        break;
+      default:
+        // transition (drawn by render), save, gateInput, gateNewQuestion (in the view), playTimeStage, refused.
+        break;
+    }
+  }
+}
+
+/** Redraws the current screen from the last view (after a timed highlight ends, going online…). */
+function refresh() {
+  if (state.view && state.current) modules[state.current.kind].update(state.current.element, state.view, ui);
+}
+
+function schedule(event, seconds) {
+  const screen = state.view.screen;
+  const timer = setTimeout(() => {
+    state.schedules = state.schedules.filter((each) => each !== timer);
+    // A scheduled event belongs to the screen that asked for it.
+    if (state.view && state.view.screen === screen) send(event);
+  }, seconds * 1000);
+  state.schedules.push(timer);
+}
+
+// MARK: Drawing
+
+const modules = { ...screens, ...parentScreens };
+
+function kindOf(view) {
+  switch (view.screen) {
+    case "playing":
+    case "levelComplete":
+    case "celebrationOverlay":
+      return "activity";
+    default:
+      return modules[view.screen] ? view.screen : "loading";
+  }
+}
+
+function keyOf(view, kind) {
+  if (kind === "activity") return `activity:${view.game || (view.level && view.level.game) || ""}`;
+  if (kind === "activitySelection") return `select:${view.activity}`;
+  if (kind === "videoPlaying") return `video:${view.playback ? view.playback.video.id : ""}`;
+  return kind;
+}
+
+const GUIDE_PLACES = {
+  loading: "corner", playerSelection: "corner", home: "corner", activitySelection: "corner", activity: "corner",
+  treasureScreen: "corner", videoSelection: "corner", videoPlaying: "video", parentGate: "hidden", parentDashboard: "hidden",
+};
+
+function render(view) {
+  const previous = state.view;
+  state.view = view;
+  setAudioEnabled(view.audioEnabled);
+  const kind = kindOf(view);
+  if (kind === "videoPlaying" && !view.playback) return;
+  const key = keyOf(view, kind);
+  if (!state.current || state.current.key !== key) switchScreen(kind, key, view);
+  modules[kind].update(state.current.element, view, ui);
+
+  main.dataset.screen = view.screen;
+  main.dataset.coins = view.activePlayer ? String(view.activePlayer.coins) : "";
+  main.dataset.player = view.activePlayer ? view.activePlayer.id : "";
+  main.dataset.audio = String(view.audioEnabled);
+  $("#guide").dataset.place = GUIDE_PLACES[kind] || "corner";
+  $("#guide").setAttribute("aria-hidden", String(GUIDE_PLACES[kind] === "hidden"));
+  syncCelebration(view);
+  syncLoading(view);
+  syncVideo(view, kind);
+  const enteredPlay = view.screen === "playing" && (!previous || previous.screen !== "playing"
+    || (previous.level && view.level && previous.level.level !== view.level.level));
+  if (enteredPlay) resetIdle();
+  if (view.screen !== "playing") clearIdle();
+}
+
+function switchScreen(kind, key, view) {
+  const old = state.current;
+  if (old) leave(old);
+  // The activity's own state (glowing number, trace) was set up by this answer's effects; it ends with the activity.
+  if (old && old.kind === "activity" && kind !== "activity") state.activity = freshActivity();
+  const element = modules[kind].build(view, ui);
+  element.dataset.kind = kind;
+  stage.append(element);
+  state.current = { key, kind, element };
+  window.scrollTo(0, 0);
+  if (!old) return;
+  if (reduced() || !element.animate) {
+    old.element.remove();
+    return;
+  }
+  old.element.classList.add("is-leaving");
+  old.element.setAttribute("aria-hidden", "true");
+  old.element.inert = true;
+  element.animate([{ opacity: 0 }, { opacity: 1 }], { duration: CROSS_FADE_MS, easing: "ease-out" });
+  const fade = old.element.animate([{ opacity: 1 }, { opacity: 0 }], { duration: CROSS_FADE_MS, easing: "ease-in", fill: "forwards" });
+  fade.finished.catch(() => null).then(() => old.element.remove());
+}
+
+/** Whatever a screen was running stops when it goes. */
+function leave(old) {
+  for (const timer of state.schedules) clearTimeout(timer);
+  state.schedules = [];
+  if (old.kind === "videoPlaying") {
+    if (state.video.player && state.video.player.tagName === "VIDEO") {
+      state.video.player.pause();
+      state.video.player.removeAttribute("src");
+      state.video.player.load();
+    }
+    if (state.video.clock) state.video.clock.stop();
+    state.video = { clock: null, player: null, over: false, ticker: null };
+  }
+  if (old.kind === "loading") state.loadingBar = null;
+}
+
+function syncCelebration(view) {
+  const layer = $("#celebration-layer");
+  const want = view.screen === "celebrationOverlay";
+  const activity = state.current && state.current.kind === "activity" ? state.current.element : null;
+  if (activity) activity.classList.toggle("is-dimmed", want);
+  if (want && !state.celebration) {
+    const card = celebrationCard(view, ui);
+    layer.textContent = "";
+    layer.append(card);
+    layer.hidden = false;
+    layer.dataset.testid = "celebration";
+    layer.dataset.coins = view.activePlayer ? String(view.activePlayer.coins) : "";
+    state.celebration = card;
+    if (!reduced() && card.animate) {
+      card.animate([{ opacity: 0, transform: "scale(.8)" }, { opacity: 1, transform: "scale(1)" }],
+        { duration: 400, easing: "cubic-bezier(.34,1.45,.64,1)" });
+    }
+    card.querySelector(".weiter").focus({ preventScroll: true });
+  } else if (!want && state.celebration) {
+    const card = state.celebration;
+    state.celebration = null;
+    const close = () => {
+      if (state.celebration) return;
+      layer.hidden = true;
+      layer.textContent = "";
+    };
+    if (reduced() || !card.animate) return close();
+    layer.classList.add("is-leaving");
+    card.animate([{ opacity: 1, transform: "scale(1)" }, { opacity: 0, transform: "scale(.9)" }], { duration: 300, easing: "ease-in", fill: "forwards" })
+      .finished.catch(() => null).then(() => {
+        layer.classList.remove("is-leaving");
+        close();
+      });
+  }
+}
+
+// MARK: Loading ticks
+
+function syncLoading(view) {
+  const loading = state.loading;
+  if (view.screen !== "loading") {
+    clearInterval(loading.timer);
+    loading.timer = null;
+    loading.started = 0;
+    return;
+  }
+  if (loading.timer) return;
+  loading.started = performance.now();
+  loading.timer = setInterval(() => {
+    if (loading.inFlight || document.visibilityState !== "visible") return;
+    loading.inFlight = true;
+    const seconds = (performance.now() - loading.started) / 1000;
+    send("loadingTick", { seconds: Math.round(seconds * 1000) / 1000 }).finally(() => {
+      loading.inFlight = false;
+    });
+  }, LOADING_TICK_MS);
+}
+
+// MARK: Idle prompts
+
+function clearIdle() {
+  for (const timer of state.idle) clearTimeout(timer);
+  state.idle = [];
+}
+
+function resetIdle() {
+  clearIdle();
+  if (!state.view || state.view.screen !== "playing") return;
+  state.idle = IDLE_MARKS.map((seconds) => setTimeout(() => {
+    if (state.view && state.view.screen === "playing") send("idle", { seconds });
+  }, seconds * 1000));
+}
+
+// MARK: Coin flight
+
+function flyCoin() {
+  const element = state.current && state.current.element;
+  const bar = element && element.querySelector(".coin-bar");
+  if (!bar) return;
+  const player = state.view.activePlayer;
+  const target = player && player.filledSlots > 0
+    ? bar.querySelectorAll(".coin-slot")[player.filledSlots - 1]
+    : bar.querySelector(".coin-chest:last-child") || bar;
+  if (!target || reduced()) return;
+  const from = (element.querySelector(".die, .trace-box, .tablet") || element).getBoundingClientRect();
+  const to = target.getBoundingClientRect();
+  const coin = h("img", { src: "/img/kids/coin.svg", alt: "", class: "flying-coin", "aria-hidden": "true" });
+  document.body.append(coin);
+  target.classList.add("is-arriving");
+  const startX = from.left + from.width / 2 - 32;
+  const startY = from.top + from.height / 2 - 32;
+  const endX = to.left + to.width / 2 - 32;
+  const endY = to.top + to.height / 2 - 32;
+  const flight = coin.animate([
+    { transform: `translate(${startX}px, ${startY}px) scale(1.3)`, opacity: 0 },
+    { transform: `translate(${startX}px, ${startY - 40}px) scale(1.3)`, opacity: 1, offset: 0.2 },
+    { transform: `translate(${endX}px, ${endY}px) scale(.7)`, opacity: 1 },
+  ], { duration: COIN_FLIGHT_MS, easing: "cubic-bezier(.45,0,.3,1)", fill: "forwards" });
+  flight.id = "coin-flight";
+  flight.finished.catch(() => null).then(() => {
+    coin.remove();
+    target.classList.remove("is-arriving");
+    if (target.animate) target.animate([{ transform: "scale(1.25)" }, { transform: "scale(1)" }], { duration: 300, easing: "cubic-bezier(.34,1.4,.64,1)" });
+  });
+}
+
+// MARK: Video
+
+function syncVideo(view, kind) {
+  const video = state.video;
+  if (kind !== "videoPlaying") return;
+  if (!video.ticker) {
+    video.ticker = setInterval(() => {
+      if (document.visibilityState === "visible" && !video.over) send("videoTick");
+    }, VIDEO_TICK_MS);
+    video.clock.element.dataset.ticking = "true";
+  }
+}
+
+function pauseVideo(paused) {
+  const { clock, player } = state.video;
+  if (clock) clock.setPaused(paused);
+  if (player && player.tagName === "VIDEO") {
+    if (paused) player.pause();
+    else player.play().catch(() => null);
+  }
+}
+
+async function holdForTimeUp(effect, effects) {
+  const video = state.video;
+  video.over = true;
+  clearInterval(video.ticker);
+  if (video.player && video.player.tagName === "VIDEO") video.player.pause();
+  if (video.player && video.player.tagName === "IFRAME") video.player.src = "about:blank";
+  if (video.clock) video.clock.finish(t("timeUp"));
+  const overlay = $("#timeup");
+  $("#timeup-text").textContent = t("timeUp");
+  overlay.hidden = false;
+  if (!reduced() && overlay.animate) overlay.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 300 });
+  for (const each of effects) {
+    if (each.type === "speak") narrator.say(each);
+    if (each.type === "sound") playSound(each.name);
+  }
+  await wait((effect.seconds || 0) * 1000);
+  overlay.hidden = true;
+}
+
+// MARK: Parent area helpers
+
+function parentNotice(text, kind = "info") {
+  const notice = state.current && state.current.element.querySelector(".parent-notice");
+  if (!notice) return;
+  notice.textContent = text;
+  notice.dataset.kind = kind;
+  notice.hidden = false;
+  clearTimeout(notice._timer);
+  if (kind === "ok") notice._timer = setTimeout(() => { notice.textContent = ""; }, 2500);
+}
+
+/** An in-page question ("Video entfernen?") with Abbrechen and a confirming button. */
+function confirmDialog({ title, message, confirm, danger = false, onConfirm }) {
+  const previous = document.activeElement;
+  const close = () => {
+    layer.remove();
+    if (previous && previous.focus) previous.focus({ preventScroll: true });
+  };
+  const yes = h("button", { type: "button", class: `parent-button ${danger ? "danger" : "primary"}`, data: { testid: "confirm-yes" }, onclick: () => { close(); onConfirm(); } }, confirm);
+  const no = h("button", { type: "button", class: "parent-button quiet", data: { testid: "confirm-no" }, onclick: close }, t("gateCancel") || "Abbrechen");
+  const layer = h("div", { class: "dialog-layer", data: { testid: "confirm" } },
+    h("div", { class: "dialog", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "dialog-title", "aria-describedby": "dialog-text" },
+      h("h2", { id: "dialog-title", class: "dialog-title" }, title),
+      h("p", { id: "dialog-text", class: "dialog-text" }, message),
+      h("div", { class: "dialog-actions" }, no, yes)));
+  layer.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") close();
+  });
+  main.append(layer);
+  no.focus({ preventScroll: true });
+}
+
+function upload(file, title) {
+  const max = state.view.dashboard ? state.view.dashboard.maxUploadBytes : 0;
+  if (max && file.size > max) {
+    parentNotice(`Das Video ist zu groß (höchstens ${Math.floor(max / (1024 * 1024))} MB).`, "error");
+    return Promise.resolve();
+  }
+  parentNotice("Das Video wird hochgeladen …", "info");
+  return enqueue(async () => {
+    let response;
+    try {
+      response = await fetch(`/api/kids/videos?title=${encodeURIComponent(title)}`, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": file.type || "video/mp4", Accept: "application/json" },
+        body: file,
+      });
+    } catch {
+      parentNotice("Der Server ist gerade nicht erreichbar. Bitte versuche es gleich noch einmal.", "error");
+      return;
+    }
+    const body = await response.json().catch(() => null);
+    if (body && body.view) await apply(body, { refusedCode: response.ok ? null : body.code });
+    if (response.ok) parentNotice("Das Video ist jetzt in der Liste.", "ok");
+    else if (!body || !body.view) {
+      const code = body && body.code ? body.code : response.status === 413 ? "upload_too_large" : response.status === 415 ? "unsupported_video_type" : null;
+      parentNotice(parentMessage(code, ui), "error");
+    }
+  });
+}
+
+// MARK: The screens' helpers
+
+const ui = {
+  state,
+  get catalog() {
+    return state.catalog;
+  },
+  t,
+  send,
+  reduced,
+  say: (line) => narrator.say(line),
+  noInternetLine: () => NO_INTERNET,
+  confirm: confirmDialog,
+  upload,
+  parentNotice,
+};
+
+// MARK: Start
+
+function watchPage() {
+  // Any touch counts as input for the idle prompts, and unlocks sound.
+  const input = () => {
+    unlockAudio();
+    if (state.view && state.view.screen === "playing") resetIdle();
+  };
+  window.addEventListener("pointerdown", input, { capture: true, passive: true });
+  window.addEventListener("keydown", input, { capture: true });
+  document.addEventListener("visibilitychange", () => {
+    if (!state.view) return;
+    if (document.visibilityState === "hidden") {
+      send("appBackgrounded");
+      if (state.video.player && state.video.player.tagName === "VIDEO") state.video.player.pause();
+    } else {
+      send("appForegrounded");
+    }
+  });
+  setInterval(() => {
+    if (document.visibilityState === "visible" && state.view) send("heartbeat", { timeZone });
+  }, HEARTBEAT_MS);
+  const connectivity = () => {
+    main.dataset.online = String(navigator.onLine);
+    refresh();
+  };
+  window.addEventListener("online", connectivity);
+  window.addEventListener("offline", connectivity);
+  const motion = () => {
+    main.dataset.motion = preference();
+    if (reduced()) stopConfetti($("#confetti"));
+  };
+  window.addEventListener("motionpreferencechange", motion);
+  motion();
+  connectivity();
+}
+
+async function start() {
+  watchPage();
+  const catalog = await getJSON("/api/kids/text");
+  state.catalog = { screen: {}, tiers: {}, coinsPerChest: 10, ...catalog };
+  document.title = t("homeTitle") || "Waldabenteuer";
+  await enqueue(() => deliver("/api/kids/launch", { timeZone }));
+  main.dataset.ready = "true";
+}
+
+start();

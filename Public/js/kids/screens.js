@@ -1,0 +1,557 @@
+// The children's screens of Waldabenteuer. Each screen has `build(view, ui)`, which makes its element once,
+// and `update(element, view, ui)`, which brings it up to date with a new view without rebuilding it (so a
+// heartbeat's answer never restarts an animation). Taps only send events: the server decides everything.
+import { art, fill, h, setData, setText } from "./dom.js";
+import { TraceBox } from "./trace.js";
+import { CountdownClock } from "./clock.js";
+
+const SLOTS = 10;
+/** The die tumbles this long after `dieRolled` (the number buttons wait for it). */
+export const TUMBLE_MS = 500;
+
+// MARK: Shared pieces
+
+function plaque(text, { testid, tag = "h1", className = "" } = {}) {
+  return h(tag, { class: `plaque ${className}`.trim(), data: testid ? { testid } : {} }, text);
+}
+
+function woodIconButton(name, label, testid, onclick) {
+  return h("button", { type: "button", class: "icon-button", "aria-label": label, title: label, data: { testid }, onclick },
+    art(name, { width: 96, height: 96 }));
+}
+
+/** "Zurück" as a wooden button with the arrow. */
+function backButton(ui, testid = "back-button") {
+  return h("button", { type: "button", class: "wood-button back-wood", data: { testid }, onclick: () => ui.send("back") },
+    art("back-button", { className: "wood-button-icon", width: 56, height: 56 }), h("span", {}, ui.t("back")));
+}
+
+/** The coin bar: 10 slots filled to `filledSlots`, then a chest for every full one. */
+export function coinBar() {
+  const slots = h("ol", { class: "coin-slots", "aria-hidden": "true" },
+    Array.from({ length: SLOTS }, (_, index) => h("li", { class: "coin-slot", data: { slot: String(index) } }, art("coin", { className: "coin-slot-coin" }))));
+  const chests = h("span", { class: "coin-chests", "aria-hidden": "true" });
+  return h("div", { class: "coin-bar", role: "img", data: { testid: "coin-bar", filled: "0", chests: "0" } }, slots, chests);
+}
+
+export function updateCoinBar(bar, player, ui) {
+  if (!bar || !player) return;
+  const filled = player.filledSlots;
+  const previous = Number(bar.dataset.filled);
+  setData(bar, "filled", filled);
+  setData(bar, "coins", player.coins);
+  bar.setAttribute("aria-label", ui.t("coinCount", { X: player.coins }));
+  bar.querySelectorAll(".coin-slot").forEach((slot, index) => slot.classList.toggle("is-filled", index < filled));
+  const chests = bar.querySelector(".coin-chests");
+  if (Number(bar.dataset.chests) !== player.chests || chests.childElementCount !== player.chests) {
+    setData(bar, "chests", player.chests);
+    fill(chests, Array.from({ length: player.chests }, () => art("chest-closed", { className: "coin-chest" })));
+  }
+  return previous;
+}
+
+/** The top bar of the activity screens: home, back, and the coin bar. */
+function topBar(ui) {
+  return h("header", { class: "top-bar" },
+    h("div", { class: "top-bar-buttons" },
+      woodIconButton("home-button", "Nach Hause", "home-button", () => ui.send("home")),
+      woodIconButton("back-button", ui.t("back"), "back-button", () => ui.send("back"))),
+    coinBar());
+}
+
+function dieFace(value) {
+  // Pip positions on a 3×3 grid, 1-based cells.
+  const layouts = {
+    1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9],
+  };
+  return h("span", { class: "die-face", data: { value: String(value || 0) } },
+    Array.from({ length: 9 }, (_, index) => h("span", { class: (layouts[value] || []).includes(index + 1) ? "pip" : "pip is-empty" })));
+}
+
+function gameIcon(game) {
+  const icons = {
+    wuerfel: '<svg viewBox="0 0 100 100"><rect x="14" y="14" width="72" height="72" rx="16" fill="#FAF5EB" stroke="#6B4423" stroke-width="5"/><g fill="#3D2B1F"><circle cx="34" cy="34" r="7"/><circle cx="50" cy="50" r="7"/><circle cx="66" cy="66" r="7"/></g></svg>',
+    waehleDieZahl: '<svg viewBox="0 0 100 100"><rect x="10" y="16" width="80" height="68" rx="14" fill="#FAF5EB" stroke="#6B4423" stroke-width="5"/><path d="M38 36l10-8v44" fill="none" stroke="#D9C27A" stroke-width="9" stroke-linecap="round" stroke-linejoin="round"/><path d="M62 40c8-6 18 0 12 10l-14 18h18" fill="none" stroke="#99BF8C" stroke-width="7" stroke-linecap="round" stroke-linejoin="round"/></svg>',
+    puzzleMatching: '<svg viewBox="0 0 100 100"><g stroke="#6B4423" stroke-width="4"><rect x="16" y="16" width="22" height="22" rx="5" fill="#99BF8C"/><rect x="39" y="16" width="22" height="22" rx="5" fill="#FAF5EB"/><rect x="62" y="16" width="22" height="22" rx="5" fill="#D9C27A"/><rect x="16" y="39" width="22" height="22" rx="5" fill="#FAF5EB"/><rect x="39" y="39" width="22" height="22" rx="5" fill="#99BF8C"/><rect x="62" y="39" width="22" height="22" rx="5" fill="#FAF5EB"/><rect x="16" y="62" width="22" height="22" rx="5" fill="#D9C27A"/><rect x="39" y="62" width="22" height="22" rx="5" fill="#FAF5EB"/><rect x="62" y="62" width="22" height="22" rx="5" fill="#99BF8C"/></g></svg>',
+    labyrinth: '<svg viewBox="0 0 100 100"><rect x="12" y="12" width="76" height="76" rx="14" fill="#7A9973" stroke="#6B4423" stroke-width="5"/><path d="M24 76V50h22V30h30" fill="none" stroke="#A8A090" stroke-width="11" stroke-linecap="round" stroke-linejoin="round"/><circle cx="24" cy="76" r="6" fill="#FAF5EB"/><circle cx="76" cy="30" r="6" fill="#D9C27A"/></svg>',
+  };
+  const holder = h("span", { class: "game-icon", "aria-hidden": "true" });
+  holder.innerHTML = icons[game] || icons.wuerfel;
+  return holder;
+}
+
+function lockOverlay() {
+  return art("sign-locked", { className: "lock-overlay" });
+}
+
+// MARK: Loading
+
+const loading = {
+  build(view, ui) {
+    const bar = h("div", { class: "loading-bar", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": "0", data: { testid: "loading-bar" } },
+      h("span", { class: "loading-fill" }));
+    return h("section", { class: "screen screen-loading" },
+      plaque(ui.t("homeTitle"), { className: "plaque-large" }),
+      h("div", { class: "loading-friends", "aria-hidden": "true" }, art("lemming", { className: "friend" }), art("lemming", { className: "friend friend-flip" })),
+      bar,
+      h("p", { class: "loading-text" }, ui.t("loading")));
+  },
+  update(element, view, ui) {
+    ui.state.loadingBar = element.querySelector(".loading-bar");
+  },
+};
+
+/** Moves the loading bar (loadingProgress effect). */
+export function setLoadingProgress(bar, value) {
+  if (!bar) return;
+  const percent = Math.max(0, Math.min(100, value));
+  bar.setAttribute("aria-valuenow", String(percent));
+  bar.dataset.value = String(percent);
+  bar.firstElementChild.style.width = `${percent}%`;
+}
+
+// MARK: Player selection
+
+const playerSelection = {
+  build(view, ui) {
+    return h("section", { class: "screen screen-players" },
+      plaque(ui.t("playerSelectionTitle")),
+      h("div", { class: "player-cards", role: "list" }));
+  },
+  update(element, view, ui) {
+    const list = element.querySelector(".player-cards");
+    const key = JSON.stringify(view.players.map((p) => [p.id, p.name, p.coins]));
+    if (list.dataset.key === key) return;
+    list.dataset.key = key;
+    fill(list, view.players.map((player, index) =>
+      h("button", {
+        type: "button", class: "player-card", role: "listitem", data: { player: player.id, testid: "player-card" },
+        "aria-label": `${player.name}, ${ui.t("coinCount", { X: player.coins })}`,
+        onclick: () => ui.send("selectPlayer", { player: player.id }),
+      },
+      art(`avatar-${(index % 6) + 1}`, { className: "player-avatar", width: 120, height: 120 }),
+      h("span", { class: "player-name" }, player.name),
+      h("span", { class: "player-coins" }, art("coin", { className: "coin-icon" }), h("span", {}, String(player.coins))))));
+  },
+};
+
+// MARK: Home
+
+const home = {
+  build(view, ui) {
+    const sound = h("button", { type: "button", class: "icon-button sound-button", data: { testid: "sound" } });
+    sound.addEventListener("click", () => ui.send("setAudio", { enabled: !ui.state.view.audioEnabled }));
+    const chest = h("button", { type: "button", class: "chest", data: { testid: "chest" }, onclick: () => ui.send("tapChest") });
+    return h("section", { class: "screen screen-home" },
+      h("header", { class: "home-top" },
+        sound,
+        plaque(ui.t("homeTitle"), { className: "plaque-large" }),
+        woodIconButton("settings-button", "Elternbereich", "settings", () => ui.send("tapSettings"))),
+      h("div", { class: "signs" }),
+      h("div", { class: "chest-area" }, chest, h("p", { class: "chest-coins", data: { testid: "home-coins" } })));
+  },
+  update(element, view, ui) {
+    const sound = element.querySelector(".sound-button");
+    if (sound.dataset.enabled !== String(view.audioEnabled)) {
+      sound.dataset.enabled = String(view.audioEnabled);
+      const label = view.audioEnabled ? "Ton aus" : "Ton an";
+      sound.setAttribute("aria-label", label);
+      sound.title = label;
+      sound.setAttribute("aria-pressed", String(view.audioEnabled));
+      fill(sound, art(view.audioEnabled ? "sound-on" : "sound-off", { width: 96, height: 96 }));
+    }
+    const signs = element.querySelector(".signs");
+    const key = JSON.stringify(view.signs);
+    if (signs.dataset.key !== key) {
+      signs.dataset.key = key;
+      fill(signs, view.signs.map((sign, index) =>
+        h("div", { class: "sign-hanger", style: { "--i": String(index) } },
+          h("span", { class: "rope", "aria-hidden": "true" }), h("span", { class: "rope rope-right", "aria-hidden": "true" }),
+          h("button", {
+            type: "button", class: `sign${sign.unlocked ? "" : " is-locked"}`,
+            data: { activity: sign.activity, unlocked: String(sign.unlocked), testid: "sign" },
+            "aria-label": sign.unlocked ? sign.title : `${sign.title} (gesperrt)`,
+            onclick: (event) => {
+              const hanger = event.currentTarget.parentElement;
+              hanger.classList.remove("is-swinging");
+              void hanger.offsetWidth;
+              hanger.classList.add("is-swinging");
+              setTimeout(() => hanger.classList.remove("is-swinging"), 520);
+              ui.send("tapActivity", { activity: sign.activity });
+            },
+          }, art("sign", { className: "sign-board" }), h("span", { class: "sign-title" }, sign.title), sign.unlocked ? null : lockOverlay()))));
+    }
+    const player = view.activePlayer;
+    const chest = element.querySelector(".chest");
+    const state = player ? player.chest : "closed";
+    if (chest.dataset.chest !== state) {
+      chest.dataset.chest = state;
+      chest.setAttribute("aria-label", state === "closed" ? "Schatztruhe (zu)" : "Schatztruhe");
+      const open = state !== "closed";
+      fill(chest,
+        open ? h("span", { class: "chest-glow", "aria-hidden": "true" }) : null,
+        state === "openWithSparkles" ? art("chest-open", { className: "chest-img chest-second" }) : null,
+        art(open ? "chest-open" : "chest-closed", { className: "chest-img" }),
+        state === "openWithSparkles" ? h("span", { class: "sparkles", "aria-hidden": "true" }, h("i"), h("i"), h("i"), h("i"), h("i")) : null);
+    }
+    const coins = element.querySelector(".chest-coins");
+    setText(coins, player ? ui.t("coinCount", { X: player.coins }) : "");
+    if (player) setData(coins, "coins", player.coins);
+  },
+};
+
+// MARK: Activity selection
+
+const activitySelection = {
+  build(view, ui) {
+    return h("section", { class: "screen screen-select" },
+      topBar(ui),
+      h("div", { class: "select-body" }, plaque("", { className: "select-title" }), h("div", { class: "game-cards" })));
+  },
+  update(element, view, ui) {
+    updateCoinBar(element.querySelector(".coin-bar"), view.activePlayer, ui);
+    const sign = view.signs.find((s) => s.activity === view.activity);
+    setText(element.querySelector(".select-title"), sign ? sign.title : "");
+    const cards = element.querySelector(".game-cards");
+    const key = JSON.stringify(view.games);
+    if (cards.dataset.key === key) return;
+    cards.dataset.key = key;
+    fill(cards, view.games.map((game) =>
+      h("button", {
+        type: "button", class: `game-card${game.available ? "" : " is-locked"}`,
+        data: { game: game.game, available: String(game.available), testid: "game-card" },
+        "aria-label": game.available ? game.title : `${game.title} (gesperrt)`,
+        onclick: () => ui.send("tapSubActivity", { game: game.game }),
+      }, gameIcon(game.game), h("span", { class: "game-title" }, game.title), game.available ? null : h("span", { class: "game-lock", "aria-hidden": "true" }))));
+  },
+};
+
+// MARK: The activity (playing, level complete, and under the celebration)
+
+function numberPad(rows, ui, testid) {
+  return h("div", { class: "number-pad", data: { testid } },
+    rows.map((row) => h("div", { class: "number-row" },
+      row.map((number) => h("button", {
+        type: "button", class: "number", data: { number: String(number) }, "aria-label": `Zahl ${number}`,
+        onclick: () => ui.send("tapNumber", { number }),
+      }, String(number))))));
+}
+
+function diceStage(ui) {
+  const die = h("button", { type: "button", class: "die", data: { testid: "die", state: "ready", face: "" }, "aria-label": "Würfel werfen" },
+    h("span", { class: "die-body" }, dieFace(0)));
+  die.addEventListener("click", () => {
+    if (die.dataset.state !== "ready") return;
+    ui.send("rollDie");
+  });
+  return h("div", { class: "play-dice" }, die, h("div", { class: "dice-numbers" }));
+}
+
+function updateDice(stage, level, ui) {
+  const die = stage.querySelector(".die");
+  const numbers = stage.querySelector(".dice-numbers");
+  if (numbers.dataset.key !== JSON.stringify(level.numberRows)) {
+    numbers.dataset.key = JSON.stringify(level.numberRows);
+    fill(numbers, numberPad(level.numberRows, ui, "numbers"));
+  }
+  const activity = ui.state.activity;
+  const tumbling = activity.tumbleUntil > performance.now();
+  if (!level.rolled) {
+    setData(die, "state", "ready");
+    setData(die, "face", "");
+    die.disabled = false;
+    die.setAttribute("aria-label", "Würfel werfen");
+    const face = die.querySelector(".die-face");
+    if (face.dataset.value !== "0") face.replaceWith(dieFace(0));
+  } else if (!tumbling) {
+    setData(die, "state", "rolled");
+    setData(die, "face", level.askedNumber);
+    die.disabled = true;
+    die.setAttribute("aria-label", `Der Würfel zeigt ${level.askedNumber}`);
+    const face = die.querySelector(".die-face");
+    if (face.dataset.value !== String(level.askedNumber)) face.replaceWith(dieFace(level.askedNumber));
+  }
+  const ready = level.rolled && !tumbling && ui.state.view.screen === "playing";
+  for (const button of numbers.querySelectorAll(".number")) {
+    button.disabled = !ready;
+    button.classList.toggle("is-glowing", activity.highlight === Number(button.dataset.number));
+  }
+  setData(numbers, "ready", ready);
+}
+
+/** dieRolled: a calm 0.5 s tumble, then the face; the number buttons wake up after it. */
+export function rollDie(element, value, ui) {
+  const stage = element.querySelector(".play-dice");
+  if (!stage) return;
+  const die = stage.querySelector(".die");
+  ui.state.activity.tumbleUntil = performance.now() + TUMBLE_MS;
+  setData(die, "state", "rolling");
+  die.disabled = true;
+  const body = die.querySelector(".die-body");
+  if (!ui.reduced() && body.animate) {
+    body.animate([
+      { transform: "rotate(0deg) scale(1)" },
+      { transform: "rotate(200deg) scale(1.06)", offset: 0.6 },
+      { transform: "rotate(360deg) scale(1)" },
+    ], { duration: TUMBLE_MS, easing: "cubic-bezier(.3,.7,.4,1)" }).id = "die-tumble";
+  }
+  setTimeout(() => {
+    if (!element.isConnected) return;
+    screens.activity.update(element, ui.state.view, ui);
+  }, TUMBLE_MS + 10);
+}
+
+function choiceStage(ui) {
+  return h("div", { class: "play-choice" });
+}
+
+function updateChoice(stage, level, ui) {
+  const mode = level.mode || "tap";
+  if (stage.dataset.mode !== mode) {
+    stage.dataset.mode = mode;
+    if (mode === "trace") {
+      const box = new TraceBox({
+        label: `Fahre die ${level.askedNumber} nach`,
+        onStroke: (points) => ui.send("traceStroke", { points }),
+      });
+      ui.state.activity.trace = box;
+      const meter = h("div", { class: "trace-meter", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": "100", data: { testid: "trace-progress", coverage: "0" } },
+        h("span", { class: "trace-meter-fill" }));
+      fill(stage, h("div", { class: "trace-area" }, box.element, meter));
+    } else {
+      ui.state.activity.trace = null;
+      fill(stage, h("div", { class: "tablet" }));
+    }
+  }
+  if (mode === "trace") {
+    const box = ui.state.activity.trace;
+    box.update(level);
+    box.element.dataset.disabled = String(ui.state.view.screen !== "playing");
+    setTraceProgress(stage, ui.state.activity.coverage);
+  } else {
+    const tablet = stage.querySelector(".tablet");
+    if (tablet.dataset.key !== JSON.stringify(level.numberRows)) {
+      tablet.dataset.key = JSON.stringify(level.numberRows);
+      fill(tablet, numberPad(level.numberRows, ui, "numbers"));
+    }
+    const answer = ui.state.activity.answer;
+    const showing = answer && answer.until > performance.now() ? answer.value : null;
+    for (const button of tablet.querySelectorAll(".number")) {
+      button.disabled = ui.state.view.screen !== "playing";
+      button.classList.toggle("is-glowing", showing === Number(button.dataset.number));
+    }
+    setData(tablet, "answer", showing ?? "");
+  }
+}
+
+export function setTraceProgress(element, coverage) {
+  const meter = element && element.querySelector(".trace-meter");
+  if (!meter) return;
+  const percent = Math.round(Math.max(0, Math.min(1, coverage || 0)) * 100);
+  meter.dataset.coverage = String(percent);
+  meter.setAttribute("aria-valuenow", String(percent));
+  meter.firstElementChild.style.height = `${percent}%`;
+}
+
+const activity = {
+  build(view, ui) {
+    const game = view.game || (view.level && view.level.game);
+    const stage = game === "waehleDieZahl" ? choiceStage(ui) : diceStage(ui);
+    return h("section", { class: "screen screen-activity", data: { game } }, topBar(ui), h("div", { class: "play-area" }, stage));
+  },
+  update(element, view, ui) {
+    updateCoinBar(element.querySelector(".coin-bar"), view.activePlayer, ui);
+    const level = view.level;
+    if (!level) return;
+    setData(element, "level", level.level);
+    setData(element, "state", view.screen);
+    const dice = element.querySelector(".play-dice");
+    if (dice) updateDice(dice, level, ui);
+    const choice = element.querySelector(".play-choice");
+    if (choice) updateChoice(choice, level, ui);
+  },
+};
+
+// MARK: Celebration overlay
+
+export function celebrationCard(view, ui) {
+  const coins = view.activePlayer ? view.activePlayer.coins : 0;
+  const weiter = h("button", { type: "button", class: "weiter", data: { testid: "weiter" }, onclick: () => ui.send("tapWeiter") }, ui.t("weiter"));
+  return h("div", { class: "celebration-card", role: "dialog", "aria-modal": "true", "aria-labelledby": "celebration-title", data: { testid: "celebration-card" } },
+    h("p", { class: "celebration-coins", id: "celebration-title" }, art("coin", { className: "coin-icon" }), h("span", {}, ui.t("coinCount", { X: coins }))),
+    h("div", { class: "celebration-bubble", data: { testid: "celebration-line" } }, h("p", { class: "bubble-text" })),
+    h("div", { class: "celebration-friends" },
+      art("lemming-excited", { className: "lemming l1" }),
+      art("lemming-excited", { className: "lemming l2" }),
+      art("bennie-celebrate", { className: "bennie-big breathe", alt: "Bennie freut sich" }),
+      art("lemming-excited", { className: "lemming l3" })),
+    weiter);
+}
+
+// MARK: Treasure
+
+function tierButton(tier, ui) {
+  const label = tier === "fiveMinutes" ? ui.t("fiveMinutesButton") : ui.t("twelveMinutesButton");
+  const cost = ui.catalog.tiers && ui.catalog.tiers[tier] ? ui.catalog.tiers[tier].cost : tier === "fiveMinutes" ? 10 : 20;
+  return h("button", {
+    type: "button", class: "tier", data: { tier, testid: `tier-${tier}` },
+    onclick: (event) => {
+      if (event.currentTarget.getAttribute("aria-disabled") === "true") return;
+      ui.send("redeem", { tier, online: navigator.onLine });
+    },
+  },
+  h("span", { class: "tier-play", "aria-hidden": "true" }),
+  h("span", { class: "tier-label" }, label),
+  h("span", { class: "tier-cost" }, art("coin", { className: "coin-icon" }), ui.t("coinCount", { X: cost })),
+  tier === "twelveMinutes" ? h("span", { class: "tier-badges", "aria-hidden": "true" }, h("span", { class: "badge" }, ui.t("bonusBadge")), h("span", { class: "badge badge-soft" }, ui.t("bonusMinutesBadge"))) : null,
+  lockOverlay());
+}
+
+const treasureScreen = {
+  build(view, ui) {
+    return h("section", { class: "screen screen-treasure" },
+      h("header", { class: "plain-top" }, backButton(ui)),
+      h("div", { class: "treasure-body" },
+        h("p", { class: "treasure-count plaque", data: { testid: "treasure-coins" } }, art("coin", { className: "coin-icon" }), h("span", {})),
+        h("div", { class: "treasure-chest" }, h("span", { class: "chest-glow", "aria-hidden": "true" }), art("chest-closed", { className: "chest-img" })),
+        h("div", { class: "tiers" }, tierButton("fiveMinutes", ui), tierButton("twelveMinutes", ui))));
+  },
+  update(element, view, ui) {
+    const treasure = view.treasure;
+    if (!treasure) return;
+    const count = element.querySelector(".treasure-count");
+    setData(count, "coins", treasure.coins);
+    setText(count.querySelector("span"), ui.t("coinCount", { X: treasure.coins }));
+    const chest = element.querySelector(".treasure-chest");
+    const open = treasure.coins >= (ui.catalog.coinsPerChest || 10);
+    if (chest.dataset.open !== String(open)) {
+      chest.dataset.open = String(open);
+      chest.querySelector(".chest-img").src = `/img/kids/${open ? "chest-open" : "chest-closed"}.svg`;
+    }
+    for (const tier of ["fiveMinutes", "twelveMinutes"]) {
+      const button = element.querySelector(`[data-tier=${tier}]`);
+      const state = treasure[tier];
+      setData(button, "state", state);
+      const usable = state === "active" || state === "activeWithBonus";
+      button.setAttribute("aria-disabled", String(!usable));
+    }
+  },
+};
+
+// MARK: Video selection
+
+function uploadFrame() {
+  const frame = h("span", { class: "upload-frame", "aria-hidden": "true" });
+  frame.innerHTML = '<svg viewBox="0 0 200 112" preserveAspectRatio="xMidYMid meet"><rect x="4" y="4" width="192" height="104" rx="14" fill="#B3D1E6" stroke="#A67C52" stroke-width="8"/><path d="M4 84 C50 58 78 70 104 82 S160 70 196 60 V96 a12 12 0 0 1-12 12H16A12 12 0 0 1 4 96Z" fill="#7A9973"/><circle cx="156" cy="30" r="12" fill="#F5E6C8"/><circle cx="100" cy="52" r="24" fill="#FAF5EB" opacity=".92"/><path d="M92 40l20 12-20 12z" fill="#738F66"/></svg>';
+  return frame;
+}
+
+function videoCard(video, ui) {
+  const offline = video.needsInternet && !navigator.onLine;
+  const thumb = video.source === "upload" || !video.thumbnailURL || offline
+    ? uploadFrame()
+    : h("img", { class: "video-thumb", src: video.thumbnailURL, alt: "", width: 200, height: 112, loading: "lazy", referrerpolicy: "no-referrer" });
+  if (thumb.tagName === "IMG") thumb.addEventListener("error", () => thumb.replaceWith(uploadFrame()), { once: true });
+  return h("button", {
+    type: "button", class: `video-card${offline ? " is-offline" : ""}`,
+    data: { video: video.id, source: video.source, testid: "video-card" }, "aria-disabled": String(offline),
+    onclick: () => {
+      if (video.needsInternet && !navigator.onLine) {
+        ui.say({ speaker: "B", text: ui.noInternetLine(), delay: 0, trigger: "noInternet" });
+        return;
+      }
+      ui.send("chooseVideo", { video: video.id, online: navigator.onLine });
+    },
+  },
+  h("span", { class: "video-thumb-frame" }, thumb),
+  h("span", { class: "video-title" }, video.title),
+  offline ? h("span", { class: "video-offline", data: { testid: "video-offline" } }, ui.noInternetLine()) : null);
+}
+
+const videoSelection = {
+  build(view, ui) {
+    return h("section", { class: "screen screen-videos" },
+      h("header", { class: "plain-top" }, backButton(ui)),
+      h("div", { class: "videos-body" },
+        plaque(ui.t("videoSelectionTitle")),
+        h("p", { class: "videos-time", data: { testid: "video-time" } }),
+        h("div", { class: "video-grid", data: { testid: "video-grid" } })));
+  },
+  update(element, view, ui) {
+    setText(element.querySelector(".videos-time"), view.paidMinutes ? ui.t("videoTimeAvailable", { X: view.paidMinutes }) : "");
+    const grid = element.querySelector(".video-grid");
+    const key = JSON.stringify([view.videos.map((v) => v.id), navigator.onLine]);
+    if (grid.dataset.key === key) return;
+    grid.dataset.key = key;
+    if (!view.videos.length) {
+      fill(grid, h("div", { class: "videos-empty", data: { testid: "videos-empty" } },
+        art("lemming", { className: "empty-lemming" }),
+        h("p", { class: "empty-title" }, ui.t("noVideos")),
+        h("p", { class: "empty-text" }, ui.t("askParent"))));
+      return;
+    }
+    fill(grid, view.videos.map((video) => videoCard(video, ui)));
+  },
+};
+
+// MARK: Video playing
+
+const videoPlaying = {
+  build(view, ui) {
+    const playback = view.playback;
+    const clock = new CountdownClock();
+    ui.state.video.clock = clock;
+    clock.onLocalMark = () => ui.send("videoTick");
+    let player;
+    if (playback.video.source === "upload") {
+      player = h("video", {
+        class: "video-element", src: playback.src, autoplay: true, playsinline: true, loop: true,
+        disablepictureinpicture: true, controlslist: "nodownload noplaybackrate noremoteplayback", preload: "auto",
+        data: { testid: "video-element" },
+      });
+      player.controls = false;
+      guardAgainstSeeking(player);
+      player.addEventListener("contextmenu", (event) => event.preventDefault());
+    } else {
+      player = h("iframe", {
+        class: "video-element", src: playback.src, title: playback.video.title, allow: "autoplay; encrypted-media",
+        referrerpolicy: "strict-origin-when-cross-origin", data: { testid: "video-element" },
+      });
+    }
+    ui.state.video.player = player;
+    return h("section", { class: "screen screen-video", data: { video: playback.video.id } },
+      h("div", { class: "video-frame", data: { testid: "video-player" } }, player, h("div", { class: "video-shield", "aria-hidden": "true" })),
+      h("aside", { class: "video-side" }, clock.element));
+  },
+  update(element, view, ui) {
+    if (!view.playback) return;
+    const clock = ui.state.video.clock;
+    clock.sync(view.playback);
+    const player = ui.state.video.player;
+    if (player && player.tagName === "VIDEO") {
+      if (view.playback.paused && !player.paused) player.pause();
+      else if (!view.playback.paused && player.paused && document.visibilityState === "visible" && !ui.state.video.over) {
+        player.play().catch(() => null);
+      }
+    }
+  },
+};
+
+/** No seeking: a jump away from where the video was is put back. */
+function guardAgainstSeeking(video) {
+  let last = 0;
+  video.addEventListener("timeupdate", () => {
+    if (!video.seeking) last = video.currentTime;
+  });
+  video.addEventListener("seeking", () => {
+    // Looping back to the start is the video's own doing; anything else was a seek.
+    if (Math.abs(video.currentTime - last) > 1 && video.currentTime > 0.5) video.currentTime = last;
+  });
+  video.addEventListener("ratechange", () => {
+    if (video.playbackRate !== 1) video.playbackRate = 1;
+  });
+}
+
+export const screens = {
+  loading, playerSelection, home, activitySelection, activity, treasureScreen, videoSelection, videoPlaying,
+};

@@ -1,0 +1,524 @@
+"""Waldabenteuer (/kids) as a child and a parent use it: the seed's six scenarios through the real page.
+
+Every test gets a fresh browser context, so a fresh guest account and a fresh family. The page never knows
+the answer before the server says it: the tests roll the die, read the face the page shows, and tap that
+number. No sleeps: every wait is on the page's state (data attributes the page keeps up to date).
+"""
+import pathlib
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+# Remembers every screen the page showed (with the coins at that moment), every confetti start and every
+# flying coin, so a test can check afterwards what happened in between (the overlay never at 1–4 coins, …).
+RECORDER = """
+window.__screens = [];
+window.__confetti = 0;
+window.__flights = 0;
+document.addEventListener('DOMContentLoaded', () => {
+  const main = document.querySelector('#kids');
+  const canvas = document.querySelector('#confetti');
+  new MutationObserver(() => {
+    const last = window.__screens[window.__screens.length - 1];
+    const entry = { screen: main.dataset.screen, coins: main.dataset.coins };
+    if (!last || last.screen !== entry.screen || last.coins !== entry.coins) window.__screens.push(entry);
+  }).observe(main, { attributes: true, attributeFilter: ['data-screen', 'data-coins'] });
+  new MutationObserver(() => {
+    if (canvas.dataset.active === 'true') window.__confetti += 1;
+  }).observe(canvas, { attributes: true, attributeFilter: ['data-active'] });
+  new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) {
+      if (node.classList && node.classList.contains('flying-coin')) window.__flights += 1;
+    }
+  }).observe(document.body, { childList: true });
+});
+"""
+
+# A short real WebM made in the page (canvas + MediaRecorder): a gold ball drifting over green.
+MAKE_WEBM = """async () => {
+  if (typeof MediaRecorder === 'undefined' || !HTMLCanvasElement.prototype.captureStream) return null;
+  const canvas = document.createElement('canvas');
+  canvas.width = 160; canvas.height = 90;
+  const context = canvas.getContext('2d');
+  const stream = canvas.captureStream(12);
+  const type = MediaRecorder.isTypeSupported('video/webm;codecs=vp8') ? 'video/webm;codecs=vp8' : 'video/webm';
+  const recorder = new MediaRecorder(stream, { mimeType: type });
+  const chunks = [];
+  recorder.ondataavailable = (event) => { if (event.data.size) chunks.push(event.data); };
+  let x = 0;
+  const draw = () => {
+    context.fillStyle = '#738F66'; context.fillRect(0, 0, 160, 90);
+    context.fillStyle = '#D9C27A'; context.beginPath(); context.arc(20 + (x += 3) % 120, 45, 14, 0, Math.PI * 2); context.fill();
+  };
+  draw();
+  const timer = setInterval(draw, 80);
+  const stopped = new Promise((resolve) => { recorder.onstop = resolve; });
+  recorder.start(100);
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  recorder.stop();
+  await stopped;
+  clearInterval(timer);
+  const bytes = new Uint8Array(await new Blob(chunks, { type: 'video/webm' }).arrayBuffer());
+  return Array.from(bytes);
+}"""
+
+FORBIDDEN_COLOURS = re.compile(
+    r"#(?:ff0000|ffffff|fff|000000|000)(?![0-9a-f])|(?<![-\w])(?:white|black)(?![-\w])", re.IGNORECASE)
+
+
+# MARK: Helpers
+
+def main(page):
+    return page.locator("#kids")
+
+
+def open_kids(page, server):
+    page.add_init_script(RECORDER)
+    page.goto(server + "/kids")
+    expect(main(page)).to_have_attribute("data-ready", "true", timeout=15000)
+
+
+def choose_player(page, server, player="alexander"):
+    """Loading screen → player selection → home, for a brand-new family."""
+    open_kids(page, server)
+    expect(main(page)).to_have_attribute("data-screen", "playerSelection", timeout=20000)
+    page.click(f"[data-testid=player-card][data-player={player}]")
+    expect(main(page)).to_have_attribute("data-screen", "home")
+
+
+def open_wuerfel(page):
+    page.click("[data-testid=sign][data-activity=zahlen]")
+    expect(main(page)).to_have_attribute("data-screen", "activitySelection")
+    page.click("[data-testid=game-card][data-game=wuerfel]")
+    expect(main(page)).to_have_attribute("data-screen", "playing")
+
+
+def play_level(page, coins_after):
+    """Rolls the die, taps the number it shows, and waits for the coin."""
+    die = page.locator("[data-testid=die]")
+    expect(die).to_have_attribute("data-state", "ready", timeout=10000)
+    expect(page.locator(".dice-numbers [data-number='1']")).to_be_disabled()
+    die.click()
+    expect(page.locator(".dice-numbers")).to_have_attribute("data-ready", "true")
+    face = die.get_attribute("data-face")
+    assert face in {"1", "2", "3", "4", "5", "6"}, face
+    page.click(f".dice-numbers [data-number='{face}']")
+    expect(main(page)).to_have_attribute("data-coins", str(coins_after))
+    expect(page.locator("[data-testid=coin-bar]")).to_have_attribute("data-coins", str(coins_after))
+
+
+def wait_for_next_level(page, level):
+    expect(main(page)).to_have_attribute("data-screen", "playing", timeout=10000)
+    expect(page.locator(".screen-activity")).to_have_attribute("data-level", str(level))
+
+
+def celebrate_and_continue(page, coins):
+    layer = page.locator("[data-testid=celebration]")
+    expect(layer).to_be_visible(timeout=10000)
+    expect(main(page)).to_have_attribute("data-screen", "celebrationOverlay")
+    expect(layer).to_contain_text(f"{coins} Münzen")
+    page.click("[data-testid=weiter]")
+    expect(layer).to_be_hidden()
+
+
+def play_to(page, start_coins, end_coins):
+    """Plays Würfel levels from `start_coins` to `end_coins`, through every celebration (Weiter continues)."""
+    for coins in range(start_coins + 1, end_coins + 1):
+        level = coins  # one Würfel level per coin for a fresh child
+        play_level(page, coins)
+        if coins % 5 == 0:
+            if coins == end_coins:
+                return
+            celebrate_and_continue(page, coins)
+        if coins < end_coins:
+            wait_for_next_level(page, level + 1)
+
+
+def solve_gate(page):
+    question = page.locator("[data-testid=gate-question]")
+    expect(question).to_have_text(re.compile(r"\d+ \+ \d+ = \?"))
+    a, b = (int(n) for n in re.findall(r"\d+", question.text_content()))
+    return a + b
+
+
+def type_gate(page, number):
+    for digit in str(number):
+        page.click(f"[data-digit='{digit}']")
+    expect(page.locator("[data-testid=gate-input]")).to_have_attribute("data-value", str(number))
+    page.click("[data-testid=gate-confirm]")
+
+
+def open_dashboard(page):
+    page.click("[data-testid=settings]")
+    expect(main(page)).to_have_attribute("data-screen", "parentGate")
+    type_gate(page, solve_gate(page))
+    expect(main(page)).to_have_attribute("data-screen", "parentDashboard")
+
+
+def screens_seen(page):
+    return page.evaluate("window.__screens")
+
+
+# MARK: The seed's scenarios
+
+def test_first_time_flow_celebrates_only_at_five_coins(page, server):
+    open_kids(page, server)
+    expect(main(page)).to_have_attribute("data-screen", "loading")
+    expect(page.locator(".loading-text")).to_have_text("Lade Spielewelt…")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(main(page)).to_have_attribute("data-screen", "playerSelection", timeout=20000)
+    expect(page.locator("[data-testid=loading-bar]")).to_have_count(0)
+    expect(page.locator("h1")).to_have_text("Wer spielt heute?")
+    expect(page.locator("[data-testid=player-card]")).to_have_count(2)
+    page.click("[data-testid=player-card][data-player=alexander]")
+    expect(main(page)).to_have_attribute("data-screen", "home")
+    expect(page.locator(".screen-home h1")).to_have_text("Waldabenteuer")
+    expect(page.locator("[data-testid=sign]")).to_have_count(4)
+    expect(page.locator("[data-testid=chest]")).to_have_attribute("data-chest", "closed")
+
+    open_wuerfel(page)
+    for coins in range(1, 5):
+        play_level(page, coins)
+        wait_for_next_level(page, coins + 1)
+        expect(page.locator("[data-testid=celebration]")).to_be_hidden()
+        expect(page.locator("[data-testid=coin-bar]")).to_have_attribute("data-filled", str(coins))
+    play_level(page, 5)
+
+    # The overlay comes over the activity: the activity stays underneath, dimmed to 40 % and blurred.
+    layer = page.locator("[data-testid=celebration]")
+    expect(layer).to_be_visible(timeout=10000)
+    expect(page.locator("[data-testid=celebration-card]")).to_contain_text("5 Münzen")
+    activity = page.locator(".screen-activity")
+    expect(activity).to_be_visible()
+    expect(activity).to_have_class(re.compile(r"\bis-dimmed\b"))
+    filter_value = activity.evaluate("el => getComputedStyle(el).filter")
+    assert "brightness(0.4)" in filter_value and "blur" in filter_value, filter_value
+    expect(page.locator("[data-testid=celebration-card] .celebration-friends img")).to_have_count(4)  # Bennie + 3 Lemminge
+
+    # Only "Weiter" closes it: not a click beside the card, not Escape.
+    page.mouse.click(20, 20)
+    page.keyboard.press("Escape")
+    expect(layer).to_be_visible()
+    expect(main(page)).to_have_attribute("data-screen", "celebrationOverlay")
+    page.click("[data-testid=weiter]")
+    expect(layer).to_be_hidden()
+    wait_for_next_level(page, 6)
+    expect(activity).not_to_have_class(re.compile(r"\bis-dimmed\b"))
+
+    overlays = [entry["coins"] for entry in screens_seen(page) if entry["screen"] == "celebrationOverlay"]
+    assert overlays == ["5"], screens_seen(page)
+
+
+def test_reaching_ten_coins_opens_the_treasure(page, server):
+    choose_player(page, server)
+    open_wuerfel(page)
+    play_to(page, 0, 10)
+    celebrate_and_continue(page, 10)
+    expect(main(page)).to_have_attribute("data-screen", "treasureScreen")
+    expect(page.locator("[data-testid=treasure-coins]")).to_have_attribute("data-coins", "10")
+    expect(page.locator("[data-testid=treasure-coins]")).to_have_text("10 Münzen")
+    expect(page.locator("[data-testid=tier-fiveMinutes]")).to_have_attribute("data-state", "active")
+    expect(page.locator("[data-testid=tier-fiveMinutes]")).to_contain_text("5 Min")
+    expect(page.locator("[data-testid=tier-twelveMinutes]")).to_have_attribute("data-state", "disabled")
+    expect(page.locator("[data-testid=tier-twelveMinutes]")).to_contain_text("10+2 Min")
+    overlays = [entry["coins"] for entry in screens_seen(page) if entry["screen"] == "celebrationOverlay"]
+    assert overlays == ["5", "10"], screens_seen(page)
+
+
+def test_redeeming_five_minutes_plays_an_upload_until_the_clock_ends(page, server):
+    choose_player(page, server)
+    open_wuerfel(page)
+    play_to(page, 0, 10)
+    celebrate_and_continue(page, 10)
+    expect(main(page)).to_have_attribute("data-screen", "treasureScreen")
+    page.click("[data-testid=back-button]")
+    expect(main(page)).to_have_attribute("data-screen", "home")
+    expect(page.locator("[data-testid=chest]")).to_have_attribute("data-chest", "open")
+    open_wuerfel(page)
+    play_level(page, 11)
+    wait_for_next_level(page, 12)
+    play_level(page, 12)
+    page.click("[data-testid=home-button]")
+    expect(main(page)).to_have_attribute("data-screen", "home")
+
+    # The parent approves a YouTube link (after a bad one) and uploads a short film.
+    open_dashboard(page)
+    page.fill("[data-testid=video-link]", "das ist kein link")
+    page.click("[data-testid=add-video]")
+    expect(page.locator("[data-testid=parent-notice]")).to_have_text("Ungültiger YouTube Link")
+    page.fill("[data-testid=video-link]", "https://www.youtube.com/watch?v=dQw4w9WgXcQ")
+    page.fill("[data-testid=video-title]", "Waldlied")
+    page.click("[data-testid=add-video]")
+    expect(page.locator("[data-testid=parent-video][data-source=youtube]")).to_contain_text("Waldlied")
+    webm = page.evaluate(MAKE_WEBM)
+    data = bytes(webm) if webm else b"\x1aE\xdf\xa3" + bytes(512)
+    page.set_input_files("[data-testid=video-file]", files=[{"name": "waldfilm.webm", "mimeType": "video/webm", "buffer": data}])
+    page.fill("[data-testid=upload-title]", "Waldfilm")
+    page.click("[data-testid=upload]")
+    expect(page.locator("[data-testid=parent-video][data-source=upload]")).to_contain_text("Waldfilm")
+    # Newest first.
+    expect(page.locator("[data-testid=parent-video]").first).to_contain_text("Waldfilm")
+    page.click("[data-testid=parent-back]")
+    expect(main(page)).to_have_attribute("data-screen", "home")
+
+    page.click("[data-testid=chest]")
+    expect(main(page)).to_have_attribute("data-screen", "treasureScreen")
+    expect(page.locator("[data-testid=treasure-coins]")).to_have_attribute("data-coins", "12")
+    page.click("[data-testid=tier-fiveMinutes]")
+    expect(main(page)).to_have_attribute("data-screen", "videoSelection")
+    expect(main(page)).to_have_attribute("data-coins", "2")
+    expect(page.locator(".screen-videos h1")).to_have_text("Wähle ein Video!")
+    expect(page.locator("[data-testid=video-time]")).to_have_text("Du hast 5 Minuten Zeit!")
+    expect(page.locator("[data-testid=video-card]")).to_have_count(2)
+
+    # Offline, the YouTube video cannot be chosen and Bennie says why; the upload still can.
+    page.context.set_offline(True)
+    youtube = page.locator("[data-testid=video-card][data-source=youtube]")
+    expect(youtube).to_have_attribute("aria-disabled", "true")
+    expect(youtube).to_contain_text("Wir brauchen Internet.")
+    expect(page.locator("[data-testid=video-card][data-source=upload]")).to_have_attribute("aria-disabled", "false")
+    page.context.set_offline(False)
+    expect(youtube).to_have_attribute("aria-disabled", "false")
+
+    page.click("[data-testid=video-card][data-source=upload]")
+    expect(main(page)).to_have_attribute("data-screen", "videoPlaying")
+    video = page.locator("[data-testid=video-element]")
+    expect(video).to_have_attribute("src", re.compile(r"/api/kids/videos/upload-[^/]+/file"))
+    assert video.evaluate("el => el.tagName") == "VIDEO"
+    assert video.evaluate("el => el.controls") is False
+    clock = page.locator("[data-testid=clock]")
+    expect(clock).to_be_visible()
+    expect(page.locator("[data-testid=clock-label]")).to_have_text("Noch 5 Minuten")
+    expect(clock).to_have_attribute("data-warned", "false")
+    assert clock.locator(".clock-marker").count() == 12
+    assert clock.locator(".clock-marker.is-bold").count() == 4
+
+    # The server's clock decides: 250 s later the one-minute warning comes with the next tick.
+    answer = page.request.post(server + "/api/test/clock", data={"advanceSeconds": 250})
+    assert answer.ok, answer.text()
+    expect(clock).to_have_attribute("data-warned", "true", timeout=15000)
+    expect(page.locator("[data-testid=clock-label]")).to_have_text("Noch 1 Minute", timeout=15000)
+    answer = page.request.post(server + "/api/test/clock", data={"advanceSeconds": 60})
+    assert answer.ok, answer.text()
+    time_up = page.locator("[data-testid=time-up]")
+    expect(time_up).to_be_visible(timeout=15000)
+    expect(time_up).to_have_text(re.compile("Zeit ist um!"))
+    assert video.evaluate("el => el.paused") is True
+    expect(main(page)).to_have_attribute("data-screen", "home", timeout=10000)
+    expect(time_up).to_be_hidden()
+
+
+def test_back_goes_home_from_activities(page, server):
+    choose_player(page, server)
+    # A locked sign stays closed; Bennie says so.
+    page.click("[data-testid=sign][data-activity=logik]")
+    expect(page.locator("[data-testid=speech]")).to_have_attribute("data-line", "Das ist noch gesperrt.")
+    expect(main(page)).to_have_attribute("data-screen", "home")
+
+    page.click("[data-testid=sign][data-activity=zahlen]")
+    expect(main(page)).to_have_attribute("data-screen", "activitySelection")
+    page.click("[data-testid=back-button]")
+    expect(main(page)).to_have_attribute("data-screen", "home")
+
+    open_wuerfel(page)
+    page.click("[data-testid=back-button]")
+    expect(main(page)).to_have_attribute("data-screen", "home")
+
+    open_wuerfel(page)
+    page.click("[data-testid=home-button]")
+    expect(main(page)).to_have_attribute("data-screen", "home")
+    assert screens_seen(page)[-1]["screen"] == "home"
+
+
+def test_parent_gate_and_dashboard(page, server):
+    choose_player(page, server)
+    page.click("[data-testid=settings]")
+    expect(main(page)).to_have_attribute("data-screen", "parentGate")
+    expect(page.locator(".screen-gate h1")).to_have_text("Elternbereich")
+    expect(page.locator(".gate-prompt")).to_have_text("Bitte löse diese Aufgabe:")
+    answer = solve_gate(page)
+
+    type_gate(page, answer + 1)
+    message = page.locator("[data-testid=gate-message]")
+    expect(message).to_have_text("Versuch es nochmal")
+    expect(page.locator("[data-testid=gate-input]")).to_have_attribute("data-value", "")
+    expect(main(page)).to_have_attribute("data-screen", "parentGate")
+    expect(message).to_have_text("", timeout=5000)
+
+    # Erase works before confirming.
+    page.click("[data-digit='9']")
+    expect(page.locator("[data-testid=gate-input]")).to_have_attribute("data-value", "9")
+    page.click("[data-testid=gate-erase]")
+    expect(page.locator("[data-testid=gate-input]")).to_have_attribute("data-value", "")
+    type_gate(page, solve_gate(page))
+    expect(main(page)).to_have_attribute("data-screen", "parentDashboard")
+
+    card = page.locator("[data-testid=player-card][data-player=alexander]")
+    expect(card).to_contain_text("Heute gespielt: 0 min / 60 min")
+    expect(card).to_contain_text("Münzen: 0")
+    card.locator("[data-testid=daily-limit]").select_option("90")
+    expect(page.locator("[data-testid=player-card][data-player=alexander]")).to_contain_text("Heute gespielt: 0 min / 90 min")
+    expect(page.locator("[data-testid=player-card][data-player=alexander] [data-testid=daily-limit]")).to_have_value("90")
+
+    # Reset asks in the page first (no window.confirm).
+    page.on("dialog", lambda dialog: (_ for _ in ()).throw(AssertionError("window dialog opened")))
+    page.click("[data-testid=player-card][data-player=oliver] [data-testid=reset]")
+    confirm = page.locator("[data-testid=confirm]")
+    expect(confirm).to_contain_text("Fortschritt zurücksetzen?")
+    expect(confirm).to_contain_text("Alle Münzen, Level und Spielzeit werden gelöscht.")
+    page.click("[data-testid=confirm-no]")
+    expect(confirm).to_have_count(0)
+
+    page.click("[data-testid=parent-back]")
+    expect(main(page)).to_have_attribute("data-screen", "home")
+
+
+def test_reload_during_an_activity_returns_to_activity_selection(page, server):
+    choose_player(page, server)
+    open_wuerfel(page)
+    play_level(page, 1)
+    wait_for_next_level(page, 2)
+    play_level(page, 2)
+    wait_for_next_level(page, 3)
+    page.reload()
+    expect(main(page)).to_have_attribute("data-ready", "true")
+    expect(main(page)).to_have_attribute("data-screen", "activitySelection")
+    expect(main(page)).to_have_attribute("data-coins", "2")
+    expect(page.locator("[data-testid=coin-bar]")).to_have_attribute("data-filled", "2")
+    expect(page.locator("[data-testid=game-card][data-game=wuerfel]")).to_be_visible()
+
+
+def trace_strokes(page, strokes):
+    """Draws each stroke (0…1 box coordinates) with the mouse, as a finger would, one stroke at a time."""
+    box = page.locator("[data-testid=trace-box] svg").bounding_box()
+    for stroke in strokes:
+        x, y = stroke[0]
+        page.mouse.move(box["x"] + x * box["width"], box["y"] + y * box["height"])
+        page.mouse.down()
+        for x, y in stroke[1:]:
+            page.mouse.move(box["x"] + x * box["width"], box["y"] + y * box["height"], steps=3)
+        page.mouse.up()
+
+
+def guide_strokes(page):
+    """The glowing number's strokes as the page drew them (SVG points are the box coordinates × 100)."""
+    return page.eval_on_selector_all(
+        ".trace-guide polyline",
+        "lines => lines.map(l => l.getAttribute('points').trim().split(/\\s+/).map(p => p.split(',').map(n => Number(n) / 100)))")
+
+
+def test_tracing_the_glowing_number_earns_a_coin(page, server):
+    choose_player(page, server)
+    page.click("[data-testid=sign][data-activity=zahlen]")
+    page.click("[data-testid=game-card][data-game=waehleDieZahl]")
+    expect(main(page)).to_have_attribute("data-screen", "playing")
+    box = page.locator("[data-testid=trace-box]")
+    expect(box).to_be_visible()
+    number = box.get_attribute("data-number")
+    assert number and 1 <= int(number) <= 10
+    expect(page.locator("[data-testid=speech]")).to_have_attribute("data-line", f"Zeig mir die {number}!")
+
+    # A scribble in a corner is not the number: the trace clears and Bennie encourages another try.
+    trace_strokes(page, [[[0.02, 0.97], [0.08, 0.9], [0.03, 0.85], [0.09, 0.8]]])
+    expect(page.locator("[data-testid=speech]")).to_have_attribute("data-line", "Versuch es nochmal.")
+    expect(box).to_have_attribute("data-traced", "0")
+    expect(main(page)).to_have_attribute("data-coins", "0")
+
+    strokes = guide_strokes(page)
+    assert strokes and all(len(stroke) >= 2 for stroke in strokes), strokes
+    trace_strokes(page, strokes)
+    expect(main(page)).to_have_attribute("data-coins", "1")
+    expect(main(page)).to_have_attribute("data-screen", "levelComplete")
+    # The next level asks for a different number.
+    expect(main(page)).to_have_attribute("data-screen", "playing", timeout=10000)
+    expect(box).not_to_have_attribute("data-number", number)
+
+
+# MARK: Motion, colours, sizes
+
+def test_reduced_motion_shows_the_overlay_without_confetti(reduced_page, server):
+    page = reduced_page
+    choose_player(page, server)
+    expect(main(page)).to_have_attribute("data-motion", "reduced")
+    open_wuerfel(page)
+    play_to(page, 0, 5)
+    expect(page.locator("[data-testid=celebration]")).to_be_visible(timeout=10000)
+    expect(page.locator("[data-testid=confetti]")).to_have_attribute("data-active", "false")
+    assert page.evaluate("window.__confetti") == 0
+    assert page.evaluate("window.__flights") == 0
+    bennie = page.locator("#guide-bennie")
+    assert bennie.evaluate("el => getComputedStyle(el).animationName") == "none"
+    page.click("[data-testid=weiter]")
+    expect(page.locator("[data-testid=celebration]")).to_be_hidden()
+
+
+def test_full_motion_plays_confetti_and_the_coin_flight(page, server):
+    choose_player(page, server)
+    expect(main(page)).to_have_attribute("data-motion", "full")
+    open_wuerfel(page)
+    play_level(page, 1)
+    page.wait_for_function("window.__confetti > 0 && window.__flights > 0")
+    bennie = page.locator("#guide-bennie")
+    assert bennie.evaluate("el => getComputedStyle(el).animationName") == "breathe"
+
+
+def test_kids_css_uses_no_forbidden_colours():
+    sources = [(ROOT / "Public/css/kids.css").read_text(encoding="utf-8")]
+    html = (ROOT / "Public/kids.html").read_text(encoding="utf-8")
+    sources += re.findall(r"<style[^>]*>(.*?)</style>", html, re.DOTALL | re.IGNORECASE)
+    sources += re.findall(r'style="([^"]*)"', html)
+    for source in sources:
+        found = FORBIDDEN_COLOURS.findall(source)
+        assert not found, f"forbidden colours in kids styles: {found}"
+    # Red belongs to the parent area only.
+    css = sources[0]
+    for rule in re.findall(r"([^{}]+)\{[^{}]*(?:--danger|#CC0000)[^{}]*\}", css, re.IGNORECASE):
+        assert ":root" in rule or "parent" in rule or "usage" in rule, rule
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1194, "height": 834}, {"width": 1280, "height": 800}])
+def test_children_targets_are_large_enough(browser, server, viewport):
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    try:
+        choose_player(page, server)
+        sizes = page.eval_on_selector_all(
+            ".screen-home button", "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })")
+        assert sizes and all(w >= 96 and h >= 96 for w, h in sizes), sizes
+        open_wuerfel(page)
+        sizes = page.eval_on_selector_all(
+            ".screen-activity button", "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; })")
+        assert sizes and all(w >= 96 and h >= 96 for w, h in sizes), sizes
+        # Nothing hides below the fold on a tablet or a laptop.
+        fits = page.evaluate("() => [...document.querySelectorAll('.screen-activity button')].every(b => b.getBoundingClientRect().bottom <= innerHeight)")
+        assert fits
+    finally:
+        context.close()
+
+
+def test_phone_size_still_plays(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        choose_player(page, server, "oliver")
+        expect(page.locator("[data-testid=sign][data-activity=zahlen]")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth + 1")
+        page.tap("[data-testid=sign][data-activity=zahlen]")
+        expect(main(page)).to_have_attribute("data-screen", "activitySelection")
+        page.tap("[data-testid=game-card][data-game=wuerfel]")
+        expect(main(page)).to_have_attribute("data-screen", "playing")
+        die = page.locator("[data-testid=die]")
+        expect(die).to_have_attribute("data-state", "ready")
+        die.tap()
+        expect(page.locator(".dice-numbers")).to_have_attribute("data-ready", "true")
+        page.tap(f".dice-numbers [data-number='{die.get_attribute('data-face')}']")
+        expect(main(page)).to_have_attribute("data-coins", "1")
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth + 1")
+    finally:
+        context.close()
+    assert not errors, errors
