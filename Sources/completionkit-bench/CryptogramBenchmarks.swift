@@ -6,7 +6,8 @@ import Foundation
 import Vapor
 
 /// One simulated player: a guest with a cookie and a random puzzle it plays by guessing letters in turn.
-private final class Player: @unchecked Sendable {
+/// Its `request` is the HTTP client every server benchmark uses.
+final class Player: @unchecked Sendable {
   let client: HTTPClient
   let base: String
   var cookie = ""
@@ -181,8 +182,8 @@ func serveForProbing(port: Int) async throws {
 
 /// Runs `turn` for every player twice a second for `seconds` (players spread over the half second so their
 /// requests do not arrive together) and returns the sorted seconds each turn reported.
-private func openLoop(
-  _ players: [Player], seconds: Double, _ turn: @escaping @Sendable (Player) async throws -> Double?
+func openLoop<Client: Sendable>(
+  _ players: [Client], seconds: Double, _ turn: @escaping @Sendable (Client) async throws -> Double?
 ) async throws -> [Double] {
   let clock = ContinuousClock()
   return try await withThrowingTaskGroup(of: [Double].self) { group in
@@ -204,7 +205,7 @@ private func openLoop(
 }
 
 /// Prints p50, p99 and max in milliseconds.
-private func report(_ label: String, _ sorted: [Double], note: String) {
+func report(_ label: String, _ sorted: [Double], note: String) {
   print(
     label.padding(toLength: 42, withPad: " ", startingAt: 0)
       + String(format: "p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms  ", percentile(sorted, 0.5) * 1e3, percentile(sorted, 0.99) * 1e3, (sorted.last ?? 0) * 1e3)

@@ -4,6 +4,7 @@
 //   taskset -c 0 .build/release/completionkit-bench motion        # frame evaluation, one core
 //   .build/release/completionkit-bench cryptogram                  # puzzle creation and the server under load
 //   taskset -c 0 .build/release/completionkit-bench kids           # KidsGame state transitions
+//   .build/release/completionkit-bench kids-server                 # a Waldabenteuer event through the server
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -15,9 +16,11 @@ case "cryptogram":
   try await runCryptogramBenchmarks(seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? 20)
 case "kids":
   runKidsGameBenchmarks(rounds: arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000)
+case "kids-server":
+  try await runKidsServerBenchmarks(seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? 20)
 case "serve":
   // A release-built server for probing from outside the process (latency checks with other clients).
   try await serveForProbing(port: arguments.dropFirst().first.flatMap { Int($0) } ?? 8095)
 default:
-  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | serve [port]]")
+  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | serve [port]]")
 }

@@ -1,0 +1,98 @@
+import CompletionAPI
+import CompletionServer
+import Foundation
+import AsyncHTTPClient
+import Vapor
+
+/// A family playing Würfel over HTTP: roll, tap the number shown, let the level finish, over and over.
+private final class Family: @unchecked Sendable {
+  let http: Player
+  var step = 0
+  var face = 1
+  var lastSeconds = 0.0
+
+  init(http: Player) {
+    self.http = http
+  }
+
+  func send(_ event: KidsEventRequest) async throws -> KidsResponse? {
+    let clock = ContinuousClock()
+    let started = clock.now
+    let (status, body) = try await http.request(.POST, "/api/kids/events", body: event)
+    lastSeconds = started.duration(to: clock.now).inSeconds
+    guard status == .ok else { return nil }
+    return try JSONDecoder().decode(KidsResponse.self, from: body)
+  }
+
+  func start() async throws {
+    _ = try await http.request(.POST, "/api/kids/launch", body: KidsLaunchRequest(timeZone: "Europe/Berlin"))
+    var tick = KidsEventRequest(type: "loadingTick")
+    tick.seconds = 7
+    _ = try await send(tick)
+    for (type, fill) in [("selectPlayer", "alexander"), ("tapActivity", "zahlen"), ("tapSubActivity", "wuerfel")] {
+      var event = KidsEventRequest(type: type)
+      event.player = fill
+      event.activity = fill
+      event.game = fill
+      _ = try await send(event)
+    }
+  }
+
+  /// The next event of the loop; every one is saved (the coin with its ledger entry on the tap).
+  func turn() async throws {
+    defer { step += 1 }
+    switch step % 3 {
+    case 0:
+      if let response = try await send(KidsEventRequest(type: "rollDie")) { face = response.view.level?.askedNumber ?? 1 }
+    case 1:
+      var tap = KidsEventRequest(type: "tapNumber")
+      tap.number = face
+      _ = try await send(tap)
+    default:
+      let finished = try await send(KidsEventRequest(type: "levelCompleteFinished"))
+      guard finished?.view.screen == "celebrationOverlay" else { return }
+      // Every fifth coin: "Weiter"; at ten and more that opens the treasure, so go back into the game.
+      let after = try await send(KidsEventRequest(type: "tapWeiter"))
+      guard after?.view.screen == "treasureScreen" else { return }
+      _ = try await send(KidsEventRequest(type: "back"))
+      var sign = KidsEventRequest(type: "tapActivity")
+      sign.activity = "zahlen"
+      _ = try await send(sign)
+      var game = KidsEventRequest(type: "tapSubActivity")
+      game.game = "wuerfel"
+      _ = try await send(game)
+    }
+  }
+}
+/// Waldabenteuer budget: an event through the server including its save ≤ 10 ms at the 99th percentile on
+/// SQLite. 32 families each send an event twice a second (open loop), on real HTTP on loopback.
+func runKidsServerBenchmarks(seconds: Double) async throws {
+  print("Waldabenteuer server benchmark — \(ProcessInfo.processInfo.activeProcessorCount) cores visible")
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-bench-\(UUID().uuidString)")
+  var options = ServerOptions(database: .sqliteFile(path: folder.appendingPathComponent("bench.sqlite").path), dataDirectory: folder)
+  options.passwordCost = 4
+  var environment = Environment.production
+  environment.arguments = ["bench"]
+  let app = try await Application.make(environment)
+  app.logger.logLevel = .error
+  try configure(app, options: options)
+  try await prepareDatabase(app)
+  try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+  guard let port = app.http.server.shared.localAddress?.port else { fatalError("no port") }
+  var configuration = HTTPClient.Configuration()
+  configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 96
+  let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+
+  let families = (0..<32).map { _ in Family(http: Player(client: client, base: "http://127.0.0.1:\(port)")) }
+  for family in families { try await family.start() }
+  let latencies = try await openLoop(families, seconds: seconds) { family in
+    try await family.turn()
+    return family.lastSeconds
+  }
+  report("event round trip incl. save, 32 × 2/s", latencies, note: "(\(latencies.count) events; budget p99 10 ms)")
+
+  try await client.shutdown()
+  await app.server.shutdown()
+  try await app.asyncShutdown()
+  try? FileManager.default.removeItem(at: folder)
+}
