@@ -94,23 +94,9 @@ func runCryptogramBenchmarks(seconds: Double) async throws {
                quotes.count, percentile(samples, 0.5) * 1e6, percentile(samples, 0.99) * 1e6, (samples.last ?? 0) * 1e6))
 
   // 2. The server on SQLite, in this process, over real HTTP on loopback.
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-bench-\(UUID().uuidString)")
-  var options = ServerOptions(database: .sqliteFile(path: folder.appendingPathComponent("bench.sqlite").path), dataDirectory: folder)
-  options.passwordCost = 4
-  var environment = Environment.production
-  environment.arguments = ["bench"]
-  let app = try await Application.make(environment)
-  app.logger.logLevel = .error
-  try configure(app, options: options)
-  try await prepareDatabase(app)
-  try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-  guard let port = app.http.server.shared.localAddress?.port else { fatalError("no port") }
-  let base = "http://127.0.0.1:\(port)"
-  // One connection per simulated player: the client's default of 8 per host would queue requests in the
-  // load generator and count that wait as server latency.
-  var configuration = HTTPClient.Configuration()
-  configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 96
-  let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+  let bench = try await BenchServer.start()
+  let client = bench.client
+  let base = bench.base
 
   // 2a. 32 players, each guessing twice a second (open loop: a turn is due every 0.5 s whatever the last took).
   let players = (0..<32).map { _ in Player(client: client, base: base) }
@@ -159,10 +145,42 @@ func runCryptogramBenchmarks(seconds: Double) async throws {
   let healthRate = try await saturate { index in _ = try await healthClients[index].request(.GET, "/health", body: Optional<String>.none) }
   print(String(format: "most guesses per second (32 concurrent)    %7.0f /s   /health %7.0f /s   ratio %.2f", guessRate, healthRate, guessRate / healthRate))
 
-  try await client.shutdown()
-  await app.server.shutdown()
-  try await app.asyncShutdown()
-  try? FileManager.default.removeItem(at: folder)
+  try await bench.stop()
+}
+
+/// The real server on a fresh SQLite file in this process, and an HTTP client for it.
+struct BenchServer {
+  let app: Application
+  let client: HTTPClient
+  let base: String
+  let folder: URL
+
+  static func start() async throws -> BenchServer {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-bench-\(UUID().uuidString)")
+    var options = ServerOptions(database: .sqliteFile(path: folder.appendingPathComponent("bench.sqlite").path), dataDirectory: folder)
+    options.passwordCost = 4
+    var environment = Environment.production
+    environment.arguments = ["bench"]
+    let app = try await Application.make(environment)
+    app.logger.logLevel = .error
+    try configure(app, options: options)
+    try await prepareDatabase(app)
+    try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+    guard let port = app.http.server.shared.localAddress?.port else { fatalError("no port") }
+    // One connection per simulated player: the client's default of 8 per host would queue requests in the
+    // load generator and count that wait as server latency.
+    var configuration = HTTPClient.Configuration()
+    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 96
+    let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+    return BenchServer(app: app, client: client, base: "http://127.0.0.1:\(port)", folder: folder)
+  }
+
+  func stop() async throws {
+    try await client.shutdown()
+    await app.server.shutdown()
+    try await app.asyncShutdown()
+    try? FileManager.default.removeItem(at: folder)
+  }
 }
 
 /// Runs the server (release build, SQLite in a temporary folder) until the process is stopped.

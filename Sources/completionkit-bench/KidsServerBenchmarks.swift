@@ -64,26 +64,13 @@ private final class Family: @unchecked Sendable {
     }
   }
 }
+
 /// Waldabenteuer budget: an event through the server including its save ≤ 10 ms at the 99th percentile on
 /// SQLite. 32 families each send an event twice a second (open loop), on real HTTP on loopback.
 func runKidsServerBenchmarks(seconds: Double) async throws {
   print("Waldabenteuer server benchmark — \(ProcessInfo.processInfo.activeProcessorCount) cores visible")
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-bench-\(UUID().uuidString)")
-  var options = ServerOptions(database: .sqliteFile(path: folder.appendingPathComponent("bench.sqlite").path), dataDirectory: folder)
-  options.passwordCost = 4
-  var environment = Environment.production
-  environment.arguments = ["bench"]
-  let app = try await Application.make(environment)
-  app.logger.logLevel = .error
-  try configure(app, options: options)
-  try await prepareDatabase(app)
-  try await app.server.start(address: .hostname("127.0.0.1", port: 0))
-  guard let port = app.http.server.shared.localAddress?.port else { fatalError("no port") }
-  var configuration = HTTPClient.Configuration()
-  configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 96
-  let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
-
-  let families = (0..<32).map { _ in Family(http: Player(client: client, base: "http://127.0.0.1:\(port)")) }
+  let bench = try await BenchServer.start()
+  let families = (0..<32).map { _ in Family(http: Player(client: bench.client, base: bench.base)) }
   for family in families { try await family.start() }
   let latencies = try await openLoop(families, seconds: seconds) { family in
     try await family.turn()
@@ -91,8 +78,5 @@ func runKidsServerBenchmarks(seconds: Double) async throws {
   }
   report("event round trip incl. save, 32 × 2/s", latencies, note: "(\(latencies.count) events; budget p99 10 ms)")
 
-  try await client.shutdown()
-  await app.server.shutdown()
-  try await app.asyncShutdown()
-  try? FileManager.default.removeItem(at: folder)
+  try await bench.stop()
 }
