@@ -21,7 +21,7 @@ const VIDEO_TICK_MS = 5000;
 const IDLE_MARKS = [10, 15, 20, 30];
 const COIN_FLIGHT_MS = 800;
 /** Events the page sends by itself: when the server cannot be reached they are simply dropped. */
-const BACKGROUND = new Set(["loadingTick", "heartbeat", "videoTick", "idle", "appBackgrounded", "appForegrounded", "levelCompleteFinished"]);
+const BACKGROUND = new Set(["loadingTick", "heartbeat", "videoTick", "idle", "appBackgrounded", "appForegrounded"]);
 /** Bennie's line when a video needs the internet; the server says it too when it refuses a video offline. */
 const NO_INTERNET = "Wir brauchen Internet.";
 
@@ -121,14 +121,16 @@ function hideNotice() {
   state.unreachable = false;
 }
 
-/** Waits for the "Nochmal versuchen" button (or for the browser to come back online). */
+/** Waits for the "Nochmal versuchen" button, the browser coming back online, or a quiet 10 s. */
 function waitForRetry() {
   return new Promise((resolve) => {
     const done = () => {
+      clearTimeout(timer);
       window.removeEventListener("online", done);
       $("#notice-retry").removeEventListener("click", done);
       resolve();
     };
+    const timer = setTimeout(done, 10000);
     window.addEventListener("online", done);
     $("#notice-retry").addEventListener("click", done);
   });
@@ -443,13 +445,16 @@ function syncCelebration(view) {
   const layer = $("#celebration-layer");
   const want = view.screen === "celebrationOverlay";
   const activity = state.current && state.current.kind === "activity" ? state.current.element : null;
-  if (activity) activity.classList.toggle("is-dimmed", want);
+  if (activity) {
+    activity.classList.toggle("is-dimmed", want);
+    // Under the card nothing can be reached: only "Weiter" closes it.
+    activity.inert = want;
+  }
   if (want && !state.celebration) {
     const card = celebrationCard(view, ui);
     layer.textContent = "";
     layer.append(card);
     layer.hidden = false;
-    layer.dataset.testid = "celebration";
     layer.dataset.coins = view.activePlayer ? String(view.activePlayer.coins) : "";
     state.celebration = card;
     if (!reduced() && card.animate) {
@@ -709,6 +714,11 @@ async function start() {
   document.title = t("homeTitle") || "Waldabenteuer";
   await enqueue(() => deliver("/api/kids/launch", { timeZone }));
   main.dataset.ready = "true";
+  // /kids#eltern opens the parent area (through the gate, as always).
+  if (location.hash === "#eltern") {
+    history.replaceState(null, "", location.pathname);
+    send("openParentDeepLink");
+  }
 }
 
 start();

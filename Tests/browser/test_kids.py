@@ -194,8 +194,7 @@ def test_first_time_flow_celebrates_only_at_five_coins(page, server):
     activity = page.locator(".screen-activity")
     expect(activity).to_be_visible()
     expect(activity).to_have_class(re.compile(r"\bis-dimmed\b"))
-    filter_value = activity.evaluate("el => getComputedStyle(el).filter")
-    assert "brightness(0.4)" in filter_value and "blur" in filter_value, filter_value
+    expect(activity).to_have_css("filter", "brightness(0.4) blur(10px)")
     expect(page.locator("[data-testid=celebration-card] .celebration-friends img")).to_have_count(4)  # Bennie + 3 Lemminge
 
     # Only "Weiter" closes it: not a click beside the card, not Escape.

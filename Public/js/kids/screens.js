@@ -519,8 +519,16 @@ const videoPlaying = {
       });
     }
     ui.state.video.player = player;
+    // When the browser does not start a film by itself (after a reload), one big tap starts it.
+    const start = h("button", {
+      type: "button", class: "video-start", hidden: true, "aria-label": "Film starten", data: { testid: "video-start" },
+      onclick: () => {
+        start.hidden = true;
+        if (player.play) player.play().catch(() => { start.hidden = false; });
+      },
+    });
     return h("section", { class: "screen screen-video", data: { video: playback.video.id } },
-      h("div", { class: "video-frame", data: { testid: "video-player" } }, player, h("div", { class: "video-shield", "aria-hidden": "true" })),
+      h("div", { class: "video-frame", data: { testid: "video-player" } }, player, h("div", { class: "video-shield", "aria-hidden": "true" }), start),
       h("aside", { class: "video-side" }, clock.element));
   },
   update(element, view, ui) {
@@ -531,7 +539,10 @@ const videoPlaying = {
     if (player && player.tagName === "VIDEO") {
       if (view.playback.paused && !player.paused) player.pause();
       else if (!view.playback.paused && player.paused && document.visibilityState === "visible" && !ui.state.video.over) {
-        player.play().catch(() => null);
+        player.play().catch(() => {
+          const start = element.querySelector(".video-start");
+          if (start && !ui.state.video.over) start.hidden = false;
+        });
       }
     }
   },
