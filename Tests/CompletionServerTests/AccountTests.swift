@@ -115,4 +115,41 @@ struct AccountTests {
       #expect(try script.decode(APIErrorBody.self, from: forged).code == "unauthenticated")
     }
   }
+
+  @Test("A signed-out or replaced session secret stops working at once, although sign-ins are cached")
+  func signedOutSecretsStopWorking() async throws {
+    try await withTestApp { browser in
+      let name = uniqueUsername("cache")
+      _ = try await browser.send(.GET, "/api/me")
+      _ = try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "long enough"))
+
+      // A second browser signs in and uses its session twice (the second time from the cache).
+      let other = browser.stranger()
+      _ = try await other.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "long enough"))
+      let secret = try #require(other.sessionCookie)
+      for _ in 0..<2 {
+        let me = try other.decode(UserResponse.self, from: try await other.send(.GET, "/api/me"))
+        #expect(me.username == name)
+      }
+      _ = try await other.send(.POST, "/api/account/logout")
+
+      // Someone who kept the old secret is no longer signed in.
+      let replay = browser.stranger()
+      replay.sessionCookie = secret
+      let refused = try await replay.send(.POST, "/api/account/tokens")
+      #expect(refused.status == .unauthorized)
+      #expect(try replay.decode(APIErrorBody.self, from: refused).code == "unauthenticated")
+
+      // Signing in again from a browser replaces its previous session: the previous secret stops working too.
+      let third = browser.stranger()
+      _ = try await third.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "long enough"))
+      let first = try #require(third.sessionCookie)
+      #expect(try third.decode(UserResponse.self, from: try await third.send(.GET, "/api/me")).username == name)
+      _ = try await third.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "long enough"))
+      #expect(third.sessionCookie != first)
+      let stale = browser.stranger()
+      stale.sessionCookie = first
+      #expect(try await stale.send(.POST, "/api/account/tokens").status == .unauthorized)
+    }
+  }
 }

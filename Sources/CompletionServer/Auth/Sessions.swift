@@ -1,6 +1,7 @@
 import Fluent
 import FluentSQL
 import Foundation
+import Synchronization
 import Vapor
 
 /// Cookie and bearer-token sign-in. Secrets are 32 random bytes; the database holds their SHA-256.
@@ -23,7 +24,15 @@ enum Sessions {
 
   /// Hex SHA-256 of a secret: what is stored and looked up.
   static func hash(_ secret: String) -> String {
-    SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+    // Runs on every signed-in request: hex by table, not through String(format:) once per byte.
+    let digits = Array("0123456789abcdef".utf8)
+    var hex = [UInt8]()
+    hex.reserveCapacity(64)
+    for byte in SHA256.hash(data: Data(secret.utf8)) {
+      hex.append(digits[Int(byte >> 4)])
+      hex.append(digits[Int(byte & 0x0f)])
+    }
+    return String(decoding: hex, as: UTF8.self)
   }
 
   /// Stores a new sign-in for `user` and returns its secret (the only time it exists in clear).
@@ -94,6 +103,14 @@ struct SessionMiddleware: AsyncMiddleware {
   }
 
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    request.currentSession = try await Self.session(of: request)
+    let response = try await next.respond(to: request)
+    if let cookie = request.pendingSessionCookie { response.cookies[Sessions.cookieName] = cookie }
+    return response
+  }
+
+  /// The sign-in the request carries: from the cache when it was checked recently, else from the database.
+  private static func session(of request: Request) async throws -> CurrentSession? {
     let secret: String?
     let kind: AuthToken.Kind
     if let bearer = request.headers.bearerAuthorization?.token {
@@ -103,14 +120,17 @@ struct SessionMiddleware: AsyncMiddleware {
       secret = request.cookies[Sessions.cookieName]?.string
       kind = .cookie
     }
-    if let secret, !secret.isEmpty, let token = try await Self.token(hash: Sessions.hash(secret), on: request.db),
-      token.kind == kind.rawValue, token.expiresAt > Date()
-    {
-      request.currentSession = CurrentSession(userID: token.userID, tokenID: token.id, kind: kind)
-    }
-    let response = try await next.respond(to: request)
-    if let cookie = request.pendingSessionCookie { response.cookies[Sessions.cookieName] = cookie }
-    return response
+    guard let secret, !secret.isEmpty else { return nil }
+    let hash = Sessions.hash(secret)
+    let now = Date()
+    let cache = request.application.sessionCache
+    if let cached = cache.session(hash: hash, at: now) { return cached.kind == kind ? cached : nil }
+    guard let token = try await Self.token(hash: hash, on: request.db), token.expiresAt > now,
+      let storedKind = AuthToken.Kind(rawValue: token.kind)
+    else { return nil }
+    let session = CurrentSession(userID: token.userID, tokenID: token.id, kind: storedKind)
+    cache.remember(session, hash: hash, expiresAt: token.expiresAt, at: now)
+    return session.kind == kind ? session : nil
   }
 }
 
@@ -146,5 +166,69 @@ extension Request {
   func requireUser() async throws -> User {
     guard let user = try await currentUser() else { throw AppError.unauthenticated }
     return user
+  }
+}
+
+/// Recently checked sign-ins, so a busy player's every request does not look its token up again.
+///
+/// An entry is trusted for ``lifetime`` at most. Signing out or replacing a session removes its entry at once
+/// on this server; another server process sharing the same PostgreSQL database notices within ``lifetime``.
+final class SessionCache: Sendable {
+  /// How long a checked sign-in is trusted without asking the database again.
+  static let lifetime: TimeInterval = 30
+  /// More entries than this and the cache starts over (a bound, not an eviction policy: it is cheap to refill).
+  static let capacity = 50_000
+
+  private struct Entry {
+    let session: CurrentSession
+    let expiresAt: Date
+    let checkedAt: Date
+  }
+
+  private let entries = Mutex<[String: Entry]>([:])
+
+  init() {}
+
+  /// The sign-in stored under `hash` if it was checked less than ``lifetime`` ago and has not expired.
+  func session(hash: String, at now: Date) -> CurrentSession? {
+    entries.withLock { entries in
+      guard let entry = entries[hash] else { return nil }
+      guard entry.expiresAt > now, now.timeIntervalSince(entry.checkedAt) < Self.lifetime else {
+        entries[hash] = nil
+        return nil
+      }
+      return entry.session
+    }
+  }
+
+  /// Remembers a sign-in just read from the database.
+  func remember(_ session: CurrentSession, hash: String, expiresAt: Date, at now: Date) {
+    entries.withLock { entries in
+      if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+      entries[hash] = Entry(session: session, expiresAt: expiresAt, checkedAt: now)
+    }
+  }
+
+  /// Forgets the sign-in with this token id (signed out, or replaced by a login).
+  func forget(tokenID: UUID) {
+    entries.withLock { entries in
+      guard let hash = entries.first(where: { $0.value.session.tokenID == tokenID })?.key else { return }
+      entries[hash] = nil
+    }
+  }
+}
+
+extension Application {
+  private struct SessionCacheKey: StorageKey {
+    typealias Value = SessionCache
+  }
+
+  /// The sign-in cache (created by `configure`).
+  var sessionCache: SessionCache {
+    get {
+      guard let cache = storage[SessionCacheKey.self] else { preconditionFailure("configure(_:options:) sets up the session cache") }
+      return cache
+    }
+    set { storage[SessionCacheKey.self] = newValue }
   }
 }
