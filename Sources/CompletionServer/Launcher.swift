@@ -1,5 +1,7 @@
 import Cryptogram
 import Foundation
+import NIOCore
+import NIOPosix
 import Vapor
 
 /// A command-line failure with a message meant for a person.
@@ -29,6 +31,17 @@ public enum Launcher {
   /// Prints a progress line at once, even when stdout is a file or a pipe.
   static func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
+  }
+
+  /// Runs Swift concurrency's tasks on the server's event-loop threads instead of a second thread pool.
+  ///
+  /// A request then moves between the network code and the async route code without waking another
+  /// thread; on a small machine each such wake-up costs more than the work itself (see
+  /// docs/PERFORMANCE.md). Call it first thing in `main`, before any task runs; returns false if it was
+  /// too late or is unsupported, in which case everything still works, just with more thread hops.
+  @discardableResult
+  public static func runTasksOnEventLoops() -> Bool {
+    NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
   }
 
   /// Whether `level` names a log level (trace … critical).

@@ -93,6 +93,43 @@ func runCryptogramBenchmarks(seconds: Double) async throws {
   print(String(format: "make a puzzle (%d quotes × 20)          p50 %6.1f µs  p99 %6.1f µs  max %6.1f µs  (budget 1000 µs)",
                quotes.count, percentile(samples, 0.5) * 1e6, percentile(samples, 0.99) * 1e6, (samples.last ?? 0) * 1e6))
 
+  // 1b. The CPU a guess costs the server outside the database: decode the stored board, apply the guess,
+  // encode the board again, encode the response (a medium quote).
+  do {
+    let quote = quotes.first { $0.length == .medium }!
+    let puzzle = Puzzle(quote: quote, seed: 7)
+    let stored = String(decoding: try JSONEncoder().encode(Board(puzzle: puzzle)), as: UTF8.self)
+    let cell = puzzle.cells.first { $0.isLetter && !puzzle.prefilled.contains($0.index) }!
+    var parts: [[Double]] = [[], [], [], [], [], []]
+    for _ in 0..<2_000 {
+      var start = clock.now
+      var board = try JSONDecoder().decode(Board.self, from: Data(stored.utf8))
+      parts[0].append(start.duration(to: clock.now).inSeconds)
+      start = clock.now
+      let effects = board.handle(.guess(cell: cell.index, letter: "E", at: Date()), in: puzzle)
+      parts[1].append(start.duration(to: clock.now).inSeconds)
+      start = clock.now
+      _ = try JSONEncoder().encode(board)
+      parts[2].append(start.duration(to: clock.now).inSeconds)
+      start = clock.now
+      let response = CryptogramMoveResponse(
+        game: CryptogramGameView(id: "x", mode: "random", date: nil, puzzle: puzzle, board: board, elapsedSeconds: 1),
+        effects: effects.map(CryptogramEffectView.init), celebration: nil, wiggle: nil)
+      parts[3].append(start.duration(to: clock.now).inSeconds)
+      start = clock.now
+      _ = try JSONEncoder().encode(response)
+      parts[4].append(start.duration(to: clock.now).inSeconds)
+      start = clock.now
+      _ = try StreamingJSONEncoder().encode(response)
+      parts[5].append(start.duration(to: clock.now).inSeconds)
+    }
+    for (label, samples) in zip(["decode the stored board", "apply a guess", "encode the board", "build the move response", "encode it (Foundation JSONEncoder)", "encode it (StreamingJSONEncoder, used)"], parts) {
+      let sorted = samples.sorted()
+      print(label.padding(toLength: 40, withPad: " ", startingAt: 0)
+        + String(format: " p50 %6.1f µs  p99 %6.1f µs", percentile(sorted, 0.5) * 1e6, percentile(sorted, 0.99) * 1e6))
+    }
+  }
+
   // 2. The server on SQLite, in this process, over real HTTP on loopback.
   let bench = try await BenchServer.start()
   let client = bench.client

@@ -5,7 +5,13 @@
 //   .build/release/completionkit-bench cryptogram                  # puzzle creation and the server under load
 //   taskset -c 0 .build/release/completionkit-bench kids           # KidsGame state transitions
 //   .build/release/completionkit-bench kids-server                 # a Waldabenteuer event through the server
+import CompletionServer
 import Foundation
+
+// As `completionkit serve` does (COMPLETIONKIT_SEPARATE_TASK_THREADS=1 measures without it).
+if ProcessInfo.processInfo.environment["COMPLETIONKIT_SEPARATE_TASK_THREADS"] != "1" {
+  Launcher.runTasksOnEventLoops()
+}
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let suite = arguments.first ?? "motion"
@@ -18,9 +24,11 @@ case "kids":
   runKidsGameBenchmarks(rounds: arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000)
 case "kids-server":
   try await runKidsServerBenchmarks(seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? 20)
+case "json":
+  try runJSONEncodingBenchmark(rounds: arguments.dropFirst().first.flatMap { Int($0) } ?? 5_000)
 case "serve":
   // A release-built server for probing from outside the process (latency checks with other clients).
   try await serveForProbing(port: arguments.dropFirst().first.flatMap { Int($0) } ?? 8095)
 default:
-  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | serve [port]]")
+  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | json [rounds] | serve [port]]")
 }

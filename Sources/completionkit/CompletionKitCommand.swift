@@ -3,8 +3,19 @@ import Foundation
 import CompletionServer
 import Logging
 
-/// `completionkit`: run the server, migrate its database.
+/// The program's entry: moves Swift concurrency onto the event loops before anything async runs, then
+/// parses the command line.
 @main
+enum Entry {
+  static func main() async {
+    if ProcessInfo.processInfo.environment["COMPLETIONKIT_SEPARATE_TASK_THREADS"] != "1" {
+      Launcher.runTasksOnEventLoops()
+    }
+    await CompletionKitCommand.main()
+  }
+}
+
+/// `completionkit`: run the server, migrate its database.
 struct CompletionKitCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "completionkit",
