@@ -423,6 +423,42 @@ struct KidsAPITests {
     }
   }
 
+  @Test("At midnight in the family's time zone the day's play time starts again from zero")
+  func playTimeRollsOverAtMidnight() async throws {
+    try await withTestApp(options: Self.options) { client in
+      let family = Family(client: client)
+      try await family.toWuerfel()
+      let zone = Self.quietZone
+      func beat() async throws { try await family.send("heartbeat") { $0.timeZone = zone } }
+      for _ in 0..<4 {
+        try await beat()
+        try await family.wait(15)
+      }
+      try await beat()  // 4 × 15 s = 60 s today
+
+      // Move the server's clock to 5 s before the family's midnight; the next beat still counts for today.
+      let clockResponse = try await client.send(.POST, "/api/test/clock", raw: #"{"advanceSeconds": 0}"#)
+      struct Now: Decodable { let now: Date }
+      let now = try Self.decoder.decode(Now.self, from: Data(buffer: clockResponse.body)).now
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = try #require(TimeZone(identifier: zone))
+      let midnight = try #require(calendar.nextDate(after: now, matching: DateComponents(hour: 0, minute: 0, second: 0), matchingPolicy: .nextTime))
+      try await family.wait(midnight.timeIntervalSince(now) - 5)
+      try await beat()  // + 20 s (a long gap is capped) = 80 s, still yesterday's count
+
+      try await family.wait(15)
+      try await beat()  // 10 s after midnight: a new day, which starts with this 15 s gap
+      try await family.wait(15)
+      try await beat()  // 30 s today
+
+      try await family.send("home")
+      try await family.toDashboard()
+      let card = try #require(try await family.state().dashboard?.players.first { $0.id == "alexander" })
+      #expect(abs(card.usage - 30.0 / 3600) < 0.001, "usage \(card.usage * 3600) s")
+      #expect(card.playedMinutes == 0 && card.band == "green")
+    }
+  }
+
   @Test("The kids page and the home page's list")
   func pages() async throws {
     try await withTestApp(options: Self.options) { client in
