@@ -122,7 +122,11 @@ struct StreamingJSONEncoderTests {
       var tiny = 1e-7
       var huge = 1e300
       var negativeZero = -0.0
-      var float: Float = 1.5
+      var float: Float = 0.1
+      var wholeFloat: Float = 3
+      var widths: [UInt16] = [1, 65535]
+      var floats: [Float] = [0.1, 2.5, -7]
+      var wrappedFloat: Float? = 0.3
       var missing: String? = nil
       var present: Int? = 4
       var flag = true

@@ -85,6 +85,19 @@ final class JSONSink {
     }
   }
 
+  /// A `Float` in its own shortest form (through `Double` it would gain digits: 0.1 → 0.10000000149011612).
+  func writeFloat(_ value: Float, codingPath: () -> [any CodingKey]) throws {
+    guard value.isFinite else {
+      throw EncodingError.invalidValue(
+        value, .init(codingPath: codingPath(), debugDescription: "\(value) is not a valid JSON number."))
+    }
+    if value.rounded() == value, abs(value) < 1e7 {
+      append(contentsOf: Int64(value).description)
+    } else {
+      append(contentsOf: value.description)
+    }
+  }
+
   private func append(contentsOf text: String) {
     var text = text
     text.withUTF8 { bytes.append(contentsOf: $0) }
@@ -328,7 +341,7 @@ struct StreamingUnkeyedContainer: UnkeyedEncodingContainer {
     self.encoder = encoder
   }
 
-  private mutating func next() throws -> StreamingIndexKey {
+  fileprivate mutating func next() throws -> StreamingIndexKey {
     try encoder.beginElement()
     defer { count += 1 }
     return StreamingIndexKey(count)
@@ -427,7 +440,10 @@ extension StreamingKeyedContainer {
   mutating func encode(_ value: UInt16, forKey key: Key) throws { try encodeInteger(value, forKey: key) }
   mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodeInteger(value, forKey: key) }
   mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeInteger(value, forKey: key) }
-  mutating func encode(_ value: Float, forKey key: Key) throws { try encode(Double(value), forKey: key) }
+  mutating func encode(_ value: Float, forKey key: Key) throws {
+    try encoder.beginMember(key)
+    try encoder.sink.writeFloat(value, codingPath: { [encoder] in StreamingEncoder.path(encoder, key) })
+  }
 
   private mutating func encodeInteger<T: BinaryInteger>(_ value: T, forKey key: Key) throws {
     try encoder.beginMember(key)
@@ -435,7 +451,13 @@ extension StreamingKeyedContainer {
   }
 }
 
-extension StreamingUnkeyedContainer {
+/// Unkeyed and single-value containers write the other integer widths and `Float` the same way.
+protocol StreamingNumberWriting {
+  mutating func encodeInteger<T: BinaryInteger>(_ value: T) throws
+  mutating func encode(_ value: Float) throws
+}
+
+extension StreamingNumberWriting {
   mutating func encode(_ value: Int8) throws { try encodeInteger(value) }
   mutating func encode(_ value: Int16) throws { try encodeInteger(value) }
   mutating func encode(_ value: Int32) throws { try encodeInteger(value) }
@@ -445,28 +467,28 @@ extension StreamingUnkeyedContainer {
   mutating func encode(_ value: UInt16) throws { try encodeInteger(value) }
   mutating func encode(_ value: UInt32) throws { try encodeInteger(value) }
   mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
-  mutating func encode(_ value: Float) throws { try encode(Double(value)) }
+}
 
-  private mutating func encodeInteger<T: BinaryInteger>(_ value: T) throws {
+extension StreamingUnkeyedContainer: StreamingNumberWriting {
+  mutating func encodeInteger<T: BinaryInteger>(_ value: T) throws {
     _ = try next()
     encoder.sink.writeInteger(value)
   }
+
+  mutating func encode(_ value: Float) throws {
+    let key = try next()
+    try encoder.sink.writeFloat(value, codingPath: { [encoder] in StreamingEncoder.path(encoder, key) })
+  }
 }
 
-extension StreamingSingleValueContainer {
-  mutating func encode(_ value: Int8) throws { try encodeInteger(value) }
-  mutating func encode(_ value: Int16) throws { try encodeInteger(value) }
-  mutating func encode(_ value: Int32) throws { try encodeInteger(value) }
-  mutating func encode(_ value: Int64) throws { try encodeInteger(value) }
-  mutating func encode(_ value: UInt) throws { try encodeInteger(value) }
-  mutating func encode(_ value: UInt8) throws { try encodeInteger(value) }
-  mutating func encode(_ value: UInt16) throws { try encodeInteger(value) }
-  mutating func encode(_ value: UInt32) throws { try encodeInteger(value) }
-  mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
-  mutating func encode(_ value: Float) throws { try encode(Double(value)) }
-
-  private mutating func encodeInteger<T: BinaryInteger>(_ value: T) throws {
+extension StreamingSingleValueContainer: StreamingNumberWriting {
+  mutating func encodeInteger<T: BinaryInteger>(_ value: T) throws {
     try encoder.beginSingle()
     encoder.sink.writeInteger(value)
+  }
+
+  mutating func encode(_ value: Float) throws {
+    try encoder.beginSingle()
+    try encoder.sink.writeFloat(value, codingPath: { [encoder] in encoder.codingPath })
   }
 }
