@@ -80,6 +80,12 @@ struct KidsAPITests {
       #expect(response.status == .ok)
     }
 
+    /// Stops real time from moving the server's clock (test hook), so sums of play time are exact on a slow machine.
+    func freezeClock() async throws {
+      let response = try await client.send(.POST, "/api/test/clock", raw: #"{"advanceSeconds": 0, "freeze": true}"#)
+      #expect(response.status == .ok)
+    }
+
     /// From a new family to Alexander's Würfel game.
     func toWuerfel() async throws {
       try await launch()
@@ -405,6 +411,7 @@ struct KidsAPITests {
   func playTime() async throws {
     try await withTestApp(options: Self.options) { client in
       let family = Family(client: client)
+      try await family.freezeClock()  // before launch, which starts the first heartbeat gap
       try await family.toWuerfel()
       for _ in 0..<7 {
         try await family.send("heartbeat") { $0.timeZone = Self.quietZone }
@@ -417,7 +424,7 @@ struct KidsAPITests {
       let card = try #require(try await family.state().dashboard?.players.first { $0.id == "alexander" })
       // 6 gaps of 15 s and one of 20 s (capped) = 110 s.
       #expect(card.playedMinutes == 1 && card.limitMinutes == 60 && card.band == "green")
-      #expect(abs(card.usage - 110.0 / 3600) < 0.001)
+      #expect(abs(card.usage - 110.0 / 3600) < 1e-6)
       let bad = try await family.raw("heartbeat") { $0.timeZone = "Mars/Olympus" }
       #expect(bad.status == .badRequest && String(buffer: bad.body).contains("invalid_time_zone"))
     }
@@ -427,6 +434,7 @@ struct KidsAPITests {
   func playTimeRollsOverAtMidnight() async throws {
     try await withTestApp(options: Self.options) { client in
       let family = Family(client: client)
+      try await family.freezeClock()  // before launch, which starts the first heartbeat gap
       try await family.toWuerfel()
       let zone = Self.quietZone
       func beat() async throws { try await family.send("heartbeat") { $0.timeZone = zone } }
@@ -454,7 +462,7 @@ struct KidsAPITests {
       try await family.send("home")
       try await family.toDashboard()
       let card = try #require(try await family.state().dashboard?.players.first { $0.id == "alexander" })
-      #expect(abs(card.usage - 30.0 / 3600) < 0.001, "usage \(card.usage * 3600) s")
+      #expect(abs(card.usage - 30.0 / 3600) < 1e-6, "usage \(card.usage * 3600) s")
       #expect(card.playedMinutes == 0 && card.band == "green")
     }
   }

@@ -4,6 +4,8 @@ import Vapor
 struct TestHooksController: RouteCollection {
   struct AdvanceClock: Content {
     let advanceSeconds: Double
+    /// True stops real time from moving the clock from now on (it stays stopped for the server's life).
+    let freeze: Bool?
   }
 
   struct ClockResponse: Content {
@@ -14,12 +16,13 @@ struct TestHooksController: RouteCollection {
     routes.post("api", "test", "clock", use: advance)
   }
 
-  /// `POST /api/test/clock {advanceSeconds}`: moves the game clock forward.
+  /// `POST /api/test/clock {advanceSeconds, freeze?}`: moves the game clock forward, and can stop real time.
   @Sendable func advance(req: Request) async throws -> ClockResponse {
     let body = try req.decodeJSON(AdvanceClock.self)
     guard body.advanceSeconds.isFinite, body.advanceSeconds >= 0, body.advanceSeconds <= 86_400 else {
       throw AppError.invalidParameter("advanceSeconds", "a number of seconds from 0 to 86400")
     }
+    if body.freeze == true { req.application.clock.freeze() }
     req.application.clock.advance(by: body.advanceSeconds)
     return ClockResponse(now: req.application.clock.now())
   }

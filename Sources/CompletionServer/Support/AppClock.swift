@@ -2,16 +2,32 @@ import NIOConcurrencyHelpers
 import Vapor
 
 /// The server's idea of "now". Real time, plus an offset that only the test hook can move, so browser
-/// tests can run a five-minute video clock to its end without waiting five minutes.
+/// tests can run a five-minute video clock to its end without waiting five minutes. The hook can also stop
+/// real time from counting, so a test that adds up play time gets exact sums however slow the machine is.
 final class AppClock: Sendable {
-  private let offset = NIOLockedValueBox<TimeInterval>(0)
+  private struct State {
+    var offset: TimeInterval = 0
+    /// When set, real time no longer moves the clock; only ``advance(by:)`` does.
+    var frozenAt: Date?
+  }
+
+  private let state = NIOLockedValueBox(State())
 
   /// The current time as the game rules see it.
-  func now() -> Date { Date().addingTimeInterval(offset.withLockedValue { $0 }) }
+  func now() -> Date {
+    state.withLockedValue { ($0.frozenAt ?? Date()).addingTimeInterval($0.offset) }
+  }
 
   /// Moves the clock forward (test hook only).
   func advance(by seconds: TimeInterval) {
-    offset.withLockedValue { $0 += seconds }
+    state.withLockedValue { $0.offset += seconds }
+  }
+
+  /// Stops real time from moving the clock (test hook only); the clock keeps the time it shows now.
+  func freeze() {
+    state.withLockedValue { state in
+      if state.frozenAt == nil { state.frozenAt = Date() }
+    }
   }
 }
 
