@@ -74,17 +74,21 @@ struct KidsAPITests {
       return try decoder.decode(KidsResponse.self, from: Data(buffer: response.body)).view
     }
 
-    /// Moves the server's game clock on (test hook).
-    func wait(_ seconds: Double) async throws {
-      let response = try await client.send(.POST, "/api/test/clock", raw: #"{"advanceSeconds": \#(seconds)}"#)
+    /// Moves the server's game clock on, and can stop real time from moving it (test hook); returns the clock's time.
+    @discardableResult
+    func moveClock(by seconds: Double, freeze: Bool = false) async throws -> Date {
+      struct Now: Decodable { let now: Date }
+      let response = try await client.send(
+        .POST, "/api/test/clock", raw: #"{"advanceSeconds": \#(seconds), "freeze": \#(freeze)}"#)
       #expect(response.status == .ok)
+      return try decoder.decode(Now.self, from: Data(buffer: response.body)).now
     }
 
+    /// Moves the server's game clock on (test hook).
+    func wait(_ seconds: Double) async throws { try await moveClock(by: seconds) }
+
     /// Stops real time from moving the server's clock (test hook), so sums of play time are exact on a slow machine.
-    func freezeClock() async throws {
-      let response = try await client.send(.POST, "/api/test/clock", raw: #"{"advanceSeconds": 0, "freeze": true}"#)
-      #expect(response.status == .ok)
-    }
+    func freezeClock() async throws { try await moveClock(by: 0, freeze: true) }
 
     /// From a new family to Alexander's Würfel game.
     func toWuerfel() async throws {
@@ -445,9 +449,7 @@ struct KidsAPITests {
       try await beat()  // 4 × 15 s = 60 s today
 
       // Move the server's clock to 5 s before the family's midnight; the next beat still counts for today.
-      let clockResponse = try await client.send(.POST, "/api/test/clock", raw: #"{"advanceSeconds": 0}"#)
-      struct Now: Decodable { let now: Date }
-      let now = try Self.decoder.decode(Now.self, from: Data(buffer: clockResponse.body)).now
+      let now = try await family.moveClock(by: 0)
       var calendar = Calendar(identifier: .gregorian)
       calendar.timeZone = try #require(TimeZone(identifier: zone))
       let midnight = try #require(calendar.nextDate(after: now, matching: DateComponents(hour: 0, minute: 0, second: 0), matchingPolicy: .nextTime))
