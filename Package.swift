@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "Cryptogram", targets: ["Cryptogram"]),
     .library(name: "KidsGame", targets: ["KidsGame"]),
     .library(name: "CompletionAPI", targets: ["CompletionAPI"]),
+    .library(name: "StreamingJSON", targets: ["StreamingJSON"]),
     .library(name: "CompletionServer", targets: ["CompletionServer"]),
     .library(name: "CompletionKitUI", targets: ["CompletionKitUI"]),
     .executable(name: "completionkit", targets: ["completionkit"]),
@@ -31,6 +32,8 @@ let package = Package(
     .target(name: "Cryptogram", dependencies: ["CompletionCore"], resources: [.copy("Resources/quotes.json")]),
     // The kids' learning game "Waldabenteuer" (seed 001): navigation, coins, activities, parent rules. Pure.
     .target(name: "KidsGame", dependencies: ["CompletionCore"]),
+    // A JSON encoder that writes while it encodes (no boxed tree): every API response goes through it.
+    .target(name: "StreamingJSON"),
     // Codable request/response types shared by the server, the tests and any Swift client.
     .target(name: "CompletionAPI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame"]),
     // Vapor + Fluent: routes, models, migrations, auth, static web client.
@@ -41,6 +44,7 @@ let package = Package(
         "Cryptogram",
         "KidsGame",
         "CompletionAPI",
+        "StreamingJSON",
         .product(name: "Vapor", package: "vapor"),
         .product(name: "Fluent", package: "fluent"),
         .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -63,7 +67,7 @@ let package = Package(
     .executableTarget(
       name: "completionkit-bench",
       dependencies: [
-        "CompletionCore", "CAllocationCounter", "Cryptogram", "KidsGame", "CompletionAPI", "CompletionServer",
+        "CompletionCore", "CAllocationCounter", "Cryptogram", "KidsGame", "CompletionAPI", "CompletionServer", "StreamingJSON",
         .product(name: "Vapor", package: "vapor"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ]
@@ -88,6 +92,10 @@ let package = Package(
         "KidsGame",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
+    ),
+    .testTarget(
+      name: "StreamingJSONTests",
+      dependencies: ["StreamingJSON", "CompletionAPI", "CompletionCore", "Cryptogram", "KidsGame", .product(name: "Vapor", package: "vapor")]
     ),
     .testTarget(
       name: "CompletionServerTests",

@@ -4,27 +4,10 @@ import FluentPostgresDriver
 import FluentSQLiteDriver
 import Vapor
 
-extension Application {
-  private struct ServerOptionsKey: StorageKey {
-    typealias Value = ServerOptions
-  }
-
-  /// The options the app was configured with.
-  public var serverOptions: ServerOptions {
-    get {
-      guard let options = storage[ServerOptionsKey.self] else {
-        preconditionFailure("configure(_:options:) must run before the app is used")
-      }
-      return options
-    }
-    set { storage[ServerOptionsKey.self] = newValue }
-  }
-}
-
 /// Sets the app up: database, migrations, password hashing, routes, middleware. Does not migrate;
 /// call ``prepareDatabase(_:)`` (the `serve` and `migrate` commands do).
 public func configure(_ app: Application, options: ServerOptions) throws {
-  app.serverOptions = options
+  app.services = AppServices(options: options)
 
   switch options.database {
   case .sqliteFile(let path):
@@ -43,11 +26,15 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(CreateCryptogram())  // quotes, cryptogram games and per-person stats
   app.migrations.add(IndexCryptogramGames())  // the lookups every cryptogram request makes
   app.migrations.add(CreateKidsGame())  // Waldabenteuer: one saved game per family
+  app.migrations.add(CreateLedgerBalances())  // kept balances, so a balance is read instead of summed
+  app.migrations.add(CreateCompletions())  // the completion pipeline: completions, streaks, totals, celebration settings
+  app.migrations.add(CreateIdempotencyRecords())  // first responses replayed to retries, for every domain
+  app.migrations.add(AddCryptogramGameVersion())  // optimistic versions, so server processes sharing a database never lose a move
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // JSON responses are written as they are encoded instead of through Foundation's boxed tree (about 20×
   // faster for a cryptogram board; see docs/PERFORMANCE.md). Same output as Vapor's default encoder.
-  ContentConfiguration.global.use(encoder: StreamingJSONEncoder(), for: .json)
+  ContentConfiguration.global.use(encoder: StreamingContentEncoder(), for: .json)
   app.routes.defaultMaxBodySize = ByteCount(value: options.maxBodySize)
 
   try app.register(collection: SiteController())
@@ -55,11 +42,6 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   try app.register(collection: MotionController())
   try app.register(collection: CryptogramController())
   try app.register(collection: KidsController())
-  let writes = DatabaseWriteGate(serializes: options.database.kind == "sqlite")
-  app.cryptogram = CryptogramState(writes: writes)
-  app.kids = KidsState(writes: writes)
-  app.clock = AppClock()
-  app.sessionCache = SessionCache()
   if options.testHooks {
     app.logger.warning("Test hooks are on: POST /api/test/clock moves the game clock. Never use this for real play.")
     try app.register(collection: TestHooksController())
@@ -88,6 +70,8 @@ public func prepareDatabase(_ app: Application) async throws {
     }
   }
   try await app.autoMigrate()
+  // Stored responses are kept for 48 hours; older ones go at every start (and daily, see `serve`).
+  try await IdempotencyKey.prune(before: app.services.clock.now(), on: app.db)
   // The bundled quotes join the database so games can refer to them (new ones arrive with upgrades).
   let added = try await QuoteStore.syncBundled(on: app.db)
   if added > 0 { app.logger.info("Added \(added) bundled quotes to the library.") }

@@ -3,6 +3,7 @@ import CompletionAPI
 import CompletionServer
 import Cryptogram
 import Foundation
+import StreamingJSON
 import Vapor
 
 /// One simulated player: a guest with a cookie and a random puzzle it plays by guessing letters in turn.

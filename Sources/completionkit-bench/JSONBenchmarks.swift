@@ -2,6 +2,7 @@ import CompletionAPI
 import CompletionServer
 import Cryptogram
 import Foundation
+import StreamingJSON
 
 /// Encoding a cryptogram move response (a medium quote, mid-game) with Foundation's encoder and with the
 /// server's streaming encoder: the largest CPU cost of a guess before the streaming encoder.

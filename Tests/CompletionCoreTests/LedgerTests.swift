@@ -17,7 +17,8 @@ struct LedgerTests {
     var ledger = RewardLedger()
     #expect(ledger.record(entry("level-1", 1)) == .recorded(entry("level-1", 1), balance: 1))
     #expect(ledger.record(entry("level-1", 1)) == .duplicate(entry("level-1", 1)))
-    #expect(ledger.record(entry("level-1", 5)) == .duplicate(entry("level-1", 1)))
+    #expect(ledger.record(entry("level-1", 5)) == .conflict(entry("level-1", 1)), "the same key for another amount is a conflict")
+    #expect(ledger.record(entry("level-1", 1, account: "bo")) == .conflict(entry("level-1", 1)), "…or for another account")
     #expect(ledger.balance(of: "ada", in: "coins") == 1)
     #expect(ledger.entries.count == 1)
   }
@@ -52,7 +53,9 @@ struct LedgerTests {
           paid[key] = amount
           balance += amount
         case .duplicate(let first):
-          #expect(first.amount == paid[key])
+          #expect(first.amount == paid[key] && first.amount == amount)
+        case .conflict(let first):
+          #expect(first.amount == paid[key] && first.amount != amount)
         case .insufficientFunds(let current):
           #expect(current + amount < 0)
         case .missingKey:

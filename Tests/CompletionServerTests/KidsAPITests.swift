@@ -235,7 +235,7 @@ struct KidsAPITests {
     }
   }
 
-  @Test("A retried event (same id) is applied once: one coin, one ledger entry")
+  @Test("A retried event (same id) is applied once and answers what the first did; the id for another event is a 409")
   func idempotentRetry() async throws {
     try await withTestApp(options: Self.options) { client, app in
       let family = Family(client: client)
@@ -252,7 +252,27 @@ struct KidsAPITests {
         $0.number = rolled.view.level?.askedNumber
         $0.eventID = id
       }
-      #expect(again.replayed == true && again.effects.isEmpty && again.view.activePlayer?.coins == 1)
+      #expect(again.replayed == true && again.effects == first.effects && again.view == first.view)
+      #expect(try await family.ledgerCoins(app, user: try await family.userID()) == 1)
+      // The same id with another event is not a retry.
+      let reused = try await family.raw("tapNumber") {
+        $0.number = 7
+        $0.eventID = id
+      }
+      #expect(reused.status == .conflict)
+      #expect(try client.decode(APIErrorBody.self, from: reused).code == "idempotency_key_reused")
+      // Long after 64 other events the id still replays (the old window forgot it).
+      for _ in 0..<70 {
+        try await family.send("heartbeat") {
+          $0.timeZone = KidsAPITests.quietZone
+          $0.eventID = UUID().uuidString
+        }
+      }
+      let late = try await family.send("tapNumber") {
+        $0.number = rolled.view.level?.askedNumber
+        $0.eventID = id
+      }
+      #expect(late.replayed == true && late.view == first.view)
       #expect(try await family.ledgerCoins(app, user: try await family.userID()) == 1)
     }
   }

@@ -59,35 +59,6 @@ struct SelectionTests {
     #expect(CalendarDay(instant, in: TimeZone(identifier: "America/New_York")!).description == "2026-11-21")
   }
 
-  @Test("Streaks count consecutive solved days, survive until the end of the next day, and reset after a gap")
-  func streaks() {
-    let monday = CalendarDay(year: 2026, month: 11, day: 16)
-    var streak = DailyStreak()
-    streak.recordSolve(on: monday)
-    streak.recordSolve(on: monday.adding(days: 1))
-    streak.recordSolve(on: monday.adding(days: 1))  // the same day twice
-    #expect(streak.current == 2 && streak.best == 2)
-    #expect(streak.current(on: monday.adding(days: 2)) == 2, "today not solved yet: yesterday's run still counts")
-    #expect(streak.current(on: monday.adding(days: 3)) == 0, "a whole day missed")
-    streak.recordSolve(on: monday.adding(days: 4))
-    #expect(streak.current == 1 && streak.best == 2)
-    streak.recordSolve(on: monday.adding(days: 3))  // an older day cannot extend it backwards
-    #expect(streak.current == 1)
-  }
-
-  @Test("Around midnight the person's own date decides which daily counts")
-  func midnight() throws {
-    // Solved at 00:10 in Tokyo on the 22nd = 15:10 UTC on the 21st.
-    let instant = try #require(ISO8601DateFormatter().date(from: "2026-11-21T15:10:00Z"))
-    let tokyo = CalendarDay(instant, in: TimeZone(identifier: "Asia/Tokyo")!)
-    let utc = CalendarDay(instant, in: TimeZone(identifier: "UTC")!)
-    #expect(tokyo.description == "2026-11-22" && utc.description == "2026-11-21")
-    var streak = DailyStreak()
-    streak.recordSolve(on: utc)
-    streak.recordSolve(on: tokyo)
-    #expect(streak.current == 2)
-  }
-
   @Test("The completion sequence follows the seed: overlay at 0.7 s, then 0.4, 1.2, 1.8 and 2.3 s inside it")
   func celebration() {
     let c = CompletionCelebration.choreography

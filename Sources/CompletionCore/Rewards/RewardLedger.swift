@@ -21,12 +21,24 @@ public struct LedgerEntry: Hashable, Sendable, Codable {
   }
 }
 
+extension LedgerEntry {
+  /// Whether `other` asks for the same payment (same key, account, currency and amount); reason and time
+  /// may differ between a first attempt and its retry.
+  public func isSamePayment(as other: LedgerEntry) -> Bool {
+    key == other.key && account == other.account && currency == other.currency && amount == other.amount
+  }
+}
+
 /// What recording an entry did.
 public enum LedgerOutcome: Hashable, Sendable {
   /// The entry was appended and the balance changed.
   case recorded(LedgerEntry, balance: Int)
-  /// The key had been seen: nothing changed; the first entry with that key is returned.
+  /// The key had been seen with the same account, currency and amount: nothing changed; the first
+  /// entry with that key is returned.
   case duplicate(LedgerEntry)
+  /// The key had been used for a different payment (another account, currency or amount): refused,
+  /// nothing changed; the first entry with that key is returned.
+  case conflict(LedgerEntry)
   /// A spend larger than the balance: refused, nothing changed.
   case insufficientFunds(balance: Int)
   /// The key was empty: refused, nothing changed.
@@ -48,11 +60,14 @@ public struct RewardLedger: Sendable {
 
   public init() {}
 
-  /// Appends `entry` unless its key was seen before or it would overdraw the balance.
+  /// Appends `entry` unless its key was seen before, it would overdraw the balance, or its key is empty.
   @discardableResult
   public mutating func record(_ entry: LedgerEntry) -> LedgerOutcome {
     guard !entry.key.isEmpty else { return .missingKey }
-    if let index = indexByKey[entry.key] { return .duplicate(entries[index]) }
+    if let index = indexByKey[entry.key] {
+      let first = entries[index]
+      return first.isSamePayment(as: entry) ? .duplicate(first) : .conflict(first)
+    }
     let balanceKey = BalanceKey(account: entry.account, currency: entry.currency)
     let current = balances[balanceKey, default: 0]
     if entry.amount < 0, current + entry.amount < 0 { return .insufficientFunds(balance: current) }
@@ -69,4 +84,12 @@ public struct RewardLedger: Sendable {
 
   /// Whether an entry with `key` has been recorded.
   public func contains(key: String) -> Bool { indexByKey[key] != nil }
+}
+
+extension LedgerOutcome {
+  /// Whether this call wrote the entry.
+  public var didRecord: Bool {
+    if case .recorded = self { return true }
+    return false
+  }
 }

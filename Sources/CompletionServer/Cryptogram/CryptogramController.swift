@@ -6,11 +6,9 @@ import FluentSQL
 import Vapor
 
 /// The cryptogram game over HTTP. Every guess is checked here with the same `Cryptogram` rules the
-/// tests use; the client only ever sees cells it has earned.
+/// tests use; the client only ever sees cells it has earned. Moves run through the ``GameRunner``; a
+/// solve is recorded by the ``CompletionRecorder`` (points, streak, totals, celebration).
 struct CryptogramController: RouteCollection {
-  /// Points paid for a solved puzzle.
-  static let pointsPerSolve = 10
-
   func boot(routes: any RoutesBuilder) throws {
     let api = routes.grouped("api", "cryptogram")
     api.post("games", use: create)
@@ -35,13 +33,13 @@ struct CryptogramController: RouteCollection {
     guard body.mode == "daily" || body.mode == "random" else { throw CryptogramError.invalidMode(body.mode) }
     let user = try await req.userCreatingGuest()
     let userID = try user.requireID()
-    let state = req.application.cryptogram
+    let services = req.application.services
     let db = req.db
     // One creation at a time per person, so two taps on "daily" make one game.
-    return try await state.people.run(userID) {
-      let now = Date()
+    return try await services.people.run(userID) {
+      let now = services.clock.now()
       let today = CalendarDay(now, in: zone)
-      let library = try await state.quotes.library(on: db)
+      let library = try await services.quotes.library(on: db)
       let daily = PuzzleSelection.daily(for: today, from: library.quotes)
       let quote: Quote
       let seed: UInt64
@@ -50,7 +48,7 @@ struct CryptogramController: RouteCollection {
           .filter(\.$user.$id == userID).filter(\.$dailyDate == today.description)
           .sort(\.$createdAt, .descending).first()
         {
-          return try await Self.view(of: try GameRecord(existing), state: state, on: db, at: now)
+          return try await Self.view(of: try GameRecord(existing), services: services, on: db, at: now)
         }
         guard let daily else { throw CryptogramError.noQuotes }
         (quote, seed) = daily
@@ -78,12 +76,14 @@ struct CryptogramController: RouteCollection {
       game.status = Board.Status.playing.rawValue
       game.mistakes = 0
       game.hints = 0
-      try await state.writes.run {
-        try await db.transaction { db in
-          try await game.create(on: db)
-          try await Self.ensureStats(for: userID, on: db)
-          try await Self.increment(userID, ["played": 1], on: db)
-        }
+      game.version = 0
+      game.createdAt = now
+      game.updatedAt = now
+      _ = try await services.runner.write(on: db) { db in
+        try await game.create(on: db)
+        try await Self.ensureStats(for: userID, on: db)
+        try await Self.increment(userID, ["played": 1], on: db)
+        return true
       }
       return try Self.view(of: try GameRecord(game), puzzle: puzzle, board: Board(puzzle: puzzle), at: now)
     }
@@ -96,18 +96,20 @@ struct CryptogramController: RouteCollection {
       .filter(\.$user.$id == userID).filter(\.$status != "solved")
       .sort(\.$updatedAt, .descending).first()
     guard let game else { return CurrentCryptogramResponse(game: nil) }
+    let services = req.application.services
     return CurrentCryptogramResponse(
-      game: try await Self.view(of: try GameRecord(game), state: req.application.cryptogram, on: req.db, at: Date()))
+      game: try await Self.view(of: try GameRecord(game), services: services, on: req.db, at: services.clock.now()))
   }
 
   /// `GET /api/cryptogram/games/{id}`.
   @Sendable func show(req: Request) async throws -> CryptogramGameView {
     let game = try await Self.ownedGame(req)
-    return try await Self.view(of: game, state: req.application.cryptogram, on: req.db, at: Date())
+    let services = req.application.services
+    return try await Self.view(of: game, services: services, on: req.db, at: services.clock.now())
   }
 
   /// `POST /api/cryptogram/games/{id}/guesses` `{cell, letter}`.
-  @Sendable func guess(req: Request) async throws -> CryptogramMoveResponse {
+  @Sendable func guess(req: Request) async throws -> Response {
     let body = try req.decodeJSON(CryptogramGuessRequest.self)
     guard body.letter.count == 1, let letter = body.letter.first, Letters.index(of: letter) != nil else {
       throw CryptogramError.invalidLetter
@@ -116,7 +118,7 @@ struct CryptogramController: RouteCollection {
   }
 
   /// `POST /api/cryptogram/games/{id}/hints` `{cell?}`.
-  @Sendable func hint(req: Request) async throws -> CryptogramMoveResponse {
+  @Sendable func hint(req: Request) async throws -> Response {
     let body = req.body.data == nil ? CryptogramHintRequest() : try req.decodeJSON(CryptogramHintRequest.self)
     return try await move(req) { .hint(cell: body.cell, at: $0) }
   }
@@ -126,8 +128,13 @@ struct CryptogramController: RouteCollection {
     let zone = try Self.timeZone(req.query[String.self, at: "timeZone"])
     let user = try await req.userCreatingGuest()
     let userID = try user.requireID()
-    let today = CalendarDay(Date(), in: zone)
+    guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let today = CalendarDay(req.application.services.clock.now(), in: zone)
     let row = try await CryptogramStats.query(on: req.db).filter(\.$user.$id == userID).first()
+    let totals = try await CompletionRecorder.totals(userID: userID, domain: CryptogramCompletion.domain, on: sql)
+    let rule = CryptogramCompletion.rules.streak
+    var streak = Streak()
+    if let rule { streak = try await CompletionRecorder.loadStreak(userID: userID, name: rule.name, on: sql) }
     let recent = try await CryptogramGame.query(on: req.db)
       .filter(\.$user.$id == userID).filter(\.$status == "solved")
       .sort(\.$solvedAt, .descending).limit(50).all()
@@ -139,13 +146,10 @@ struct CryptogramController: RouteCollection {
       guard let solvedAt = game.solvedAt, let date = game.dailyDate, let zone = TimeZone(identifier: game.timeZone) else { return nil }
       return CalendarDay(solvedAt, in: zone).description == date ? date : nil
     })
-    let streak = DailyStreak(
-      current: row?.streakCurrent ?? 0, best: row?.streakBest ?? 0, lastDay: row?.streakLastDay.flatMap(CalendarDay.init))
-    let solved = row?.solved ?? 0
     return CryptogramStatsView(
-      played: row?.played ?? 0, solved: solved, failed: row?.failed ?? 0,
-      averageSeconds: solved > 0 ? (row?.totalSolveSeconds ?? 0) / Double(solved) : nil, bestSeconds: row?.bestSeconds,
-      currentStreak: streak.current(on: today), bestStreak: streak.best,
+      played: row?.played ?? 0, solved: totals.completed, failed: row?.failed ?? 0,
+      averageSeconds: totals.timed > 0 ? totals.totalSeconds / Double(totals.timed) : nil, bestSeconds: totals.bestSeconds,
+      currentStreak: streak.current(on: today, in: zone, dayStartHour: rule?.dayStartHour ?? 0), bestStreak: streak.longest,
       history: recent.reversed().compactMap { game in
         guard let id = game.id, let solvedAt = game.solvedAt, let seconds = game.solveSeconds else { return nil }
         return .init(
@@ -156,109 +160,87 @@ struct CryptogramController: RouteCollection {
         let day = firstDay.adding(days: offset).description
         return .init(date: day, solved: onTime.contains(day))
       },
-      points: try await Ledger.balance(userID: userID, currency: "points", on: req.db))
+      points: try await SQLLedgerStore.balance(userID: userID, currency: CryptogramCompletion.currency, on: sql))
   }
 
   // MARK: Moves
 
-  /// Applies one event to a game in its own queue and stores the result with any stats and reward, all in
-  /// one transaction. A refused move is a 4xx and changes nothing.
-  func move(_ req: Request, _ makeEvent: @escaping @Sendable (Date) -> Board.Event) async throws -> CryptogramMoveResponse {
+  /// Applies one event to a game through the runner: load, the board's rules, save on the version read,
+  /// with any stats and the completion in the same transaction. A refused move is a 4xx and changes
+  /// nothing. An `Idempotency-Key` header makes a retried move answer what the first one did.
+  func move(_ req: Request, _ makeEvent: @escaping @Sendable (Date) -> Board.Event) async throws -> Response {
     // The session already names the person; the game query below checks ownership, so no user lookup is needed.
     guard let userID = req.currentSession?.userID else { throw CryptogramError.gameNotFound }
     let gameID = try Self.gameID(req)
     let preference = try MotionController.preference(req)
-    let state = req.application.cryptogram
+    let services = req.application.services
     let db = req.db
-    return try await state.games.run(gameID) {
+    let idempotency = try IdempotencyKey.header(of: req).map {
+      try IdempotencyKey(
+        userID: userID, key: $0, scope: "POST \(req.url.path)?\(req.url.query ?? "")",
+        parameters: req.body.data.map { Data(buffer: $0) } ?? Data())
+    }
+    let stored = try await services.runner.run(game: gameID, on: db, idempotency: idempotency) { now in
       guard let game = try await GameRecord.load(gameID, of: userID, on: db) else { throw CryptogramError.gameNotFound }
-      let puzzle = try await Self.puzzle(of: game, state: state, on: db)
+      let puzzle = try await Self.puzzle(of: game, quotes: services.quotes, on: db)
       var board = try Self.decode(game.board)
-      let now = Date()
       let effects = board.handle(makeEvent(now), in: puzzle)
       if effects.count == 1, case .refused(let refusal) = effects[0] { throw CryptogramError.refused(refusal) }
-      let stored = try await Self.store(board, effects: effects, in: game, userID: userID, at: now, writes: state.writes, on: db)
-      let solved = effects.contains { if case .solved = $0 { true } else { false } }
-      return CryptogramMoveResponse(
-        game: try Self.view(of: stored, puzzle: puzzle, board: board, at: now),
-        effects: effects.map(CryptogramEffectView.init),
-        celebration: solved ? ChoreographyPayload(CompletionCelebration.choreography, preference: preference) : nil,
-        wiggle: solved
-          ? WigglePayload(CompletionCelebration.wiggle, count: puzzle.cells.count, seed: puzzle.seed, preference: preference) : nil)
-    }
-  }
-
-  /// Saves the board and applies what the effects mean for stats, streaks and the ledger.
-  static func store(
-    _ board: Board, effects: [Board.Effect], in game: GameRecord, userID: UUID, at now: Date, writes: DatabaseWriteGate,
-    on db: any Database
-  ) async throws -> GameRecord {
-    var game = game
-    game.board = try encode(board)
-    game.status = board.status.rawValue
-    game.mistakes = board.mistakes
-    game.hints = board.hints
-    let touchesStats = effects.contains {
-      switch $0 {
-      case .failed, .restarted, .solved: true
-      default: false
+      var changed = game
+      changed.board = try Self.encode(board)
+      changed.status = board.status.rawValue
+      changed.mistakes = board.mistakes
+      changed.hints = board.hints
+      let updated = changed
+      let solvedBoard = board
+      let response: @Sendable (Choreography?) throws -> StoredResponse = { celebration in
+        try StoredResponse(
+          CryptogramMoveResponse(
+            game: try Self.view(of: updated, puzzle: puzzle, board: solvedBoard, at: now),
+            effects: effects.map(CryptogramEffectView.init),
+            celebration: celebration.map { ChoreographyPayload($0, preference: preference) },
+            wiggle: celebration == nil
+              ? nil : WigglePayload(CompletionCelebration.wiggle, count: puzzle.cells.count, seed: puzzle.seed, preference: preference)))
       }
-    }
-    // Most moves change only the board: one UPDATE, no transaction round trips.
-    guard touchesStats else {
-      try await writes.run { [game] in try await game.save(at: now, on: db) }
-      return game
-    }
-    return try await writes.run { [game] in
-      try await db.transaction { db in
-        var game = game
+      let touchesStats = effects.contains {
+        switch $0 {
+        case .failed, .restarted, .solved: true
+        default: false
+        }
+      }
+      // Most moves change only the board: one UPDATE, which needs no transaction around it.
+      guard touchesStats else {
+        return .save(transaction: false) { db in try await updated.save(at: now, on: db) ? try response(nil) : nil }
+      }
+      return .save { db in
+        var updated = updated
+        var celebration: Choreography?
         for effect in effects {
           switch effect {
           case .failed:
-            try await increment(userID, ["failed": 1], on: db)
+            try await Self.increment(userID, ["failed": 1], on: db)
           case .restarted:
-            try await increment(userID, ["played": 1], on: db)
+            try await Self.increment(userID, ["played": 1], on: db)
           case .solved(let stats):
-            game.solvedAt = now
-            game.solveSeconds = stats.seconds
-            let gameID = game.id
-            // The ledger key is the game: however often this is retried, the solve pays and counts once.
-            let paid = try await Ledger.pay(
-              key: "cryptogram:\(gameID.uuidString)", userID: userID, currency: "points", amount: pointsPerSolve,
-              reason: "Solved a cryptogram", on: db)
-            guard paid else { continue }
-            try await recordSolve(seconds: stats.seconds, game: game, userID: userID, at: now, on: db)
+            updated.solvedAt = now
+            updated.solveSeconds = stats.seconds
           default:
             continue
           }
         }
-        try await game.save(at: now, on: db)
-        return game
+        guard try await updated.save(at: now, on: db) else { return nil }
+        if case .solved(let stats)? = effects.first(where: { if case .solved = $0 { true } else { false } }) {
+          let completion = CryptogramCompletion.completion(
+            gameID: gameID.uuidString, account: userID.uuidString, mode: updated.mode, dailyDate: updated.dailyDate.flatMap(CalendarDay.init),
+            timeZone: updated.timeZone, at: now,
+            stats: Completion.Stats(seconds: stats.seconds, mistakes: stats.mistakes, hints: stats.hints))
+          let recorded = try await CompletionRecorder.record(completion, rules: CryptogramCompletion.rules, preference: preference, on: db)
+          celebration = recorded.choreography
+        }
+        return try response(celebration)
       }
     }
-  }
-
-  /// Counts a solve: totals by increment, best time, and the daily streak when solved on its own date.
-  static func recordSolve(seconds: Double, game: GameRecord, userID: UUID, at now: Date, on db: any Database) async throws {
-    guard let sql = db as? any SQLDatabase else { return }
-    try await sql.update(CryptogramStats.schema)
-      .set(SQLIdentifier("solved"), to: SQLRaw("solved + 1"))
-      .set(SQLIdentifier("total_solve_seconds"), to: SQLBinaryExpression(SQLIdentifier("total_solve_seconds"), .add, SQLBind(seconds)))
-      .set(
-        SQLIdentifier("best_seconds"),
-        to: SQLQueryString("CASE WHEN best_seconds IS NULL OR best_seconds > \(bind: seconds) THEN \(bind: seconds) ELSE best_seconds END"))
-      .where("user_id", .equal, SQLBind(userID))
-      .run()
-    guard game.mode == "daily", let date = game.dailyDate, let zone = TimeZone(identifier: game.timeZone),
-      CalendarDay(now, in: zone).description == date, let day = CalendarDay(date),
-      let row = try await CryptogramStats.query(on: db).filter(\.$user.$id == userID).first()
-    else { return }
-    var streak = DailyStreak(current: row.streakCurrent, best: row.streakBest, lastDay: row.streakLastDay.flatMap(CalendarDay.init))
-    streak.recordSolve(on: day)
-    row.streakCurrent = streak.current
-    row.streakBest = streak.best
-    row.streakLastDay = streak.lastDay?.description
-    try await row.update(on: db)
+    return stored.response
   }
 
   // MARK: Helpers
@@ -291,13 +273,13 @@ struct CryptogramController: RouteCollection {
     return game
   }
 
-  static func puzzle(of game: GameRecord, state: CryptogramState, on db: any Database) async throws -> Puzzle {
-    guard let quote = try await state.quotes.quote(id: game.quoteID, on: db) else { throw CryptogramError.gameNotFound }
+  static func puzzle(of game: GameRecord, quotes: QuoteStore, on db: any Database) async throws -> Puzzle {
+    guard let quote = try await quotes.quote(id: game.quoteID, on: db) else { throw CryptogramError.gameNotFound }
     return Puzzle(quote: quote, seed: UInt64(bitPattern: game.seed))
   }
 
-  static func view(of game: GameRecord, state: CryptogramState, on db: any Database, at now: Date) async throws -> CryptogramGameView {
-    let puzzle = try await puzzle(of: game, state: state, on: db)
+  static func view(of game: GameRecord, services: AppServices, on db: any Database, at now: Date) async throws -> CryptogramGameView {
+    let puzzle = try await puzzle(of: game, quotes: services.quotes, on: db)
     return try view(of: game, puzzle: puzzle, board: try decode(game.board), at: now)
   }
 
@@ -308,8 +290,7 @@ struct CryptogramController: RouteCollection {
   }
 
   static func timeZone(_ identifier: String?) throws -> TimeZone {
-    guard let identifier, !identifier.isEmpty else { return .gmt }
-    guard let zone = TimeZone(identifier: identifier) else { throw CryptogramError.invalidTimeZone(identifier) }
+    guard let zone = TimeZoneName.parse(identifier) else { throw CryptogramError.invalidTimeZone(identifier ?? "") }
     return zone
   }
 

@@ -50,13 +50,18 @@ final class CryptogramGame: Model, @unchecked Sendable {
   @OptionalField(key: "solve_seconds") var solveSeconds: Double?
   @Field(key: "mistakes") var mistakes: Int
   @Field(key: "hints") var hints: Int
-  @Timestamp(key: "created_at", on: .create) var createdAt: Date?
-  @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
+  /// Optimistic concurrency: every save bumps it and only lands on the version it read.
+  @Field(key: "version") var version: Int
+  /// Set from the server's clock (not Fluent's timestamps, which read the wall clock).
+  @OptionalField(key: "created_at") var createdAt: Date?
+  @OptionalField(key: "updated_at") var updatedAt: Date?
 
   init() {}
 }
 
-/// Per-person running totals, kept by increments (never recounted).
+/// Per-person cryptogram counters kept by increments (never recounted): games started and failed. Solves,
+/// times and the daily streak are the completion pipeline's (`completion_stats`, `streaks`); the old
+/// solve and streak columns here were copied there and are no longer written.
 final class CryptogramStats: Model, @unchecked Sendable {
   static let schema = "cryptogram_stats"
 

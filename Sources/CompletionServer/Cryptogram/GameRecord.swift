@@ -20,9 +20,11 @@ struct GameRecord: Codable, Sendable {
   var solveSeconds: Double?
   var mistakes: Int
   var hints: Int
+  /// Bumped by every save; a save made on an older version is refused (another request saved first).
+  var version: Int
 
   enum CodingKeys: String, CodingKey {
-    case id, seed, mode, board, status, mistakes, hints
+    case id, seed, mode, board, status, mistakes, hints, version
     case quoteID = "quote_id"
     case dailyDate = "daily_date"
     case timeZone = "time_zone"
@@ -30,7 +32,7 @@ struct GameRecord: Codable, Sendable {
     case solveSeconds = "solve_seconds"
   }
 
-  static let columns = ["id", "quote_id", "seed", "mode", "daily_date", "time_zone", "board", "status", "solved_at", "solve_seconds", "mistakes", "hints"]
+  static let columns = ["id", "quote_id", "seed", "mode", "daily_date", "time_zone", "board", "status", "solved_at", "solve_seconds", "mistakes", "hints", "version"]
 
   /// A record from a model loaded by Fluent.
   init(_ model: CryptogramGame) throws {
@@ -46,6 +48,7 @@ struct GameRecord: Codable, Sendable {
     solveSeconds = model.solveSeconds
     mistakes = model.mistakes
     hints = model.hints
+    version = model.version
   }
 
   /// The game `id` if it belongs to `userID`.
@@ -55,15 +58,18 @@ struct GameRecord: Codable, Sendable {
       .first(decoding: GameRecord.self)
   }
 
-  /// Writes back what a move can change.
-  func save(at now: Date, on db: any Database) async throws {
-    try await Self.sql(db).update(CryptogramGame.schema)
+  /// Writes back what a move can change if nobody saved since this record was read; returns whether it
+  /// did. RETURNING tells whether the UPDATE matched (SQLite and PostgreSQL both support it).
+  func save(at now: Date, on db: any Database) async throws -> Bool {
+    let row = try await Self.sql(db).update(CryptogramGame.schema)
       .set("board", to: SQLBind(board)).set("status", to: SQLBind(status))
       .set("mistakes", to: SQLBind(mistakes)).set("hints", to: SQLBind(hints))
       .set("solved_at", to: SQLBind(solvedAt)).set("solve_seconds", to: SQLBind(solveSeconds))
-      .set("updated_at", to: SQLBind(now))
-      .where("id", .equal, SQLBind(id))
-      .run()
+      .set("updated_at", to: SQLBind(now)).set("version", to: SQLBind(version + 1))
+      .where("id", .equal, SQLBind(id)).where("version", .equal, SQLBind(version))
+      .returning("version")
+      .first()
+    return row != nil
   }
 
   private static func sql(_ db: any Database) -> any SQLDatabase {

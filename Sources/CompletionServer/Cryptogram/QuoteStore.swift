@@ -55,26 +55,3 @@ actor QuoteStore {
     return try await self.library(on: db).quote(id: id)
   }
 }
-
-extension Application {
-  private struct CryptogramStateKey: StorageKey {
-    typealias Value = CryptogramState
-  }
-
-  /// Shared state of the cryptogram routes (created by `configure`).
-  var cryptogram: CryptogramState {
-    get {
-      guard let state = storage[CryptogramStateKey.self] else { preconditionFailure("configure(_:options:) sets up the cryptogram state") }
-      return state
-    }
-    set { storage[CryptogramStateKey.self] = newValue }
-  }
-}
-
-/// The quote cache, the per-game and per-person queues, and the database's write gate.
-struct CryptogramState: Sendable {
-  let quotes = QuoteStore()
-  let games = SerialQueues()
-  let people = SerialQueues()
-  let writes: DatabaseWriteGate
-}

@@ -1,33 +1,14 @@
 import CompletionAPI
+import CompletionCore
 import Fluent
 import Foundation
 import KidsGame
 import Vapor
 
-/// Shared state of the Waldabenteuer routes: one queue per family, and the SQLite write gate.
-struct KidsState: Sendable {
-  /// One event at a time per family, so two taps or two tabs never interleave their read-modify-write.
-  let families = SerialQueues()
-  let writes: DatabaseWriteGate
-}
-
-extension Application {
-  private struct KidsStateKey: StorageKey {
-    typealias Value = KidsState
-  }
-
-  var kids: KidsState {
-    get {
-      guard let state = storage[KidsStateKey.self] else { preconditionFailure("configure(_:options:) sets up Waldabenteuer") }
-      return state
-    }
-    set { storage[KidsStateKey.self] = newValue }
-  }
-}
-
 /// Waldabenteuer over HTTP. The server holds the whole game (`KidsGame.GameMachine`, one per account):
-/// the client sends what was tapped and draws the screen it gets back. Every coin change is written to
-/// the ledger in the same transaction as the game, under the machine's idempotency key.
+/// the client sends what was tapped and draws the screen it gets back. Every event runs through the
+/// ``GameRunner`` (versioned save); a won level is recorded by the ``CompletionRecorder`` and every other
+/// coin change goes into the ledger, in the same transaction as the game.
 struct KidsController: RouteCollection {
   /// How much play time one heartbeat can add at most: a tab that slept does not count as playing.
   static let maxHeartbeatGap: TimeInterval = 20
@@ -56,7 +37,7 @@ struct KidsController: RouteCollection {
   /// `GET /api/kids/state`: the screen as it is.
   @Sendable func state(req: Request) async throws -> Response {
     let userID = try await req.userCreatingGuest().requireID()
-    let now = req.application.clock.now()
+    let now = req.application.services.clock.now()
     let machine = try await KidsGameRecord.load(userID, on: req.db).flatMap(Self.machine(from:)) ?? GameMachine(seed: 0)
     return try Self.respond(KidsResponse(view: view(machine, req, at: now), effects: []), status: .ok)
   }
@@ -94,7 +75,7 @@ struct KidsController: RouteCollection {
         Self.heartbeat(&machine, &record, zone: zone, at: now)
       }
     }
-    let event = try KidsPresenter.event(from: body, at: req.application.clock.now())
+    let event = try KidsPresenter.event(from: body, at: req.application.services.clock.now())
     return try await run(req, userID: userID, eventID: body.eventID) { machine, _, now, _ in
       // The event's own time is taken when it is applied (after any queued event of the same family).
       let effects = machine.handle(Self.retimed(event, at: now))
@@ -155,81 +136,88 @@ struct KidsController: RouteCollection {
 
   // MARK: Running an event
 
-  /// Loads the family's game (a first visit starts one), lets `step` change it, and saves the game with
-  /// its coin changes in one transaction. A step that the rules refuse changes nothing and answers 4xx with
-  /// the unchanged screen and the child's friendly line. A save that lost a race is retried on fresh data.
+  /// Runs one step of the family's game through the runner: loads the game (a first visit starts one),
+  /// lets `step` change it, and saves it on the version it read, with its coin changes, in one
+  /// transaction. A step the rules refuse changes nothing and answers 4xx with the unchanged screen and
+  /// the child's friendly line. With an event id, the first committed answer is replayed to retries.
   func run(
     _ req: Request, userID: UUID, eventID: String?,
     _ step: @escaping @Sendable (inout GameMachine, inout KidsGameRecord, Date, Logger) throws -> [GameEffect]
   ) async throws -> Response {
-    let state = req.application.kids
-    let clock = req.application.clock
+    let services = req.application.services
     let db = req.db
     let logger = req.logger
-    let maxUpload = req.application.serverOptions.maxUploadSize
-    return try await state.families.run(userID) {
-      for _ in 0..<5 {
-        let now = clock.now()
-        let stored = try await KidsGameRecord.load(userID, on: db)
-        var record = stored ?? KidsGameRecord(
-          userID: userID, snapshot: "", version: 0, recentEventIDs: "[]", playDay: nil, timeZone: nil, lastHeartbeatAt: nil,
-          updatedAt: now)
-        var machine = stored.flatMap(Self.machine(from:)) ?? Self.newOrRecovered(record, logger: logger)
-        if let eventID, record.eventIDs.contains(eventID) {
-          return try Self.respond(
-            KidsResponse(view: KidsPresenter.view(of: machine, at: now, maxUploadBytes: maxUpload), effects: [], replayed: true),
-            status: .ok)
-        }
-        let before = (machine, record)
-        let effects = try step(&machine, &record, now, logger)
-        if let refusal = effects.first?.refusal {
-          logger.notice("waldabenteuer \(refusal)")
-          let error = KidsError.refused(refusal.reason)
-          let body = KidsRefusalBody(
-            code: error.code, message: error.message,
-            view: KidsPresenter.view(of: before.0, at: now, maxUploadBytes: maxUpload), effects: KidsPresenter.effects(effects))
-          return try Self.respond(body, status: error.status)
-        }
-        let response = KidsResponse(
-          view: KidsPresenter.view(of: machine, at: now, maxUploadBytes: maxUpload), effects: KidsPresenter.effects(effects))
-        if stored != nil, machine == before.0, record.playDay == before.1.playDay, record.lastHeartbeatAt == before.1.lastHeartbeatAt,
-          record.timeZone == before.1.timeZone, eventID == nil
-        {
-          return try Self.respond(response, status: .ok)  // nothing to save (an idle tick with no prompt due)
-        }
-        let expected = record.version
-        record.snapshot = String(decoding: try machine.encoded(), as: UTF8.self)
-        record.version += 1
-        record.updatedAt = now
-        if let eventID { record.remember(eventID: eventID) }
-        let coins = effects.compactMap { effect -> CoinChange? in
-          if case .coinsChanged(let change) = effect { return change }
-          return nil
-        }
-        let toSave = record
-        let saved = try await state.writes.run {
-          try await db.transaction { db in
-            let written =
-              stored == nil ? try await KidsGameRecord.insert(toSave, on: db) : try await toSave.save(expectedVersion: expected, on: db)
-            guard written else { return false }
-            for change in coins {
-              _ = try await Ledger.pay(
-                key: "\(userID.uuidString):\(change.ledgerKey)", userID: userID, currency: Self.currency(of: change.player),
-                amount: change.amount, reason: "Waldabenteuer: \(change.reason.rawValue)", on: db)
-            }
-            return true
-          }
-        }
-        guard saved else { continue }
-        for case .transition(let from, let to) in effects { logger.info("waldabenteuer \(from.name) → \(to.name)") }
-        return try Self.respond(response, status: .ok)
-      }
-      throw KidsError.busy
+    let maxUpload = services.options.maxUploadSize
+    let idempotency = try eventID.map {
+      try IdempotencyKey(userID: userID, key: "kids:\($0)", scope: "POST \(req.url.path)", parameters: req.body.data.map { Data(buffer: $0) } ?? Data())
     }
+    let stored = try await services.runner.run(game: userID, on: db, idempotency: idempotency) { now in
+      let stored = try await KidsGameRecord.load(userID, on: db)
+      var record = stored ?? KidsGameRecord(
+        userID: userID, snapshot: "", version: 0, recentEventIDs: "[]", playDay: nil, timeZone: nil, lastHeartbeatAt: nil,
+        updatedAt: now)
+      var machine = stored.flatMap(Self.machine(from:)) ?? Self.newOrRecovered(record, logger: logger)
+      let before = (machine, record)
+      let effects = try step(&machine, &record, now, logger)
+      if let refusal = effects.first?.refusal {
+        logger.notice("waldabenteuer \(refusal)")
+        let error = KidsError.refused(refusal.reason)
+        let body = KidsRefusalBody(
+          code: error.code, message: error.message,
+          view: KidsPresenter.view(of: before.0, at: now, maxUploadBytes: maxUpload), effects: KidsPresenter.effects(effects))
+        return .respond(try StoredResponse(body, status: error.status))
+      }
+      let response = try StoredResponse(
+        KidsResponse(view: KidsPresenter.view(of: machine, at: now, maxUploadBytes: maxUpload), effects: KidsPresenter.effects(effects)))
+      if stored != nil, machine == before.0, record.playDay == before.1.playDay, record.lastHeartbeatAt == before.1.lastHeartbeatAt,
+        record.timeZone == before.1.timeZone
+      {
+        return .respond(response)  // nothing to save (an idle tick with no prompt due)
+      }
+      let expected = record.version
+      record.snapshot = String(decoding: try machine.encoded(), as: UTF8.self)
+      record.version += 1
+      record.updatedAt = now
+      let coins = effects.compactMap { effect -> CoinChange? in
+        if case .coinsChanged(let change) = effect { return change }
+        return nil
+      }
+      let zone = record.timeZone ?? TimeZone.gmt.identifier
+      let toSave = record
+      return .save { db in
+        let written =
+          stored == nil ? try await KidsGameRecord.insert(toSave, on: db) : try await toSave.save(expectedVersion: expected, on: db)
+        guard written else { return nil }
+        try await Self.record(coins, userID: userID, timeZone: zone, at: now, on: db)
+        for case .transition(let from, let to) in effects { logger.info("waldabenteuer \(from.name) → \(to.name)") }
+        return response
+      }
+    }
+    guard stored.replayed else { return stored.response }
+    // A retry gets the first answer, marked as a replay.
+    guard let first = try? JSONDecoder().decode(KidsResponse.self, from: stored.body) else { return stored.response }
+    return try StoredResponse(KidsResponse(view: first.view, effects: first.effects, replayed: true)).response
   }
 
-  /// The ledger currency of one child's coins.
-  static func currency(of player: String) -> String { "kids-coins:\(player)" }
+  /// Carries the machine's coin changes into the ledger: a won level is a completion (the recorder pays
+  /// it), a redemption, refund or reset is a ledger entry of its own. The machine refuses what it cannot
+  /// afford, so the ledger refusing anything means they disagree: the transaction is rolled back.
+  static func record(_ coins: [CoinChange], userID: UUID, timeZone: String, at now: Date, on db: any Database) async throws {
+    let ledger = SQLLedgerStore(db)
+    for change in coins {
+      if change.reason == .earned {
+        let completion = KidsCompletion.completion(of: change, account: userID.uuidString, timeZone: timeZone, at: now)
+        _ = try await CompletionRecorder.record(completion, rules: KidsCompletion.rules, preference: .full, on: db)
+      } else {
+        let entry = KidsCompletion.ledgerEntry(for: change, account: userID.uuidString, at: now)
+        let outcome = try await ledger.record(entry)
+        switch outcome {
+        case .recorded, .duplicate: continue
+        case .conflict, .insufficientFunds, .missingKey: throw RewardRefused(outcome: outcome)
+        }
+      }
+    }
+  }
 
   // MARK: Helpers
 
@@ -268,10 +256,7 @@ struct KidsController: RouteCollection {
   /// Starts a new day's play-time count when the family's date changed.
   static func rollDay(_ machine: inout GameMachine, _ record: inout KidsGameRecord, zone: TimeZone, at now: Date) -> [GameEffect] {
     record.timeZone = zone.identifier
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = zone
-    let parts = calendar.dateComponents([.year, .month, .day], from: now)
-    let today = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    let today = CalendarDay(now, in: zone).description
     guard record.playDay != today else { return [] }
     let isFirst = record.playDay == nil
     record.playDay = today
@@ -302,17 +287,12 @@ struct KidsController: RouteCollection {
   }
 
   static func timeZone(_ identifier: String?) throws -> TimeZone {
-    guard let identifier, !identifier.isEmpty else { return .gmt }
-    guard let zone = TimeZone(identifier: identifier) else { throw KidsError.invalidTimeZone(identifier) }
+    guard let zone = TimeZoneName.parse(identifier) else { throw KidsError.invalidTimeZone(identifier ?? "") }
     return zone
   }
 
   static func respond(_ body: some Encodable, status: HTTPResponseStatus) throws -> Response {
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .iso8601
-    var headers = HTTPHeaders()
-    headers.contentType = .json
-    return Response(status: status, headers: headers, body: .init(data: try encoder.encode(body)))
+    try StoredResponse(body, status: status).response
   }
 
   // MARK: Uploads

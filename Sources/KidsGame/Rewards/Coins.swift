@@ -1,3 +1,5 @@
+import CompletionCore
+
 /// The coin rules of the core loop: one coin per level, a celebration every fifth coin, a chest per ten.
 public enum CoinRules {
   /// Coins paid for a completed level (a loss or a quit pays nothing).
@@ -7,9 +9,12 @@ public enum CoinRules {
   /// Coins per chest (and per progress bar).
   public static let perChest = 10
 
+  /// The coin counts that show the celebration (the rule ``KidsCompletion/rules`` celebrates by).
+  public static let milestones = CelebrationPolicy.Milestones.every(milestoneStep)
+
   /// Whether reaching `coins` shows the celebration: `coins > 0 && coins % 5 == 0`.
   public static func isMilestone(_ coins: Int) -> Bool {
-    coins > 0 && coins % milestoneStep == 0
+    milestones.contains(coins)
   }
 
   /// Whether the chest opens the treasure screen.

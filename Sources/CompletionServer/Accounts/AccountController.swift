@@ -55,7 +55,7 @@ struct AccountController: RouteCollection {
     guard let user, matches, let userID = user.id else { throw AppError.invalidCredentials }
     if let previous = req.currentSession, previous.kind == .cookie {
       try await AuthToken.query(on: req.db).filter(\.$id == previous.tokenID).delete()
-      req.application.sessionCache.forget(tokenID: previous.tokenID)
+      req.application.services.sessions.forget(tokenID: previous.tokenID)
     }
     let secret = try await Sessions.issue(for: userID, kind: .cookie, on: req.db)
     req.pendingSessionCookie = Sessions.cookie(for: secret, secure: req.application.serverOptions.secureCookies)
@@ -66,7 +66,7 @@ struct AccountController: RouteCollection {
   @Sendable func logout(req: Request) async throws -> HTTPStatus {
     if let session = req.currentSession {
       try await AuthToken.query(on: req.db).filter(\.$id == session.tokenID).delete()
-      req.application.sessionCache.forget(tokenID: session.tokenID)
+      req.application.services.sessions.forget(tokenID: session.tokenID)
     }
     req.pendingSessionCookie = Sessions.expiredCookie(secure: req.application.serverOptions.secureCookies)
     return .noContent

@@ -6,7 +6,7 @@ import KidsGame
 import Testing
 import Vapor
 
-@testable import CompletionServer
+import StreamingJSON
 
 /// The server's JSON encoder must say exactly what Vapor's default encoder says: the same JSON values for
 /// every API type (compared as parsed JSON, since spacing is not part of the contract), and refusals where

@@ -70,3 +70,21 @@ public struct CalendarDay: Hashable, Sendable, Comparable, Codable, CustomString
 
   public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool { lhs.dayNumber < rhs.dayNumber }
 }
+
+extension CalendarDay {
+  /// The day `instant` counts for when a person's day starts at `dayStartHour` (0 = midnight, 4 = a day
+  /// that runs until 4 a.m., as night owls expect): the date of `instant` minus that many hours.
+  public init(_ instant: Date, in timeZone: TimeZone, dayStartHour: Int) {
+    self.init(instant.addingTimeInterval(-Double(dayStartHour) * 3600), in: timeZone)
+  }
+
+  /// The instant this day starts in `timeZone` (at `dayStartHour`), DST-aware.
+  public func start(in timeZone: TimeZone, dayStartHour: Int = 0) -> Date {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    let midnight =
+      calendar.date(from: DateComponents(year: year, month: month, day: day))
+      ?? Date(timeIntervalSince1970: Double(dayNumber) * 86_400)
+    return calendar.date(byAdding: .hour, value: dayStartHour, to: midnight) ?? midnight.addingTimeInterval(Double(dayStartHour) * 3600)
+  }
+}

@@ -122,8 +122,8 @@ struct SessionMiddleware: AsyncMiddleware {
     }
     guard let secret, !secret.isEmpty else { return nil }
     let hash = Sessions.hash(secret)
-    let now = Date()
-    let cache = request.application.sessionCache
+    let now = request.application.services.clock.now()
+    let cache = request.application.services.sessions
     if let cached = cache.session(hash: hash, at: now) { return cached.kind == kind ? cached : nil }
     guard let token = try await Self.token(hash: hash, on: request.db), token.expiresAt > now,
       let storedKind = AuthToken.Kind(rawValue: token.kind)
@@ -215,20 +215,5 @@ final class SessionCache: Sendable {
       guard let hash = entries.first(where: { $0.value.session.tokenID == tokenID })?.key else { return }
       entries[hash] = nil
     }
-  }
-}
-
-extension Application {
-  private struct SessionCacheKey: StorageKey {
-    typealias Value = SessionCache
-  }
-
-  /// The sign-in cache (created by `configure`).
-  var sessionCache: SessionCache {
-    get {
-      guard let cache = storage[SessionCacheKey.self] else { preconditionFailure("configure(_:options:) sets up the session cache") }
-      return cache
-    }
-    set { storage[SessionCacheKey.self] = newValue }
   }
 }

@@ -22,8 +22,8 @@ struct TestHooksController: RouteCollection {
     guard body.advanceSeconds.isFinite, body.advanceSeconds >= 0, body.advanceSeconds <= 86_400 else {
       throw AppError.invalidParameter("advanceSeconds", "a number of seconds from 0 to 86400")
     }
-    if body.freeze == true { req.application.clock.freeze() }
-    req.application.clock.advance(by: body.advanceSeconds)
-    return ClockResponse(now: req.application.clock.now())
+    if body.freeze == true { req.application.services.clock.freeze() }
+    req.application.services.clock.advance(by: body.advanceSeconds)
+    return ClockResponse(now: req.application.services.clock.now())
   }
 }

@@ -23,25 +23,15 @@ final class AppClock: Sendable {
     state.withLockedValue { $0.offset += seconds }
   }
 
+  /// Moves the clock to `date` (test hook only; it may move backwards, for tests that replay a day).
+  func set(to date: Date) {
+    state.withLockedValue { state in state.offset = date.timeIntervalSince(state.frozenAt ?? Date()) }
+  }
+
   /// Stops real time from moving the clock (test hook only); the clock keeps the time it shows now.
   func freeze() {
     state.withLockedValue { state in
       if state.frozenAt == nil { state.frozenAt = Date() }
     }
-  }
-}
-
-extension Application {
-  private struct AppClockKey: StorageKey {
-    typealias Value = AppClock
-  }
-
-  /// The clock every game rule is given (set by `configure`).
-  var clock: AppClock {
-    get {
-      guard let clock = storage[AppClockKey.self] else { preconditionFailure("configure(_:options:) sets the clock") }
-      return clock
-    }
-    set { storage[AppClockKey.self] = newValue }
   }
 }

@@ -1,0 +1,221 @@
+import CompletionCore
+import Fluent
+import FluentSQL
+import Foundation
+
+/// Table names of the completion pipeline.
+enum CompletionRecord { static let schema = "completions" }
+enum StreakRecord { static let schema = "streaks" }
+enum CompletionStatsRecord { static let schema = "completion_stats" }
+enum CompletionProfileRecord { static let schema = "completion_profiles" }
+
+/// What recording a completion did.
+struct RecordedCompletion: Sendable {
+  /// False when this completion had been recorded before (a retry): nothing was paid or counted again.
+  let isFirst: Bool
+  /// The ledger's answer to each payment the reward policy asked for.
+  let payments: [LedgerOutcome]
+  /// The streak after this completion, when the domain keeps one.
+  let streak: Streak?
+  /// The domain's running totals after this completion.
+  let stats: CompletionTotals
+  /// Whether and how to celebrate.
+  let celebration: CelebrationPolicy.Decision
+
+  /// The choreography to play, if any.
+  var choreography: Choreography? {
+    if case .celebrate(let choreography) = celebration { return choreography }
+    return nil
+  }
+}
+
+/// One person's totals in one domain.
+struct CompletionTotals: Hashable, Sendable, Decodable {
+  let completed: Int
+  let timed: Int
+  let totalSeconds: Double
+  let bestSeconds: Double?
+
+  static let zero = CompletionTotals(completed: 0, timed: 0, totalSeconds: 0, bestSeconds: nil)
+
+  enum CodingKeys: String, CodingKey {
+    case completed, timed
+    case totalSeconds = "total_seconds"
+    case bestSeconds = "best_seconds"
+  }
+}
+
+/// A reward the ledger refused: the completion is not recorded (its transaction rolls back).
+struct RewardRefused: Error, CustomStringConvertible {
+  let outcome: LedgerOutcome
+  var description: String { "the ledger refused a reward: \(outcome)" }
+}
+
+/// Records a completion — the one place that does. Inside the caller's transaction (which also saves the
+/// domain's state) it writes the completion row, pays the reward policy's entries into the ledger with
+/// their balances, counts the streak, adds to the domain's totals, and decides the celebration. A
+/// completion whose key was recorded before pays and counts nothing again.
+enum CompletionRecorder {
+  /// Records `completion` under `rules`. Call it with the transaction's database.
+  static func record(
+    _ completion: Completion, rules: CompletionRules, preference: MotionPreference, on database: any Database
+  ) async throws -> RecordedCompletion {
+    guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    guard let userID = UUID(uuidString: completion.account) else { throw SQLLedgerStore.InvalidAccount(account: completion.account) }
+    let inserted = try await db.insert(into: CompletionRecord.schema)
+      .columns(
+        "id", "key", "user_id", "domain", "subject", "member", "kind", "completed_at", "time_zone", "scheduled_day", "seconds",
+        "mistakes", "hints", "celebrated"
+      )
+      .values(
+        SQLBind(UUID()), SQLBind(completion.key), SQLBind(userID), SQLBind(completion.domain), SQLBind(completion.subject),
+        SQLBind(completion.member), SQLBind(completion.kind), SQLBind(completion.completedAt), SQLBind(completion.timeZone),
+        SQLBind(completion.scheduledDay?.description), SQLBind(completion.stats.seconds), SQLBind(completion.stats.mistakes),
+        SQLBind(completion.stats.hints), SQLBind(false)
+      )
+      .ignoringConflicts(with: "key")
+      .returning("id")
+      .first()
+    let isFirst = inserted != nil
+    let ledger = SQLLedgerStore(database)
+
+    var payments: [LedgerOutcome] = []
+    for entry in rules.reward.entries(for: completion) {
+      let outcome = try await ledger.record(entry)
+      switch outcome {
+      case .recorded, .duplicate: payments.append(outcome)
+      case .conflict, .insufficientFunds, .missingKey: throw RewardRefused(outcome: outcome)
+      }
+    }
+
+    var streak: Streak?
+    if let rule = rules.streak {
+      var current = try await loadStreak(userID: userID, name: rule.name, on: db)
+      if isFirst, let day = rule.day(of: completion) {
+        current.record(day, in: completion.zone, rule: rule)
+        try await save(current, userID: userID, name: rule.name, on: db)
+      }
+      streak = current
+    }
+
+    let totals = isFirst ? try await addToTotals(completion, userID: userID, on: db) : try await totals(userID: userID, domain: completion.domain, on: db)
+
+    let count: Int
+    switch rules.celebration.counting {
+    case .completions: count = totals.completed
+    case .rewardBalance:
+      count = payments.first.flatMap { outcome -> Int? in
+        if case .recorded(_, let balance) = outcome { return balance }
+        return nil
+      } ?? 0
+    }
+    let profile = try await profile(userID: userID, on: db)
+    // A retry replays the celebration the first attempt decided (it is not a second celebration).
+    let context = CelebrationPolicy.Context(
+      count: count, optedOut: profile.optedOut, preference: preference, lastCelebratedAt: isFirst ? profile.lastCelebratedAt : nil,
+      now: completion.completedAt)
+    let decision = rules.celebration.decide(context)
+    if isFirst, case .celebrate = decision {
+      try await db.raw(
+        """
+        INSERT INTO completion_profiles (user_id, celebration_opt_outs, last_celebrated_at) VALUES (\(bind: userID), '', \(bind: completion.completedAt))
+        ON CONFLICT (user_id) DO UPDATE SET last_celebrated_at = excluded.last_celebrated_at
+        """
+      ).run()
+      try await db.update(CompletionRecord.schema).set("celebrated", to: SQLBind(true)).where("key", .equal, SQLBind(completion.key)).run()
+    }
+    return RecordedCompletion(isFirst: isFirst, payments: payments, streak: streak, stats: totals, celebration: decision)
+  }
+
+  // MARK: Streaks
+
+  /// The person's streak `name` as stored (an empty one before the first day).
+  static func loadStreak(userID: UUID, name: String, on db: any SQLDatabase) async throws -> Streak {
+    struct Row: Decodable {
+      let current: Int
+      let longest: Int
+      let last_day: String?
+      let last_zone: String?
+      let freezes: Int
+    }
+    let row = try await db.select().columns("current", "longest", "last_day", "last_zone", "freezes").from(StreakRecord.schema)
+      .where("user_id", .equal, SQLBind(userID)).where("name", .equal, SQLBind(name))
+      .first(decoding: Row.self)
+    guard let row else { return Streak() }
+    return Streak(
+      current: row.current, longest: row.longest, lastDay: row.last_day.flatMap(CalendarDay.init), lastZone: row.last_zone,
+      freezes: row.freezes)
+  }
+
+  private static func save(_ streak: Streak, userID: UUID, name: String, on db: any SQLDatabase) async throws {
+    try await db.raw(
+      """
+      INSERT INTO streaks (user_id, name, current, longest, last_day, last_zone, freezes)
+      VALUES (\(bind: userID), \(bind: name), \(bind: streak.current), \(bind: streak.longest), \(bind: streak.lastDay?.description), \(bind: streak.lastZone), \(bind: streak.freezes))
+      ON CONFLICT (user_id, name) DO UPDATE SET current = excluded.current, longest = excluded.longest,
+        last_day = excluded.last_day, last_zone = excluded.last_zone, freezes = excluded.freezes
+      """
+    ).run()
+  }
+
+  // MARK: Totals
+
+  /// The person's totals in `domain`.
+  static func totals(userID: UUID, domain: String, on db: any SQLDatabase) async throws -> CompletionTotals {
+    try await db.select().columns("completed", "timed", "total_seconds", "best_seconds").from(CompletionStatsRecord.schema)
+      .where("user_id", .equal, SQLBind(userID)).where("domain", .equal, SQLBind(domain))
+      .first(decoding: CompletionTotals.self) ?? .zero
+  }
+
+  /// Adds one completion by increment (never a recount), so concurrent completions never lose a count.
+  private static func addToTotals(_ completion: Completion, userID: UUID, on db: any SQLDatabase) async throws -> CompletionTotals {
+    let seconds = completion.stats.seconds
+    let timed = seconds == nil ? 0 : 1
+    let row = try await db.raw(
+      """
+      INSERT INTO completion_stats (user_id, domain, completed, timed, total_seconds, best_seconds)
+      VALUES (\(bind: userID), \(bind: completion.domain), 1, \(bind: timed), \(bind: seconds ?? 0), \(bind: seconds))
+      ON CONFLICT (user_id, domain) DO UPDATE SET
+        completed = completion_stats.completed + 1,
+        timed = completion_stats.timed + excluded.timed,
+        total_seconds = completion_stats.total_seconds + excluded.total_seconds,
+        best_seconds = CASE
+          WHEN excluded.best_seconds IS NULL THEN completion_stats.best_seconds
+          WHEN completion_stats.best_seconds IS NULL OR excluded.best_seconds < completion_stats.best_seconds THEN excluded.best_seconds
+          ELSE completion_stats.best_seconds END
+      RETURNING completed, timed, total_seconds, best_seconds
+      """
+    ).first(decoding: CompletionTotals.self)
+    return row ?? .zero
+  }
+
+  // MARK: Celebration settings
+
+  /// A person's celebration settings.
+  struct Profile: Sendable {
+    var optedOut: Set<String>
+    var lastCelebratedAt: Date?
+  }
+
+  static func profile(userID: UUID, on db: any SQLDatabase) async throws -> Profile {
+    struct Row: Decodable {
+      let celebration_opt_outs: String
+      let last_celebrated_at: Date?
+    }
+    let row = try await db.select().columns("celebration_opt_outs", "last_celebrated_at").from(CompletionProfileRecord.schema)
+      .where("user_id", .equal, SQLBind(userID)).first(decoding: Row.self)
+    let kinds = row?.celebration_opt_outs.split(separator: ",").map(String.init) ?? []
+    return Profile(optedOut: Set(kinds), lastCelebratedAt: row?.last_celebrated_at)
+  }
+
+  /// Turns celebrations of `kinds` off (and every other kind on).
+  static func setOptOuts(_ kinds: Set<String>, userID: UUID, on db: any SQLDatabase) async throws {
+    let text = kinds.sorted().joined(separator: ",")
+    try await db.raw(
+      """
+      INSERT INTO completion_profiles (user_id, celebration_opt_outs, last_celebrated_at) VALUES (\(bind: userID), \(bind: text), NULL)
+      ON CONFLICT (user_id) DO UPDATE SET celebration_opt_outs = excluded.celebration_opt_outs
+      """
+    ).run()
+  }
+}

@@ -1,0 +1,144 @@
+import Fluent
+import FluentSQL
+import Foundation
+import StreamingJSON
+import Vapor
+
+/// The one path every per-game request takes: load → handle (pure rules) → save with a version check →
+/// respond. The version check is the guarantee: when another request (in this process or another one
+/// sharing the database) saved first, the save finds a newer version, writes nothing, and the whole step
+/// runs again on fresh data. An in-process queue per game only keeps requests of one game from racing
+/// needlessly. With an idempotency key, the first committed response is stored in the same transaction
+/// and replayed to every retry.
+struct GameRunner: Sendable {
+  /// What one attempt decided.
+  enum Step<Output: Sendable>: Sendable {
+    /// Nothing to save (a request that changed nothing).
+    case respond(Output)
+    /// Save with `commit`, which returns the response, or nil when its version check found that someone
+    /// else saved first (then nothing may have been written, and the attempt runs again). `transaction`
+    /// false is for a commit of a single statement, which is atomic by itself.
+    case save(transaction: Bool = true, commit: @Sendable (any Database) async throws -> Output?)
+  }
+
+  /// How often a step is tried before the request gives up with `busy`.
+  static let attempts = 12
+
+  let clock: AppClock
+  let writes: DatabaseWriteGate
+  private let queues = SerialQueues()
+
+  init(clock: AppClock, writes: DatabaseWriteGate) {
+    self.clock = clock
+    self.writes = writes
+  }
+
+  /// Runs `attempt` for the game `key` until its save lands. `attempt` gets the time to use and must
+  /// load what it needs itself (a retry has to see the other writer's result). A thrown error (a refused
+  /// move) ends the request with nothing saved.
+  func run<Output: Sendable>(
+    game key: UUID, on db: any Database, _ attempt: @escaping @Sendable (Date) async throws -> Step<Output>
+  ) async throws -> Output {
+    try await queues.run(key) {
+      for _ in 0..<Self.attempts {
+        switch try await attempt(clock.now()) {
+        case .respond(let output):
+          return output
+        case .save(let inTransaction, let commit):
+          let output =
+            inTransaction
+            ? try await write(on: db, commit)
+            : try await writes.run { try await commit(db) }
+          if let output { return output }
+        }
+      }
+      throw RunnerError.busy
+    }
+  }
+
+  /// The same with an idempotency key: a key already answered replays its stored response; a key used
+  /// with other parameters is refused. The response is stored in the transaction that saves the game, so
+  /// a replay says exactly what was committed. A refusal (thrown) is not stored: it changed nothing, so
+  /// a retry is simply judged again.
+  func run(
+    game key: UUID, on db: any Database, idempotency: IdempotencyKey?,
+    _ attempt: @escaping @Sendable (Date) async throws -> Step<StoredResponse>
+  ) async throws -> StoredResponse {
+    guard let idempotency else { return try await run(game: key, on: db, attempt) }
+    return try await queues.run(key) {
+      for _ in 0..<Self.attempts {
+        if let stored = try await idempotency.replay(on: db) { return stored }
+        let now = clock.now()
+        let commit: @Sendable (any Database) async throws -> StoredResponse?
+        switch try await attempt(now) {
+        case .respond(let response):
+          guard response.status.code < 300 else { return response }
+          commit = { _ in response }
+        case .save(_, let save): commit = save
+        }
+        let landed = try await write(on: db) { db -> StoredResponse? in
+          guard let response = try await commit(db) else { return nil }
+          // A lost race on the key means another attempt committed first: go round and replay it.
+          return try await idempotency.store(response, at: now, on: db) ? response : nil
+        }
+        if let landed { return landed }
+      }
+      throw RunnerError.busy
+    }
+  }
+
+  /// Runs `body` in one transaction, after other writes (SQLite) or at once (PostgreSQL). When `body`
+  /// answers nil the transaction is rolled back and nil returned.
+  func write<T: Sendable>(on db: any Database, _ body: @escaping @Sendable (any Database) async throws -> T?) async throws -> T? {
+    do {
+      return try await writes.run {
+        try await db.transaction { db in
+          guard let result = try await body(db) else { throw LostRace() }
+          return result
+        }
+      }
+    } catch is LostRace {
+      return nil
+    }
+  }
+
+  private struct LostRace: Error {}
+}
+
+/// Refusals of the runner itself.
+enum RunnerError: APIErrorConvertible, Equatable {
+  /// The game kept changing under this request; the client may retry.
+  case busy
+
+  var status: HTTPResponseStatus { .conflict }
+  var code: String { "busy" }
+  var message: String { "That game was changing at the same moment. Please try again." }
+}
+
+/// A response as it is stored for replay: status and JSON body.
+struct StoredResponse: Sendable {
+  let status: HTTPResponseStatus
+  let body: Data
+  /// True when this is a replay of an earlier answer.
+  var replayed = false
+
+  /// Encodes `value` the way every JSON response is encoded.
+  init(_ value: some Encodable, status: HTTPResponseStatus = .ok) throws {
+    self.status = status
+    body = Data(try StreamingJSONEncoder().encode(value))
+  }
+
+  init(status: HTTPResponseStatus, body: Data, replayed: Bool) {
+    self.status = status
+    self.body = body
+    self.replayed = replayed
+  }
+
+  /// The HTTP response (a replay carries `Idempotent-Replayed: true`).
+  var response: Response {
+    var headers = HTTPHeaders()
+    headers.contentType = .json
+    if replayed { headers.add(name: "Idempotent-Replayed", value: "true") }
+    return Response(status: status, headers: headers, body: .init(data: body))
+  }
+}

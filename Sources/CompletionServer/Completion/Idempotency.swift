@@ -1,0 +1,127 @@
+import CompletionCore
+import Fluent
+import FluentSQL
+import Foundation
+import Vapor
+
+/// Table of stored first responses.
+enum IdempotencyRecord {
+  static let schema = "idempotency_records"
+  /// How long a stored response is replayed (at least 24 hours, as promised to clients).
+  static let lifetime: TimeInterval = 48 * 3600
+}
+
+/// A request's idempotency key: the client's key, whose request it is, and a fingerprint of what it asked
+/// for, so that the same key with other parameters is told apart from a retry.
+struct IdempotencyKey: Sendable {
+  let userID: UUID
+  let key: String
+  let fingerprint: String
+
+  /// The longest key accepted.
+  static let maxLength = 128
+
+  /// A key for `userID`'s request; `scope` and `parameters` make the fingerprint (route and body).
+  init(userID: UUID, key: String, scope: String, parameters: Data) throws {
+    guard !key.isEmpty, key.count <= Self.maxLength, key.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+      throw IdempotencyError.invalidKey
+    }
+    self.userID = userID
+    self.key = key
+    fingerprint = scope + " " + Self.digest(Self.canonical(parameters))
+  }
+
+  /// JSON with its keys sorted, so the same request encoded twice (in another key order) matches itself.
+  static func canonical(_ body: Data) -> Data {
+    guard !body.isEmpty, let value = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
+      let sorted = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+    else { return body }
+    return sorted
+  }
+
+  /// The `Idempotency-Key` header of `req`, if sent.
+  static func header(of req: Request) -> String? {
+    req.headers.first(name: "Idempotency-Key")
+  }
+
+  /// The stored response for this key, if one was committed; throws when the key was used for another request.
+  func replay(on database: any Database) async throws -> StoredResponse? {
+    guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    struct Row: Decodable {
+      let fingerprint: String
+      let status: Int
+      let body: String
+    }
+    guard
+      let row = try await db.select().columns("fingerprint", "status", "body").from(IdempotencyRecord.schema)
+        .where("user_id", .equal, SQLBind(userID)).where("key", .equal, SQLBind(key))
+        .first(decoding: Row.self)
+    else { return nil }
+    guard row.fingerprint == fingerprint else { throw IdempotencyError.keyReused }
+    return StoredResponse(status: HTTPResponseStatus(statusCode: row.status), body: Data(row.body.utf8), replayed: true)
+  }
+
+  /// Stores `response` for this key in the caller's transaction; false when another request stored one first.
+  func store(_ response: StoredResponse, at now: Date, on database: any Database) async throws -> Bool {
+    guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let row = try await db.insert(into: IdempotencyRecord.schema)
+      .columns("user_id", "key", "fingerprint", "status", "body", "created_at")
+      .values(
+        SQLBind(userID), SQLBind(key), SQLBind(fingerprint), SQLBind(Int(response.status.code)),
+        SQLBind(String(decoding: response.body, as: UTF8.self)), SQLBind(now)
+      )
+      .ignoringConflicts(with: ["user_id", "key"])
+      .returning("key")
+      .first()
+    return row != nil
+  }
+
+  /// Removes stored responses older than ``IdempotencyRecord/lifetime``; returns how many.
+  @discardableResult
+  static func prune(before now: Date, on database: any Database) async throws -> Int {
+    guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let rows = try await db.delete(from: IdempotencyRecord.schema)
+      .where("created_at", .lessThan, SQLBind(now.addingTimeInterval(-IdempotencyRecord.lifetime)))
+      .returning("key")
+      .all()
+    return rows.count
+  }
+
+  /// A short stable digest of the request parameters (FNV-1a, 64 bits, twice with different seeds).
+  private static func digest(_ data: Data) -> String {
+    var a: UInt64 = 0xcbf2_9ce4_8422_2325
+    var b: UInt64 = 0x8422_2325_cbf2_9ce4
+    for byte in data {
+      a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+      b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+    return String(a, radix: 16) + String(b, radix: 16)
+  }
+}
+
+/// Idempotency refusals.
+enum IdempotencyError: APIErrorConvertible, Equatable {
+  case invalidKey
+  case keyReused
+
+  var status: HTTPResponseStatus {
+    switch self {
+    case .invalidKey: .badRequest
+    case .keyReused: .conflict
+    }
+  }
+
+  var code: String {
+    switch self {
+    case .invalidKey: "invalid_idempotency_key"
+    case .keyReused: "idempotency_key_reused"
+    }
+  }
+
+  var message: String {
+    switch self {
+    case .invalidKey: "An idempotency key is 1–128 visible ASCII characters (a UUID is ideal)."
+    case .keyReused: "This idempotency key was already used for a different request. Use a new key for a new request."
+    }
+  }
+}

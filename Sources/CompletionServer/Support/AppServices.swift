@@ -1,0 +1,43 @@
+import Foundation
+import Vapor
+
+/// Everything the routes share, made once by `configure`: options, the clock, the sign-in cache, the one
+/// game runner, the quote cache.
+struct AppServices: Sendable {
+  let options: ServerOptions
+  /// The time every server path uses (the test hook can move it).
+  let clock: AppClock
+  let sessions: SessionCache
+  /// Load → handle → save for every per-game request.
+  let runner: GameRunner
+  let quotes: QuoteStore
+  /// One cryptogram game creation at a time per person (two taps on "daily" make one game).
+  let people: SerialQueues
+
+  init(options: ServerOptions) {
+    self.options = options
+    clock = AppClock()
+    sessions = SessionCache()
+    runner = GameRunner(clock: clock, writes: DatabaseWriteGate(serializes: options.database.kind == "sqlite"))
+    quotes = QuoteStore()
+    people = SerialQueues()
+  }
+}
+
+extension Application {
+  private struct ServicesKey: StorageKey {
+    typealias Value = AppServices
+  }
+
+  /// The shared services (set by `configure`).
+  var services: AppServices {
+    get {
+      guard let services = storage[ServicesKey.self] else { preconditionFailure("configure(_:options:) must run before the app is used") }
+      return services
+    }
+    set { storage[ServicesKey.self] = newValue }
+  }
+
+  /// The options the app was configured with.
+  public var serverOptions: ServerOptions { services.options }
+}

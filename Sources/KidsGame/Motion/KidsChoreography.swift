@@ -1,0 +1,48 @@
+import CompletionCore
+
+/// Waldabenteuer's movement, defined once here and sent to every client with the screen: the celebration
+/// overlay, the coin's flight into the bar, the confetti, the die's tumble and the screen cross-fade.
+/// Everything is calm (SPEC-NOTES: 0.3 s cross-fades, a soft spring for the card, no flashing); clients
+/// play these values and under reduced motion their adapted form (``Choreography/adapted(to:)``).
+public enum KidsChoreography {
+  /// The celebration card's entrance: a spring that settles in about 0.4 s.
+  public static let cardSpring = Spring(response: 0.4, dampingFraction: 0.8)
+
+  /// The celebration overlay: the activity dims, the card springs in from 0.8, the confetti falls for 3 s.
+  public static let celebration = Choreography(
+    name: "kidsCelebration",
+    steps: [
+      .init(id: "dim", delay: 0, duration: 0.3, curve: .easeOut, from: .transparent),
+      .init(id: "card", delay: 0, curve: .spring(cardSpring), from: Appearance(opacity: 0, scale: 0.8)),
+      .init(id: "confetti", delay: 0, duration: 3, curve: .linear, from: .identity),
+    ])
+
+  /// The card leaving when "Weiter" is tapped.
+  public static let celebrationExit = Choreography(
+    name: "kidsCelebrationExit",
+    steps: [.init(id: "card", delay: 0, duration: 0.3, curve: .easeIn, from: .identity, to: Appearance(opacity: 0, scale: 0.9))])
+
+  /// A won level's coin: it rises, flies into its slot (0.8 s), and the slot gives a small bounce.
+  public static let coinFlight = Choreography(
+    name: "kidsCoinFlight",
+    steps: [
+      .init(id: "coin", delay: 0, duration: 0.8, curve: .easeInOut, from: Appearance(opacity: 0, scale: 1.3), to: Appearance(scale: 0.7)),
+      .init(id: "slot", delay: 0.8, curve: .spring(Spring(response: 0.3, dampingFraction: 0.6)), from: Appearance(scale: 1.25)),
+    ])
+
+  /// The die's calm tumble before it shows its face (``DiceRound/tumbleSeconds``).
+  public static let dieTumble = Choreography(
+    name: "kidsDieTumble",
+    steps: [.init(id: "die", delay: 0, duration: DiceRound.tumbleSeconds, curve: .easeOut, from: Appearance(scale: 1.06))])
+
+  /// Going from one screen to the next: the new one fades in while the old one fades out (0.3 s).
+  public static let crossFade = Choreography(
+    name: "kidsCrossFade",
+    steps: [
+      .init(id: "incoming", delay: 0, duration: 0.3, curve: .easeOut, from: .transparent),
+      .init(id: "outgoing", delay: 0, duration: 0.3, curve: .easeIn, from: .identity, to: .transparent),
+    ])
+
+  /// Every kids' choreography, by name.
+  public static let all: [Choreography] = [celebration, celebrationExit, coinFlight, dieTumble, crossFade]
+}
