@@ -118,6 +118,33 @@ public enum Launcher {
     }
   }
 
+  /// What `completionkit ledger verify` found.
+  public struct LedgerReport: Sendable {
+    /// One line per finding, then a summary line.
+    public let lines: [String]
+    /// True when every kept balance equals the sum of its entries and none is negative.
+    public let isClean: Bool
+  }
+
+  /// Recomputes every ledger balance from its entries and compares it with the kept balance.
+  public static func verifyLedger(options: ServerOptions, logLevel: String) async throws -> LedgerReport {
+    let app = try await makeApplication(options: options, arguments: ["completionkit"], logLevel: logLevel)
+    do {
+      let report = try await LedgerVerification.verify(on: app.db)
+      try await app.asyncShutdown()
+      var lines = report.differences.map { "mismatch: \($0)" } + report.negative.map { "negative: \($0)" }
+      let clean = report.differences.isEmpty && report.negative.isEmpty
+      lines.append(
+        clean
+          ? "Ledger is consistent: \(report.balancesChecked) balance\(report.balancesChecked == 1 ? " matches its" : "s match their") entries."
+          : "Ledger has \(report.differences.count) mismatched and \(report.negative.count) negative balance(s).")
+      return LedgerReport(lines: lines, isClean: clean)
+    } catch {
+      try? await app.asyncShutdown()
+      throw error
+    }
+  }
+
   /// Applies pending migrations and exits.
   public static func migrate(options: ServerOptions, logLevel: String) async throws {
     let app = try await makeApplication(options: options, arguments: ["completionkit"], logLevel: logLevel)

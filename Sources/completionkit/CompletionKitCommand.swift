@@ -21,7 +21,7 @@ struct CompletionKitCommand: AsyncParsableCommand {
     commandName: "completionkit",
     abstract: "CompletionKit: puzzles, kids' games, projects and challenges, and the moment you finish them.",
     version: CompletionKitVersion.current,
-    subcommands: [Serve.self, Migrate.self, Quotes.self]
+    subcommands: [Serve.self, Migrate.self, Quotes.self, LedgerCommand.self]
   )
 }
 
@@ -108,6 +108,25 @@ struct Quotes: AsyncParsableCommand {
         FileHandle.standardError.write(Data((error.description + "\n").utf8))
         throw ExitCode.failure
       }
+    }
+  }
+}
+
+struct LedgerCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "ledger", abstract: "Check the reward ledger.", subcommands: [Verify.self])
+
+  struct Verify: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Recompute every balance from the ledger's entries and report any difference (exit 1 if there is one).")
+
+    @OptionGroup var data: DataOptions
+
+    func run() async throws {
+      LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
+      let report = try await Launcher.verifyLedger(options: data.serverOptions(), logLevel: data.logLevel)
+      for line in report.lines { print(line) }
+      if !report.isClean { throw ExitCode.failure }
     }
   }
 }
