@@ -47,3 +47,16 @@ public struct TokenResponse: Codable, Hashable, Sendable {
     self.user = user
   }
 }
+
+/// `GET`/`PUT /api/account/celebrations`: which kinds of celebration a person turned off.
+public struct CelebrationSettings: Codable, Hashable, Sendable {
+  /// Kinds turned off ("cryptogram"); completions still pay and count, they just are not celebrated.
+  public var optedOut: [String]
+  /// Every kind that can be turned off (sent by the server).
+  public var kinds: [String]?
+
+  public init(optedOut: [String], kinds: [String]? = nil) {
+    self.optedOut = optedOut
+    self.kinds = kinds
+  }
+}

@@ -1,4 +1,5 @@
 import CompletionAPI
+import Cryptogram
 import Fluent
 import FluentSQL
 import Vapor
@@ -12,6 +13,32 @@ struct AccountController: RouteCollection {
     account.post("login", use: login)
     account.post("logout", use: logout)
     account.post("tokens", use: createToken)
+    account.get("celebrations", use: celebrations)
+    account.put("celebrations", use: setCelebrations)
+  }
+
+  /// Celebrations a person may turn off. (Waldabenteuer's celebration is part of the children's game and
+  /// always shows.)
+  static let celebrationKinds = [CryptogramCompletion.domain]
+
+  /// `GET /api/account/celebrations`.
+  @Sendable func celebrations(req: Request) async throws -> CelebrationSettings {
+    let userID = try await req.userCreatingGuest().requireID()
+    guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let profile = try await CompletionRecorder.profile(userID: userID, on: sql)
+    return CelebrationSettings(optedOut: profile.optedOut.sorted(), kinds: Self.celebrationKinds)
+  }
+
+  /// `PUT /api/account/celebrations {optedOut}`: turns celebrations of those kinds off, the rest on.
+  @Sendable func setCelebrations(req: Request) async throws -> CelebrationSettings {
+    let body = try req.decodeJSON(CelebrationSettings.self)
+    if let unknown = body.optedOut.first(where: { !Self.celebrationKinds.contains($0) }) {
+      throw AppError.invalidParameter("optedOut", "'\(unknown)' is not a kind of celebration (use \(Self.celebrationKinds.joined(separator: ", ")))")
+    }
+    let userID = try await req.userCreatingGuest().requireID()
+    guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    try await CompletionRecorder.setOptOuts(Set(body.optedOut), userID: userID, on: sql)
+    return CelebrationSettings(optedOut: Set(body.optedOut).sorted(), kinds: Self.celebrationKinds)
   }
 
   /// `GET /api/me`: who is here; a first visit becomes a guest.

@@ -70,9 +70,18 @@ struct GameRunner: Sendable {
         if let stored = try await idempotency.replay(on: db) { return stored }
         let now = clock.now()
         let commit: @Sendable (any Database) async throws -> StoredResponse?
-        switch try await attempt(now) {
+        let step: Step<StoredResponse>
+        do {
+          step = try await attempt(now)
+        } catch {
+          // A refusal may come from this very request's first attempt, committed by another server
+          // between the replay check and the load (a retry that crossed over): then answer as it did.
+          if let stored = try await idempotency.replay(on: db) { return stored }
+          throw error
+        }
+        switch step {
         case .respond(let response):
-          guard response.status.code < 300 else { return response }
+          guard response.status.code < 300 else { return try await idempotency.replay(on: db) ?? response }
           commit = { _ in response }
         case .save(_, let save): commit = save
         }
