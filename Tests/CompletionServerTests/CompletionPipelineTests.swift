@@ -57,7 +57,7 @@ struct CompletionPipelineTests {
       let totals = try await CompletionRecorder.totals(userID: user, domain: "cryptogram", on: sql)
       #expect(totals.completed == 1 && totals.timed == 1 && totals.bestSeconds != nil)
       #expect(try await SQLLedgerStore.balance(userID: user, currency: "points", on: sql) == 10)
-      #expect(try await LedgerVerification.verify(on: app.db).differences.isEmpty)
+      #expect(try await LedgerVerification.verify(on: app.db, users: [user]).differences.isEmpty)
     }
   }
 
@@ -155,8 +155,10 @@ struct CompletionPipelineTests {
     try await withTestApp(options: options) { one, app in
       try await withTestApp(options: options) { other, _ in
         // Three games, so a lost move (which needs an unlucky interleaving) has three chances to show.
+        var lastGameID = ""
         for round in 1...3 {
           let game = try await api.newGame(one)
+          lastGameID = game.id
           other.sessionCookie = one.sessionCookie  // the same person on both servers
           let puzzle = try await api.puzzle(of: game.id, app: app)
           // One guess per distinct hidden letter, half through each server, all at once.
@@ -186,7 +188,8 @@ struct CompletionPipelineTests {
           let oneStats = try await api.stats(one)
           #expect(otherStats.points == 10 * round && oneStats.solved == round)
         }
-        #expect(try await LedgerVerification.verify(on: app.db).differences.isEmpty)
+        let user = try #require(try await CryptogramGame.find(UUID(uuidString: lastGameID), on: app.db)?.$user.id)
+        #expect(try await LedgerVerification.verify(on: app.db, users: [user]).differences.isEmpty)
       }
     }
   }

@@ -130,42 +130,39 @@ enum LedgerVerification {
     let negative: [Difference]
   }
 
-  /// Recomputes every balance from the entries and compares.
-  static func verify(on database: any Database) async throws -> Report {
+  /// Recomputes every balance from the entries and compares. One statement, so it reads one consistent
+  /// state while payments go on (two separate reads could straddle a commit and report a false mismatch).
+  /// `users` limits the report to those people (tests share one database); nil checks everyone.
+  static func verify(on database: any Database, users: Set<UUID>? = nil) async throws -> Report {
     guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
-    struct Sum: Decodable {
+    struct Row: Decodable {
       let user_id: UUID
       let currency: String
-      let total: Int
-    }
-    struct Kept: Decodable {
-      let user_id: UUID
-      let currency: String
-      let balance: Int
+      let kept: Int?
+      let summed: Int
     }
     // PostgreSQL sums BIGINT as NUMERIC; cast back so both databases answer with an integer.
-    let sums = try await db.raw(
-      "SELECT user_id, currency, CAST(SUM(amount) AS BIGINT) AS total FROM ledger_entries GROUP BY user_id, currency"
-    ).all(decoding: Sum.self)
-    let kept = try await db.select().columns("user_id", "currency", "balance").from(LedgerBalances.schema).all(decoding: Kept.self)
-    struct Key: Hashable {
-      let user: UUID
-      let currency: String
-    }
-    var summed = Dictionary(uniqueKeysWithValues: sums.map { (Key(user: $0.user_id, currency: $0.currency), $0.total) })
+    let rows = try await db.raw(
+      """
+      SELECT b.user_id AS user_id, b.currency AS currency, b.balance AS kept,
+        CAST(COALESCE((SELECT SUM(e.amount) FROM ledger_entries e WHERE e.user_id = b.user_id AND e.currency = b.currency), 0) AS BIGINT) AS summed
+      FROM ledger_balances b
+      UNION ALL
+      SELECT e.user_id AS user_id, e.currency AS currency, NULL AS kept, CAST(SUM(e.amount) AS BIGINT) AS summed
+      FROM ledger_entries e
+      WHERE NOT EXISTS (SELECT 1 FROM ledger_balances b WHERE b.user_id = e.user_id AND b.currency = e.currency)
+      GROUP BY e.user_id, e.currency
+      """
+    ).all(decoding: Row.self).filter { users?.contains($0.user_id) ?? true }
     var differences: [Difference] = []
     var negative: [Difference] = []
-    for row in kept {
-      let key = Key(user: row.user_id, currency: row.currency)
-      let total = summed.removeValue(forKey: key) ?? 0
-      let difference = Difference(userID: row.user_id, currency: row.currency, kept: row.balance, summed: total)
-      if row.balance != total { differences.append(difference) }
-      if row.balance < 0 { negative.append(difference) }
+    for row in rows {
+      let difference = Difference(userID: row.user_id, currency: row.currency, kept: row.kept ?? 0, summed: row.summed)
+      if difference.kept != difference.summed { differences.append(difference) }
+      if difference.kept < 0 { negative.append(difference) }
     }
-    for (key, total) in summed where total != 0 {
-      differences.append(Difference(userID: key.user, currency: key.currency, kept: 0, summed: total))
-    }
+    let balancesChecked = rows.filter { $0.kept != nil }.count
     return Report(
-      balancesChecked: kept.count, differences: differences.sorted { $0.description < $1.description }, negative: negative)
+      balancesChecked: balancesChecked, differences: differences.sorted { $0.description < $1.description }, negative: negative)
   }
 }
