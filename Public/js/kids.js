@@ -14,19 +14,12 @@ const main = $("#kids");
 const stage = $("#stage");
 const timeZone = currentTimeZone();
 
-const CROSS_FADE_MS = 300;
-const LOADING_TICK_MS = 250;
-const HEARTBEAT_MS = 15000;
-const VIDEO_TICK_MS = 5000;
-const IDLE_MARKS = [10, 15, 20, 30];
-const COIN_FLIGHT_MS = 800;
 /** Events the page sends by itself: when the server cannot be reached they are simply dropped. */
 const BACKGROUND = new Set(["loadingTick", "heartbeat", "videoTick", "idle", "appBackgrounded", "appForegrounded"]);
-/** Bennie's line when a video needs the internet; the server says it too when it refuses a video offline. */
-const NO_INTERNET = "Wir brauchen Internet.";
 
 const state = {
-  catalog: { screen: {}, tiers: {}, coinsPerChest: 10 },
+  /** GET /api/kids/text: words, coin and tier numbers, report intervals and the game's movement. */
+  catalog: { screen: {}, tiers: {}, motion: {}, timing: {}, lines: {} },
   view: null,
   /** The screen on show: {key, kind, element}. */
   current: null,
@@ -55,6 +48,23 @@ function t(key, values = {}) {
 }
 
 const reduced = () => preference() === "reduced";
+
+/**
+ * One step of one of the game's choreographies (from the server's Swift), as Web Animations timing:
+ * `{delay, duration, easing, from, to}` in milliseconds. Null if the server did not send it.
+ */
+function motionStep(name, id) {
+  const choreography = state.catalog.motion[name];
+  const step = choreography && choreography.steps.find((candidate) => candidate.id === id);
+  if (!step) return null;
+  return { delay: step.delay * 1000, duration: step.duration * 1000, easing: step.curve.css, from: step.from, to: step.to };
+}
+
+/** A keyframe from an appearance (opacity and scale). */
+const scaled = (appearance) => ({ opacity: appearance.opacity, transform: `scale(${appearance.scale})` });
+
+/** Seconds from the server's report intervals, in milliseconds. */
+const every = (name) => state.catalog.timing[name] * 1000;
 
 // MARK: Speech bubble
 
@@ -94,8 +104,9 @@ const narrator = new Narrator({
     typewrite(holder.querySelector(".bubble-text"), line.text);
     if (holder === bubble) {
       bubble.classList.remove("is-leaving");
-      if (!reduced() && bubble.animate && bubble.dataset.open !== "true") {
-        bubble.animate([{ opacity: 0, transform: "scale(.92)" }, { opacity: 1, transform: "scale(1)" }], { duration: 300, easing: "cubic-bezier(.34,1.4,.64,1)" });
+      const pop = motionStep("kidsSpeechBubble", "bubble");
+      if (!reduced() && bubble.animate && bubble.dataset.open !== "true" && pop) {
+        bubble.animate([scaled(pop.from), scaled(pop.to)], { duration: pop.duration, easing: pop.easing });
       }
       bubble.dataset.open = "true";
     }
@@ -265,7 +276,7 @@ function prepare(effects) {
         break;
       case "dieRolled":
         // The tumble starts once the die is drawn; until then it shows no face.
-        activity.tumbleUntil = performance.now() + 500;
+        activity.tumbleUntil = performance.now() + motionStep("kidsDieTumble", "die").duration;
         break;
       default:
         break;
@@ -291,7 +302,7 @@ function perform(effects) {
         if (effect.amount > 0 && effect.reason === "earned") flyCoin();
         break;
       case "confetti":
-        if (!reduced()) playConfetti($("#confetti"), { amount: celebrating ? 1 : 0.35 });
+        if (!reduced()) playConfetti($("#confetti"), { amount: celebrating ? 1 : 0.35, duration: motionStep("kidsCelebration", "confetti").duration });
         break;
       case "showCelebration":
         if (navigator.vibrate) navigator.vibrate([60, 40, 120]);
@@ -316,7 +327,10 @@ function perform(effects) {
         pauseVideo(false);
         break;
       case "videoOneMinuteWarning":
-        if (state.video.clock) state.video.clock.warn(reduced());
+        if (state.video.clock) {
+          const pulses = reduced() ? [] : state.catalog.motion.kidsClockWarning.steps.map((step) => motionStep("kidsClockWarning", step.id));
+          state.video.clock.warn(pulses);
+        }
         if (navigator.vibrate) navigator.vibrate(80);
         break;
       case "gateRejected":
@@ -420,8 +434,11 @@ function switchScreen(kind, key, view) {
   old.element.classList.add("is-leaving");
   old.element.setAttribute("aria-hidden", "true");
   old.element.inert = true;
-  element.animate([{ opacity: 0 }, { opacity: 1 }], { duration: CROSS_FADE_MS, easing: "ease-out" });
-  const fade = old.element.animate([{ opacity: 1 }, { opacity: 0 }], { duration: CROSS_FADE_MS, easing: "ease-in", fill: "forwards" });
+  const incoming = motionStep("kidsCrossFade", "incoming");
+  const outgoing = motionStep("kidsCrossFade", "outgoing");
+  element.animate([{ opacity: incoming.from.opacity }, { opacity: incoming.to.opacity }], { duration: incoming.duration, easing: incoming.easing });
+  const fade = old.element.animate([{ opacity: outgoing.from.opacity }, { opacity: outgoing.to.opacity }],
+    { duration: outgoing.duration, easing: outgoing.easing, fill: "forwards" });
   fade.finished.catch(() => null).then(() => old.element.remove());
 }
 
@@ -457,9 +474,9 @@ function syncCelebration(view) {
     layer.hidden = false;
     layer.dataset.coins = view.activePlayer ? String(view.activePlayer.coins) : "";
     state.celebration = card;
-    if (!reduced() && card.animate) {
-      card.animate([{ opacity: 0, transform: "scale(.8)" }, { opacity: 1, transform: "scale(1)" }],
-        { duration: 400, easing: "cubic-bezier(.34,1.45,.64,1)" });
+    const entrance = motionStep("kidsCelebration", "card");
+    if (!reduced() && card.animate && entrance) {
+      card.animate([scaled(entrance.from), scaled(entrance.to)], { duration: entrance.duration, easing: entrance.easing });
     }
     card.querySelector(".weiter").focus({ preventScroll: true });
   } else if (!want && state.celebration) {
@@ -472,7 +489,8 @@ function syncCelebration(view) {
     };
     if (reduced() || !card.animate) return close();
     layer.classList.add("is-leaving");
-    card.animate([{ opacity: 1, transform: "scale(1)" }, { opacity: 0, transform: "scale(.9)" }], { duration: 300, easing: "ease-in", fill: "forwards" })
+    const exit = motionStep("kidsCelebrationExit", "card");
+    card.animate([scaled(exit.from), scaled(exit.to)], { duration: exit.duration, easing: exit.easing, fill: "forwards" })
       .finished.catch(() => null).then(() => {
         layer.classList.remove("is-leaving");
         close();
@@ -499,7 +517,7 @@ function syncLoading(view) {
     send("loadingTick", { seconds: Math.round(seconds * 1000) / 1000 }).finally(() => {
       loading.inFlight = false;
     });
-  }, LOADING_TICK_MS);
+  }, every("loadingTickSeconds"));
 }
 
 // MARK: Idle prompts
@@ -511,8 +529,8 @@ function clearIdle() {
 
 function resetIdle() {
   clearIdle();
-  if (!state.view || state.view.screen !== "playing") return;
-  state.idle = IDLE_MARKS.map((seconds) => setTimeout(() => {
+  if (!state.view || state.view.screen !== "playing" || !state.view.level) return;
+  state.idle = state.view.level.idleMarks.map((seconds) => setTimeout(() => {
     if (state.view && state.view.screen === "playing") send("idle", { seconds });
   }, seconds * 1000));
 }
@@ -537,16 +555,21 @@ function flyCoin() {
   const startY = from.top + from.height / 2 - 32;
   const endX = to.left + to.width / 2 - 32;
   const endY = to.top + to.height / 2 - 32;
-  const flight = coin.animate([
-    { transform: `translate(${startX}px, ${startY}px) scale(1.3)`, opacity: 0 },
-    { transform: `translate(${startX}px, ${startY - 40}px) scale(1.3)`, opacity: 1, offset: 0.2 },
-    { transform: `translate(${endX}px, ${endY}px) scale(.7)`, opacity: 1 },
-  ], { duration: COIN_FLIGHT_MS, easing: "cubic-bezier(.45,0,.3,1)", fill: "forwards" });
-  flight.id = "coin-flight";
-  flight.finished.catch(() => null).then(() => {
+  const flight = motionStep("kidsCoinFlight", "coin");
+  const landing = motionStep("kidsCoinFlight", "slot");
+  const animation = coin.animate([
+    { transform: `translate(${startX}px, ${startY}px) scale(${flight.from.scale})`, opacity: flight.from.opacity },
+    { transform: `translate(${startX}px, ${startY - 40}px) scale(${flight.from.scale})`, opacity: flight.to.opacity, offset: 0.2 },
+    { transform: `translate(${endX}px, ${endY}px) scale(${flight.to.scale})`, opacity: flight.to.opacity },
+  ], { duration: flight.duration, easing: flight.easing, fill: "forwards" });
+  animation.id = "coin-flight";
+  animation.finished.catch(() => null).then(() => {
     coin.remove();
     target.classList.remove("is-arriving");
-    if (target.animate) target.animate([{ transform: "scale(1.25)" }, { transform: "scale(1)" }], { duration: 300, easing: "cubic-bezier(.34,1.4,.64,1)" });
+    if (target.animate) {
+      target.animate([{ transform: `scale(${landing.from.scale})` }, { transform: `scale(${landing.to.scale})` }],
+        { duration: landing.duration, easing: landing.easing });
+    }
   });
 }
 
@@ -558,7 +581,7 @@ function syncVideo(view, kind) {
   if (!video.ticker) {
     video.ticker = setInterval(() => {
       if (document.visibilityState === "visible" && !video.over) send("videoTick");
-    }, VIDEO_TICK_MS);
+    }, every("videoTickSeconds"));
     video.clock.element.dataset.ticking = "true";
   }
 }
@@ -582,7 +605,10 @@ async function holdForTimeUp(effect, effects) {
   const overlay = $("#timeup");
   $("#timeup-text").textContent = t("timeUp");
   overlay.hidden = false;
-  if (!reduced() && overlay.animate) overlay.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 300 });
+  const fade = motionStep("kidsTimeUp", "overlay");
+  if (!reduced() && overlay.animate) {
+    overlay.animate([{ opacity: fade.from.opacity }, { opacity: fade.to.opacity }], { duration: fade.duration, easing: fade.easing });
+  }
   for (const each of effects) {
     if (each.type === "speak") narrator.say(each);
     if (each.type === "sound") playSound(each.name);
@@ -664,7 +690,8 @@ const ui = {
   send,
   reduced,
   say: (line) => narrator.say(line),
-  noInternetLine: () => NO_INTERNET,
+  motion: motionStep,
+  noInternetLine: () => state.catalog.lines.noInternet,
   confirm: confirmDialog,
   upload,
   parentNotice,
@@ -689,9 +716,6 @@ function watchPage() {
       send("appForegrounded");
     }
   });
-  setInterval(() => {
-    if (document.visibilityState === "visible" && state.view) send("heartbeat", { timeZone });
-  }, HEARTBEAT_MS);
   const connectivity = () => {
     main.dataset.online = String(navigator.onLine);
     refresh();
@@ -710,7 +734,11 @@ function watchPage() {
 async function start() {
   watchPage();
   const catalog = await getJSON("/api/kids/text");
-  state.catalog = { screen: {}, tiers: {}, coinsPerChest: 10, ...catalog };
+  state.catalog = catalog;
+  // Play time counts while the page is visible: the server says how often to report it.
+  setInterval(() => {
+    if (document.visibilityState === "visible" && state.view) send("heartbeat", { timeZone });
+  }, every("heartbeatSeconds"));
   document.title = t("homeTitle") || "Waldabenteuer";
   await enqueue(() => deliver("/api/kids/launch", { timeZone }));
   main.dataset.ready = "true";

@@ -218,11 +218,14 @@ public struct KidsLevelView: Codable, Hashable, Sendable {
   public let strokes: [[[Double]]]?
   /// Wähle die Zahl, trace mode: the strokes drawn so far in this attempt.
   public let traced: [[[Double]]]?
+  /// After how many quiet seconds the client reports `idle` (the game's prompt schedule).
+  public let idleMarks: [Double]
 
   public init(
     game: String, level: Int, askedNumber: Int?, rolled: Bool, numberRows: [[Int]], mode: String?, strokes: [[[Double]]]?,
-    traced: [[[Double]]]?
+    traced: [[[Double]]]?, idleMarks: [Double] = []
   ) {
+    self.idleMarks = idleMarks
     self.game = game
     self.level = level
     self.askedNumber = askedNumber
@@ -240,9 +243,12 @@ public struct KidsTreasureView: Codable, Hashable, Sendable {
   /// Each "locked" (grey + chains), "disabled", "active" or "activeWithBonus".
   public let fiveMinutes: String
   public let twelveMinutes: String
+  /// Whether the chest on the treasure screen is open (enough coins for the cheapest tier).
+  public let chestOpen: Bool
 
   public init(coins: Int, buttons: TreasureButtons) {
     self.coins = coins
+    chestOpen = CoinRules.canOpenTreasure(coins)
     fiveMinutes = buttons.fiveMinutes.rawValue
     twelveMinutes = buttons.twelveMinutes.rawValue
   }
@@ -413,11 +419,40 @@ public struct KidsTextCatalog: Codable, Hashable, Sendable {
   public let milestoneStep: Int
   /// Video tiers: cost and minutes.
   public let tiers: [String: [String: Int]]
+  /// How often the client reports by itself, in seconds.
+  public let timing: KidsTimingView
+  /// The game's movement by name (kidsCelebration, kidsCelebrationExit, kidsCoinFlight, kidsDieTumble,
+  /// kidsCrossFade), for full motion; under reduced motion the game shows every change at once.
+  public let motion: [String: ChoreographyPayload]
+  /// Lines the client shows by itself (noInternet), in German.
+  public let lines: [String: String]
+  /// The most points one traced stroke may have.
+  public let maxTracePoints: Int
 
-  public init(screen: [String: String], coinsPerChest: Int, milestoneStep: Int, tiers: [String: [String: Int]]) {
+  public init(
+    screen: [String: String], coinsPerChest: Int, milestoneStep: Int, tiers: [String: [String: Int]], timing: KidsTimingView,
+    motion: [String: ChoreographyPayload], lines: [String: String], maxTracePoints: Int
+  ) {
+    self.maxTracePoints = maxTracePoints
     self.screen = screen
     self.coinsPerChest = coinsPerChest
     self.milestoneStep = milestoneStep
     self.tiers = tiers
+    self.timing = timing
+    self.motion = motion
+    self.lines = lines
+  }
+}
+
+/// Client report intervals of Waldabenteuer, from ``KidsClientTiming``.
+public struct KidsTimingView: Codable, Hashable, Sendable {
+  public let heartbeatSeconds: Double
+  public let videoTickSeconds: Double
+  public let loadingTickSeconds: Double
+
+  public init(heartbeatSeconds: Double, videoTickSeconds: Double, loadingTickSeconds: Double) {
+    self.heartbeatSeconds = heartbeatSeconds
+    self.videoTickSeconds = videoTickSeconds
+    self.loadingTickSeconds = loadingTickSeconds
   }
 }

@@ -93,7 +93,9 @@ struct StreamingJSONEncoderTests {
   func otherAPITypes() throws {
     try expectSameJSON(MotionCatalog(choreographies: Choreography.catalogue))
     try expectSameJSON(APIErrorBody(code: "invalid_letter", message: "Pick a letter from A to Z."))
-    try expectSameJSON(KidsTextCatalog(screen: ["home": "Waldabenteuer", "quote": "Sag \"Hallo\"\n"], coinsPerChest: 10, milestoneStep: 5, tiers: ["10": ["minutes": 5]]))
+    try expectSameJSON(KidsTextCatalog(screen: ["home": "Waldabenteuer", "quote": "Sag \"Hallo\"\n"], coinsPerChest: 10, milestoneStep: 5, tiers: ["10": ["minutes": 5]],
+        timing: KidsTimingView(heartbeatSeconds: 15, videoTickSeconds: 5, loadingTickSeconds: 0.25),
+        motion: ["kidsCelebration": ChoreographyPayload(KidsChoreography.celebration, preference: .full)], lines: ["noInternet": "Wir brauchen Internet."], maxTracePoints: 4000))
     let video = ApprovedVideo(id: "dQw4w9WgXcQ", title: "Bären im Wald", addedAt: Date(timeIntervalSince1970: 1_790_000_000), category: nil, source: .youtube)
     try expectSameJSON(KidsVideoView(video))
     try expectSameJSON(HealthResponse(status: "ok", version: "1.0", database: "sqlite"))

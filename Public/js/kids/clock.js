@@ -90,14 +90,18 @@ export class CountdownClock {
     if (label) this.label.textContent = label;
   }
 
-  /** The one-minute warning: the arc turns gold and the clock swells gently three times. */
-  warn(reduced) {
+  /**
+   * The one-minute warning: the arc turns gold and the clock swells gently, one swell per step of the
+   * server's warning choreography (`pulses`: Web Animations timing; none under reduced motion).
+   */
+  warn(pulses = []) {
     this.element.dataset.warned = "true";
-    if (reduced || !this.element.animate) return;
-    this.element.animate(
-      [{ transform: "scale(1)" }, { transform: "scale(1.05)" }, { transform: "scale(1)" }],
-      { duration: 500, iterations: 3, easing: "ease-in-out" },
-    ).id = "clock-pulse";
+    if (!this.element.animate) return;
+    for (const pulse of pulses) {
+      const rest = { transform: `scale(${pulse.from.scale})` };
+      this.element.animate([rest, { transform: `scale(${pulse.to.scale})` }, rest],
+        { delay: pulse.delay, duration: pulse.duration, easing: pulse.easing }).id = "clock-pulse";
+    }
   }
 
   draw() {

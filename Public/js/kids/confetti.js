@@ -1,13 +1,15 @@
-// Soft full-screen confetti for 3 s: round flakes and little leaves in the game's own colours, drifting
+// Soft full-screen confetti for as long as the server's celebration says: round flakes and little leaves in the game's own colours, drifting
 // down and swaying slowly. Nothing flickers: pieces turn slowly and never flip. Skipped under reduced motion.
 
 const COLOURS = ["#D9C27A", "#99BF8C", "#B3D1E6", "#6FA8DC", "#E8A0A0", "#FAF5EB", "#C4A574"];
-const DURATION = 3000;
 
 let running = null;
 
-/** Starts confetti on `canvas`; `amount` 0…1 (a level's success is lighter than a celebration). */
-export function playConfetti(canvas, { amount = 1 } = {}) {
+/**
+ * Starts confetti on `canvas` for `duration` milliseconds (the server's celebration choreography says how
+ * long); `amount` 0…1 (a level's success is lighter than a celebration).
+ */
+export function playConfetti(canvas, { amount = 1, duration }) {
   if (!canvas || !canvas.getContext) return;
   const ratio = Math.min(window.devicePixelRatio || 1, 2);
   const width = window.innerWidth;
@@ -36,7 +38,7 @@ export function playConfetti(canvas, { amount = 1 } = {}) {
   running = state;
   const step = (now) => {
     const t = (now - started) / 1000;
-    const left = 1 - (now - started) / DURATION;
+    const left = 1 - (now - started) / duration;
     context.clearRect(0, 0, width, height);
     if (left <= 0) {
       canvas.dataset.active = "false";

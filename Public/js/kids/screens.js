@@ -5,9 +5,7 @@ import { art, fill, h, setData, setText } from "./dom.js";
 import { TraceBox } from "./trace.js";
 import { CountdownClock } from "./clock.js";
 
-const SLOTS = 10;
 /** The die tumbles this long after `dieRolled` (the number buttons wait for it). */
-export const TUMBLE_MS = 500;
 
 // MARK: Shared pieces
 
@@ -26,10 +24,10 @@ function backButton(ui, testid = "back-button") {
     art("back-button", { className: "wood-button-icon", width: 56, height: 56 }), h("span", {}, ui.t("back")));
 }
 
-/** The coin bar: 10 slots filled to `filledSlots`, then a chest for every full one. */
-export function coinBar() {
+/** The coin bar: a slot per coin of a chest, filled to `filledSlots`, then a chest for every full one. */
+export function coinBar(ui) {
   const slots = h("ol", { class: "coin-slots", "aria-hidden": "true" },
-    Array.from({ length: SLOTS }, (_, index) => h("li", { class: "coin-slot", data: { slot: String(index) } }, art("coin", { className: "coin-slot-coin" }))));
+    Array.from({ length: ui.catalog.coinsPerChest }, (_, index) => h("li", { class: "coin-slot", data: { slot: String(index) } }, art("coin", { className: "coin-slot-coin" }))));
   const chests = h("span", { class: "coin-chests", "aria-hidden": "true" });
   return h("div", { class: "coin-bar", role: "img", data: { testid: "coin-bar", filled: "0", chests: "0" } }, slots, chests);
 }
@@ -56,7 +54,7 @@ function topBar(ui) {
     h("div", { class: "top-bar-buttons" },
       woodIconButton("home-button", "Nach Hause", "home-button", () => ui.send("home")),
       woodIconButton("back-button", ui.t("back"), "back-button", () => ui.send("back"))),
-    coinBar());
+    coinBar(ui));
 }
 
 function dieFace(value) {
@@ -284,7 +282,8 @@ export function rollDie(element, value, ui) {
   const stage = element.querySelector(".play-dice");
   if (!stage) return;
   const die = stage.querySelector(".die");
-  ui.state.activity.tumbleUntil = performance.now() + TUMBLE_MS;
+  const tumble = ui.motion("kidsDieTumble", "die");
+  ui.state.activity.tumbleUntil = performance.now() + tumble.duration;
   setData(die, "state", "rolling");
   die.disabled = true;
   const body = die.querySelector(".die-body");
@@ -293,12 +292,12 @@ export function rollDie(element, value, ui) {
       { transform: "rotate(0deg) scale(1)" },
       { transform: "rotate(200deg) scale(1.06)", offset: 0.6 },
       { transform: "rotate(360deg) scale(1)" },
-    ], { duration: TUMBLE_MS, easing: "cubic-bezier(.3,.7,.4,1)" }).id = "die-tumble";
+    ], { duration: tumble.duration, easing: tumble.easing }).id = "die-tumble";
   }
   setTimeout(() => {
     if (!element.isConnected) return;
     screens.activity.update(element, ui.state.view, ui);
-  }, TUMBLE_MS + 10);
+  }, tumble.duration + 10);
 }
 
 function choiceStage(ui) {
@@ -313,6 +312,7 @@ function updateChoice(stage, level, ui) {
       const box = new TraceBox({
         label: `Fahre die ${level.askedNumber} nach`,
         onStroke: (points) => ui.send("traceStroke", { points }),
+        maxPoints: ui.catalog.maxTracePoints,
       });
       ui.state.activity.trace = box;
       const meter = h("div", { class: "trace-meter", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": "100", data: { testid: "trace-progress", coverage: "0" } },
@@ -392,7 +392,7 @@ export function celebrationCard(view, ui) {
 
 function tierButton(tier, ui) {
   const label = tier === "fiveMinutes" ? ui.t("fiveMinutesButton") : ui.t("twelveMinutesButton");
-  const cost = ui.catalog.tiers && ui.catalog.tiers[tier] ? ui.catalog.tiers[tier].cost : tier === "fiveMinutes" ? 10 : 20;
+  const cost = ui.catalog.tiers[tier].cost;
   return h("button", {
     type: "button", class: "tier", data: { tier, testid: `tier-${tier}` },
     onclick: (event) => {
@@ -423,7 +423,7 @@ const treasureScreen = {
     setData(count, "coins", treasure.coins);
     setText(count.querySelector("span"), ui.t("coinCount", { X: treasure.coins }));
     const chest = element.querySelector(".treasure-chest");
-    const open = treasure.coins >= (ui.catalog.coinsPerChest || 10);
+    const open = treasure.chestOpen;
     if (chest.dataset.open !== String(open)) {
       chest.dataset.open = String(open);
       chest.querySelector(".chest-img").src = `/img/kids/${open ? "chest-open" : "chest-closed"}.svg`;

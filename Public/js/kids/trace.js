@@ -6,8 +6,6 @@ const SVG = "http://www.w3.org/2000/svg";
 const SCALE = 100;
 /** Points closer than this (box units) add nothing to a stroke. */
 const MIN_STEP = 0.004;
-/** The server takes at most 4000 points per stroke. */
-const MAX_POINTS = 4000;
 
 function node(name, attributes = {}, parent = null) {
   const element = document.createElementNS(SVG, name);
@@ -21,9 +19,10 @@ function pointsAttribute(points) {
 }
 
 export class TraceBox {
-  /** `onStroke(points)` is called with each finished stroke. */
-  constructor({ onStroke, label }) {
+  /** `onStroke(points)` is called with each finished stroke; a stroke keeps at most `maxPoints` (the server's limit). */
+  constructor({ onStroke, label, maxPoints }) {
     this.onStroke = onStroke;
+    this.maxPoints = maxPoints;
     this.element = document.createElement("div");
     this.element.className = "trace-box";
     this.element.dataset.testid = "trace-box";
@@ -106,7 +105,7 @@ export class TraceBox {
         const point = this.boxPoint(each);
         const last = this.current.points[this.current.points.length - 1];
         if (Math.hypot(point[0] - last[0], point[1] - last[1]) < MIN_STEP) continue;
-        if (this.current.points.length >= MAX_POINTS) break;
+        if (this.current.points.length >= this.maxPoints) break;
         this.current.points.push(point);
       }
       this.live.setAttribute("points", pointsAttribute(this.current.points));

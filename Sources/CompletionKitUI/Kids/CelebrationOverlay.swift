@@ -105,7 +105,7 @@ public struct ConfettiView: View {
   let bursts: Int
 
   /// How long a burst lasts.
-  public static let seconds = 3.0
+  public static let seconds = KidsChoreography.celebration.step("confetti")?.duration ?? 0
   /// Pieces per burst.
   static let pieceCount = 90
 

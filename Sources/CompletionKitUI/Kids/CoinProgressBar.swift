@@ -14,7 +14,7 @@ public struct CoinProgressBar: View {
   /// Gap between slots.
   static let slotSpacing: CGFloat = 8
   /// How long a coin flies.
-  static let flightSeconds = 0.8
+  static let flightSeconds = KidsChoreography.coinFlight.steps[0].duration
   /// Where the flying coin starts, below the bar (roughly the middle of the activity).
   static let flightStartDrop: CGFloat = 320
   /// Chests drawn before the rest are counted with a number.

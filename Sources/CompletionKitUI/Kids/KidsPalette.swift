@@ -141,14 +141,14 @@ public enum KidsMetrics {
 /// Waldabenteuer's motion on top of the shared curve helpers (`CurveAnimation.swift`): everything is calm, and
 /// under Reduce Motion every change is an instant cut (no cross-fade, no spring, no confetti).
 public enum KidsMotion {
-  /// The screen cross-fade (SPEC-NOTES: 0.3 s).
-  public static let crossFadeSeconds = 0.3
+  /// The screen cross-fade (SPEC-NOTES: 0.3 s), from the game's choreography.
+  public static let crossFadeSeconds = KidsChoreography.crossFade.steps[0].duration
   /// The press feedback: scale 0.95 for 0.1 s.
   public static let pressScale: CGFloat = 0.95
   /// How long the press feedback takes.
   public static let pressSeconds = 0.1
-  /// The celebration card's entrance: a spring settling in about 0.4 s.
-  public static let cardSpring = CompletionCore.Spring(response: 0.4, dampingFraction: 0.8)
+  /// The celebration card's entrance: a spring settling in about 0.4 s, from the game's choreography.
+  public static let cardSpring = KidsChoreography.cardSpring
 
   /// The core's motion preference for the system's Reduce Motion setting.
   public static func preference(reduceMotion: Bool) -> MotionPreference {

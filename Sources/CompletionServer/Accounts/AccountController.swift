@@ -84,7 +84,7 @@ struct AccountController: RouteCollection {
       try await AuthToken.query(on: req.db).filter(\.$id == previous.tokenID).delete()
       req.application.services.sessions.forget(tokenID: previous.tokenID)
     }
-    let secret = try await Sessions.issue(for: userID, kind: .cookie, on: req.db)
+    let secret = try await Sessions.issue(for: userID, kind: .cookie, at: req.application.services.clock.now(), on: req.db)
     req.pendingSessionCookie = Sessions.cookie(for: secret, secure: req.application.serverOptions.secureCookies)
     return try user.toResponse()
   }
@@ -103,7 +103,7 @@ struct AccountController: RouteCollection {
   @Sendable func createToken(req: Request) async throws -> Response {
     let user = try await req.requireUser()
     guard !user.isGuest, let userID = user.id else { throw AppError.namedAccountRequired }
-    let secret = try await Sessions.issue(for: userID, kind: .bearer, on: req.db)
+    let secret = try await Sessions.issue(for: userID, kind: .bearer, at: req.application.services.clock.now(), on: req.db)
     let response = Response(status: .created)
     try response.content.encode(TokenResponse(token: secret, user: try user.toResponse()))
     return response

@@ -36,10 +36,10 @@ enum Sessions {
   }
 
   /// Stores a new sign-in for `user` and returns its secret (the only time it exists in clear).
-  static func issue(for userID: UUID, kind: AuthToken.Kind, on db: any Database) async throws -> String {
+  static func issue(for userID: UUID, kind: AuthToken.Kind, at now: Date, on db: any Database) async throws -> String {
     let secret = makeSecret()
     let lifetime = kind == .cookie ? cookieLifetime : bearerLifetime
-    let token = AuthToken(userID: userID, tokenHash: hash(secret), kind: kind, expiresAt: Date().addingTimeInterval(lifetime))
+    let token = AuthToken(userID: userID, tokenHash: hash(secret), kind: kind, expiresAt: now.addingTimeInterval(lifetime))
     try await token.create(on: db)
     return secret
   }
@@ -157,7 +157,7 @@ extension Request {
     let id = UUID()
     let guest = User(id: id, displayName: "Guest " + id.uuidString.prefix(4), isGuest: true)
     try await guest.create(on: db)
-    let secret = try await Sessions.issue(for: id, kind: .cookie, on: db)
+    let secret = try await Sessions.issue(for: id, kind: .cookie, at: application.services.clock.now(), on: db)
     pendingSessionCookie = Sessions.cookie(for: secret, secure: application.serverOptions.secureCookies)
     return guest
   }

@@ -11,7 +11,7 @@ import Vapor
 /// coin change goes into the ledger, in the same transaction as the game.
 struct KidsController: RouteCollection {
   /// How much play time one heartbeat can add at most: a tab that slept does not count as playing.
-  static let maxHeartbeatGap: TimeInterval = 20
+  static let maxHeartbeatGap: TimeInterval = KidsClientTiming.maxHeartbeatGap
 
   func boot(routes: any RoutesBuilder) throws {
     let api = routes.grouped("api", "kids")
@@ -31,7 +31,13 @@ struct KidsController: RouteCollection {
       screen: Dictionary(uniqueKeysWithValues: ScreenText.allCases.map { ("\($0)", $0.rawValue) }),
       coinsPerChest: CoinRules.perChest, milestoneStep: CoinRules.milestoneStep,
       tiers: Dictionary(
-        uniqueKeysWithValues: VideoTier.allCases.map { ($0.rawValue, ["cost": $0.cost, "minutes": $0.minutes, "bonus": $0.bonusMinutes]) }))
+        uniqueKeysWithValues: VideoTier.allCases.map { ($0.rawValue, ["cost": $0.cost, "minutes": $0.minutes, "bonus": $0.bonusMinutes]) }),
+      timing: KidsTimingView(
+        heartbeatSeconds: KidsClientTiming.heartbeatSeconds, videoTickSeconds: KidsClientTiming.videoTickSeconds,
+        loadingTickSeconds: KidsClientTiming.loadingTickSeconds),
+      motion: Dictionary(uniqueKeysWithValues: KidsChoreography.all.map { ($0.name, ChoreographyPayload($0, preference: .full)) }),
+      lines: ["noInternet": Narration.lines(for: .noInternet).map(\.text).joined(separator: " ")],
+      maxTracePoints: NumberChoiceRound.maxPointsPerStroke)
   }
 
   /// `GET /api/kids/state`: the screen as it is.

@@ -65,18 +65,19 @@ enum KidsPresenter {
   }
 
   private static func levelView(_ context: ActivityContext) -> KidsLevelView {
+    let idle = IdlePrompts.schedule(for: context.game).map(\.seconds)
     switch context.round {
     case .dice(let dice):
       return KidsLevelView(
         game: context.game.rawValue, level: context.level, askedNumber: dice.rolled, rolled: dice.rolled != nil,
-        numberRows: [Array(DiceRound.faces)], mode: nil, strokes: nil, traced: nil)
+        numberRows: [Array(DiceRound.faces)], mode: nil, strokes: nil, traced: nil, idleMarks: idle)
     case .numberChoice(let choice):
       let tracing = choice.mode == .trace
       return KidsLevelView(
         game: context.game.rawValue, level: context.level, askedNumber: choice.target, rolled: false,
         numberRows: NumberChoiceRound.tabletRows, mode: choice.mode.rawValue,
         strokes: tracing ? pairs(DigitStrokes.strokes(for: choice.target)) : nil,
-        traced: tracing ? pairs(choice.strokes) : nil)
+        traced: tracing ? pairs(choice.strokes) : nil, idleMarks: idle)
     }
   }
 

@@ -43,6 +43,35 @@ public enum KidsChoreography {
       .init(id: "outgoing", delay: 0, duration: 0.3, curve: .easeIn, from: .identity, to: .transparent),
     ])
 
+  /// Bennie's speech bubble popping up.
+  public static let speechBubble = Choreography(
+    name: "kidsSpeechBubble",
+    steps: [.init(id: "bubble", delay: 0, curve: .spring(.standard), from: Appearance(opacity: 0, scale: 0.92))])
+
+  /// "Zeit ist um!" fading in over the paused video.
+  public static let timeUp = Choreography(
+    name: "kidsTimeUp", steps: [.init(id: "overlay", delay: 0, duration: 0.3, curve: .easeOut, from: .transparent)])
+
+  /// The one-minute warning: the clock swells gently three times (each step goes to 1.05 and back).
+  public static let clockWarning = Choreography(
+    name: "kidsClockWarning",
+    steps: (0..<3).map { .init(id: "pulse\($0 + 1)", delay: Double($0) * 0.5, duration: 0.5, curve: .easeInOut, from: .identity, to: Appearance(scale: 1.05)) })
+
   /// Every kids' choreography, by name.
-  public static let all: [Choreography] = [celebration, celebrationExit, coinFlight, dieTumble, crossFade]
+  public static let all: [Choreography] = [
+    celebration, celebrationExit, coinFlight, dieTumble, crossFade, speechBubble, timeUp, clockWarning,
+  ]
+}
+
+/// How often a Waldabenteuer client reports by itself (defined here, sent to clients, never copied there).
+public enum KidsClientTiming {
+  /// A visible page sends a heartbeat this often, so play time counts while the child plays.
+  public static let heartbeatSeconds = 15.0
+  /// The most play time one heartbeat may add: a little more than the interval, so a slow network does
+  /// not lose time, but a tab that slept does not count as playing.
+  public static let maxHeartbeatGap = heartbeatSeconds + 5
+  /// While a video plays, the client asks the server's video clock this often.
+  public static let videoTickSeconds = 5.0
+  /// The loading screen reports its progress this often.
+  public static let loadingTickSeconds = 0.25
 }

@@ -1,0 +1,75 @@
+import CompletionAPI
+import CompletionCore
+import Foundation
+import KidsGame
+import Testing
+
+@testable import CompletionServer
+
+/// A rule lives once, in Swift: the Waldabenteuer page gets its timings, movement, chest and tier rules and
+/// lines from the server, and these tests fail if a copy of one comes back into `Public/js`.
+@Suite("No copies of Swift rules in the web client")
+struct ClientRuleCopyTests {
+  /// The kids' page scripts, by file name.
+  static func kidsScripts() throws -> [(name: String, text: String)] {
+    let folder = ServerOptions.defaultPublicDirectory().appendingPathComponent("js", isDirectory: true)
+    let kids = folder.appendingPathComponent("kids", isDirectory: true)
+    let files = [folder.appendingPathComponent("kids.js")]
+      + (try FileManager.default.contentsOfDirectory(at: kids, includingPropertiesForKeys: nil)).filter { $0.pathExtension == "js" }
+    return try files.map { ($0.lastPathComponent, try String(contentsOf: $0, encoding: .utf8)) }
+  }
+
+  static func matches(_ pattern: String, in text: String) -> [String] {
+    let regex = try! NSRegularExpression(pattern: pattern)
+    let range = NSRange(text.startIndex..., in: text)
+    return regex.matches(in: text, range: range).compactMap { Range($0.range, in: text).map { String(text[$0]) } }
+  }
+
+  @Test("The kids' catalog carries every timing and choreography the page plays")
+  func catalogCarriesTheRules() async throws {
+    try await withTestApp { client in
+      let catalog = try client.decode(KidsTextCatalog.self, from: try await client.send(.GET, "/api/kids/text"))
+      #expect(catalog.timing == KidsTimingView(
+        heartbeatSeconds: KidsClientTiming.heartbeatSeconds, videoTickSeconds: KidsClientTiming.videoTickSeconds,
+        loadingTickSeconds: KidsClientTiming.loadingTickSeconds))
+      #expect(KidsClientTiming.heartbeatSeconds < KidsController.maxHeartbeatGap, "a heartbeat on time always counts whole")
+      #expect(Set(catalog.motion.keys) == Set(KidsChoreography.all.map(\.name)))
+      #expect(catalog.motion["kidsCelebration"] == ChoreographyPayload(KidsChoreography.celebration, preference: .full))
+      #expect(catalog.motion["kidsDieTumble"]?.steps.first?.duration == DiceRound.tumbleSeconds)
+      #expect(catalog.tiers["fiveMinutes"]?["cost"] == VideoTier.fiveMinutes.cost)
+      #expect(catalog.lines["noInternet"] == "Wir brauchen Internet.")
+      #expect(catalog.maxTracePoints == NumberChoiceRound.maxPointsPerStroke)
+    }
+  }
+
+  @Test("The kids' scripts name every timing from the catalog: no literal durations, intervals or rule constants")
+  func noTimingOrRuleCopies() throws {
+    let scripts = try Self.kidsScripts()
+    #expect(scripts.count >= 5)
+    for (name, text) in scripts {
+      // Constants that would copy a Swift timing or rule.
+      #expect(Self.matches(#"const [A-Z_]*(_MS|SECONDS|MARKS|COST|SLOTS|MILESTONE_STEP|TIER|POINTS)\b"#, in: text).isEmpty, "\(name)")
+      // A literal animation duration (every duration comes from a choreography).
+      #expect(Self.matches(#"duration:\s*\d"#, in: text).isEmpty, "\(name)")
+      // The report intervals and idle marks, the tier costs and the chest threshold.
+      for copy in [
+        #"\b15000\b"#, #"\b4000\b"#, #"\b5000\b"#, #"\b250\b"#, #"\[\s*10\s*,\s*(15|20)"#, #"\?\s*10\s*:\s*20"#, #"coins\s*>=\s*\d"#,
+        #"\|\|\s*10\)"#,
+      ] {
+        #expect(Self.matches(copy, in: text).isEmpty, "\(name) copies a rule: \(copy)")
+      }
+    }
+  }
+
+  @Test("No line of Bennie's or the narrator's is written into the page: every spoken line comes from Swift")
+  func noNarrationCopies() throws {
+    let scripts = try Self.kidsScripts()
+    for (_, line) in Narration.allTemplates {
+      let words = line.template.replacingOccurrences(of: "[X]", with: "").replacingOccurrences(of: "[Y]", with: "")
+      guard words.count >= 12 else { continue }
+      for (name, text) in scripts {
+        #expect(!text.contains(line.template), "\(name) copies \"\(line.template)\"")
+      }
+    }
+  }
+}
