@@ -70,6 +70,11 @@ public enum Launcher {
   public static func serve(options: ServerOptions, host: String, port: Int, logLevel: String) async throws {
     let app = try await makeApplication(
       options: options, arguments: ["completionkit", "serve", "--hostname", host, "--port", String(port)], logLevel: logLevel)
+    // Stored idempotent responses are kept 48 hours: prune once a day while serving (and at every start).
+    let pruning = app.eventLoopGroup.next().scheduleRepeatedTask(initialDelay: .hours(24), delay: .hours(24)) { [app] _ in
+      Task { _ = try? await IdempotencyKey.prune(before: app.services.clock.now(), on: app.db) }
+    }
+    defer { pruning.cancel() }
     say("CompletionKit is ready: open http://\(host):\(port)/  (Ctrl-C stops it)")
     do {
       try await app.execute()

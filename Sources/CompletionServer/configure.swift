@@ -60,12 +60,13 @@ public func prepareDatabase(_ app: Application) async throws {
   if case .sqliteFile = app.serverOptions.database, let sql = app.db as? any SQLDatabase {
     // WAL lets readers carry on while one writer commits; the setting is stored in the file.
     try await sql.raw("PRAGMA journal_mode=WAL").run()
-    // With WAL, synchronous=NORMAL syncs at checkpoints instead of every commit: still never corrupt and
-    // durable across a crash of the app (only a power cut can lose the last moments). It is a
-    // per-connection setting, so set it on the pooled connection of every event loop.
+    // synchronous=FULL: every commit is on disk before it returns, so a reward the server acknowledged
+    // survives a power cut. The writes waiting at the same moment share one commit (group commit, see
+    // DatabaseWriteGate), which is what keeps this affordable. It is a per-connection setting, so set it on
+    // the pooled connection of every event loop.
     for eventLoop in app.eventLoopGroup.makeIterator() {
       if let pooled = app.databases.database(.sqlite, logger: app.logger, on: eventLoop) as? any SQLDatabase {
-        try await pooled.raw("PRAGMA synchronous=NORMAL").run()
+        try await pooled.raw("PRAGMA synchronous=FULL").run()
       }
     }
   }

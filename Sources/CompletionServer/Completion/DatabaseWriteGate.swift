@@ -1,20 +1,177 @@
+import Fluent
+import FluentSQL
 import Foundation
+import Synchronization
 
-/// Lets one write transaction at a time reach SQLite. SQLite has a single writer anyway, and the driver's
-/// busy handler retries a locked database immediately, so two connections writing at once would spin a
-/// CPU instead of waiting. Queueing writes here turns that spin into an orderly wait. PostgreSQL handles
-/// concurrent writers itself, so there the gate lets everything straight through.
+/// How writes reach the database.
+///
+/// SQLite has one writer, and with `synchronous=FULL` every commit waits for the disk. So on SQLite the
+/// writes that are waiting are committed *together*: the first waiting request becomes the leader, opens
+/// one transaction, runs every queued write in it (each inside its own savepoint, so one that fails or
+/// loses its version check is undone alone), commits once — one sync for the whole group — and only then
+/// tells each caller its result. A write acknowledged to a client is therefore on disk, and the cost of
+/// the sync is shared by everyone who was waiting. PostgreSQL handles concurrent writers (and groups its
+/// own commits), so there each write is simply its own transaction.
 struct DatabaseWriteGate: Sendable {
-  private static let key = UUID()
-  private let queue: SerialQueues?
+  private let group: GroupCommit?
 
   init(serializes: Bool) {
-    queue = serializes ? SerialQueues() : nil
+    group = serializes ? GroupCommit() : nil
   }
 
-  /// Runs `body` after any write already in progress has finished (SQLite), or at once (PostgreSQL).
-  func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    guard let queue else { return try await body() }
-    return try await queue.run(Self.key, body)
+  /// Whether writes are committed in groups (SQLite).
+  var groupsCommits: Bool { group != nil }
+
+  /// Groups committed and writes in them so far (nil without group commit).
+  var groupCommitStats: (groups: Int, writes: Int)? { group?.stats.withLock { $0 } }
+
+  /// Runs `body` atomically and durably: its writes commit together or not at all. When `body` returns nil
+  /// (a lost version check) or throws, nothing it wrote stays, and the nil or the error is passed on.
+  func transaction<T: Sendable>(on db: any Database, _ body: @escaping @Sendable (any Database) async throws -> T?) async throws -> T? {
+    if let group { return try await group.submit(on: db, body) }
+    do {
+      return try await db.transaction { db in
+        guard let result = try await body(db) else { throw RolledBack() }
+        return result
+      }
+    } catch is RolledBack {
+      return nil
+    }
+  }
+
+  private struct RolledBack: Error {}
+}
+
+/// Leader-follower group commit (see ``DatabaseWriteGate``).
+final class GroupCommit: Sendable {
+  /// A queued write: runs inside the group's transaction and reports how it went once the group committed.
+  private struct Job: Sendable {
+    /// Runs the write; false means undo it (its savepoint is rolled back).
+    let run: @Sendable (any Database) async -> Bool
+    /// Hands the caller its result, or the commit's error.
+    let finish: @Sendable ((any Error)?) -> Void
+  }
+
+  private struct State {
+    var pending: [Job] = []
+    var leading = false
+  }
+
+  private let state = Mutex(State())
+
+  /// Counts groups and writes, for the benchmark's report.
+  let stats = Mutex<(groups: Int, writes: Int)>((0, 0))
+
+  /// Queues `body` and waits until the group it joined has committed.
+  func submit<T: Sendable>(on db: any Database, _ body: @escaping @Sendable (any Database) async throws -> T?) async throws -> T? {
+    let outcome = Outcome<T>()
+    let job = Job(
+      run: { db in
+        do {
+          let value = try await body(db)
+          outcome.provisional(.success(value))
+          return value != nil
+        } catch {
+          outcome.provisional(.failure(error))
+          return false
+        }
+      },
+      finish: { commitError in outcome.settle(commitError) })
+    let leads = state.withLock { state -> Bool in
+      state.pending.append(job)
+      if state.leading { return false }
+      state.leading = true
+      return true
+    }
+    if leads { await drain(on: db) }
+    return try await outcome.value()
+  }
+
+  /// Commits the waiting writes as one group. A leader whose own write is done does not keep serving
+  /// later arrivals (its client would wait on strangers): when more are waiting, a task takes over.
+  private func drain(on db: any Database, handOver: Bool = true) async {
+    while true {
+      let batch = state.withLock { state -> [Job] in
+        let batch = state.pending
+        state.pending = []
+        if batch.isEmpty { state.leading = false }
+        return batch
+      }
+      if batch.isEmpty { return }
+      await commit(batch, on: db)
+      if handOver {
+        let more = state.withLock { state -> Bool in
+          if state.pending.isEmpty { state.leading = false }
+          return !state.pending.isEmpty
+        }
+        if more { Task { await self.drain(on: db, handOver: false) } }
+        return
+      }
+    }
+  }
+
+  /// Runs `batch` in one transaction, a savepoint per write, and tells every caller how it went.
+  private func commit(_ batch: [Job], on db: any Database) async {
+    stats.withLock {
+      $0.groups += 1
+      $0.writes += batch.count
+    }
+    var commitError: (any Error)?
+    do {
+      try await db.transaction { tx in
+        guard let sql = tx as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+        for job in batch {
+          try await sql.raw("SAVEPOINT group_write").run()
+          if await job.run(tx) {
+            try await sql.raw("RELEASE SAVEPOINT group_write").run()
+          } else {
+            try await sql.raw("ROLLBACK TO SAVEPOINT group_write").run()
+            try await sql.raw("RELEASE SAVEPOINT group_write").run()
+          }
+        }
+      }
+    } catch {
+      commitError = error
+    }
+    for job in batch { job.finish(commitError) }
+  }
+}
+
+/// One write's result: known provisionally when it ran, handed out once its group committed.
+private final class Outcome<T: Sendable>: Sendable {
+  private struct State {
+    var provisional: Result<T?, any Error>?
+    var final: Result<T?, any Error>?
+    var waiter: CheckedContinuation<T?, any Error>?
+  }
+
+  private let state = Mutex(State())
+
+  func provisional(_ result: Result<T?, any Error>) {
+    state.withLock { $0.provisional = result }
+  }
+
+  /// The group committed (`commitError` nil) or failed: the result becomes final.
+  func settle(_ commitError: (any Error)?) {
+    let (waiter, result) = state.withLock { state -> (CheckedContinuation<T?, any Error>?, Result<T?, any Error>) in
+      let result: Result<T?, any Error> =
+        if let commitError { .failure(commitError) } else { state.provisional ?? .success(nil) }
+      state.final = result
+      defer { state.waiter = nil }
+      return (state.waiter, result)
+    }
+    waiter?.resume(with: result)
+  }
+
+  /// Waits for the final result.
+  func value() async throws -> T? {
+    try await withCheckedThrowingContinuation { continuation in
+      let ready = state.withLock { state -> Result<T?, any Error>? in
+        if let final = state.final { return final }
+        state.waiter = continuation
+        return nil
+      }
+      if let ready { continuation.resume(with: ready) }
+    }
   }
 }

@@ -45,10 +45,8 @@ struct GameRunner: Sendable {
         case .respond(let output):
           return output
         case .save(let inTransaction, let commit):
-          let output =
-            inTransaction
-            ? try await write(on: db, commit)
-            : try await writes.run { try await commit(db) }
+          // A single statement needs no transaction of its own on PostgreSQL; on SQLite it joins a group.
+          let output = inTransaction || writes.groupsCommits ? try await write(on: db, commit) : try await commit(db)
           if let output { return output }
         }
       }
@@ -96,23 +94,13 @@ struct GameRunner: Sendable {
     }
   }
 
-  /// Runs `body` in one transaction, after other writes (SQLite) or at once (PostgreSQL). When `body`
-  /// answers nil the transaction is rolled back and nil returned.
+  /// Runs `body` in one transaction (grouped with other waiting writes on SQLite). When `body` answers nil
+  /// the transaction is rolled back and nil returned.
   func write<T: Sendable>(on db: any Database, _ body: @escaping @Sendable (any Database) async throws -> T?) async throws -> T? {
-    do {
-      return try await writes.run {
-        try await db.transaction { db in
-          guard let result = try await body(db) else { throw LostRace() }
-          return result
-        }
-      }
-    } catch is LostRace {
-      return nil
-    }
+    try await writes.transaction(on: db, body)
   }
-
-  private struct LostRace: Error {}
 }
+
 
 /// Refusals of the runner itself.
 enum RunnerError: APIErrorConvertible, Equatable {

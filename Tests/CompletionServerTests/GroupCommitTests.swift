@@ -1,0 +1,52 @@
+import Fluent
+import FluentSQL
+import Foundation
+import Testing
+import Vapor
+
+@testable import CompletionServer
+
+/// Writes that wait together commit together on SQLite; each one still succeeds or fails alone.
+@Suite("Group commit", .serialized)
+struct GroupCommitTests {
+  struct Boom: Error {}
+
+  @Test("Concurrent writes on a SQLite file: the kept ones all land, a failed or lost one is undone alone")
+  func concurrentWritesLandOrRollBackAlone() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-group-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let options = ServerOptions(
+      database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
+    try await withTestApp(options: options) { _, app in
+      let runner = app.services.runner
+      let db = app.db
+      let prefix = "group-\(UUID().uuidString.prefix(8))"
+      // Every third write throws after writing, every third answers nil (a lost version check) after writing.
+      let results = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+        for index in 0..<30 {
+          group.addTask {
+            do {
+              let kept = try await runner.write(on: db) { db -> Int? in
+                try await User(displayName: "\(prefix)-\(index)", isGuest: true).create(on: db)
+                if index % 3 == 1 { throw Boom() }
+                return index % 3 == 2 ? nil : index
+              }
+              return (index, kept == nil ? "lost" : "kept")
+            } catch is Boom {
+              return (index, "failed")
+            }
+          }
+        }
+        return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+      }
+      for index in 0..<30 {
+        #expect(results[index] == ["kept", "failed", "lost"][index % 3], "write \(index)")
+      }
+      let stored = try await User.query(on: db).filter(\.$displayName ~~ prefix).all().map(\.displayName)
+      #expect(Set(stored) == Set((0..<30).filter { $0 % 3 == 0 }.map { "\(prefix)-\($0)" }))
+      let stats = app.services.runner.writes.groupCommitStats
+      #expect(stats?.writes ?? 0 >= 30)
+    }
+  }
+}
