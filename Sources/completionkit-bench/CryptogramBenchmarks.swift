@@ -160,28 +160,13 @@ func runCryptogramBenchmarks(seconds: Double) async throws {
   }
 
   // 2b. Saturation: 32 players guessing as fast as they can, against /health with the same concurrency.
-  func saturate(_ work: @escaping @Sendable (Int) async throws -> Void) async throws -> Double {
-    let window = Duration.seconds(max(seconds / 2, 5))
-    let counts = try await withThrowingTaskGroup(of: Int.self) { group in
-      for index in 0..<32 {
-        group.addTask {
-          var count = 0
-          let end = clock.now + window
-          while clock.now < end {
-            try await work(index)
-            count += 1
-          }
-          return count
-        }
-      }
-      return try await group.reduce(0, +)
-    }
-    return Double(counts) / window.inSeconds
-  }
-  let guessRate = try await saturate { index in _ = try await players[index].guess() }
+  let guessRate = try await saturate(seconds: seconds) { index in _ = try await players[index].guess() }
   let healthClients = (0..<32).map { _ in Player(client: client, base: base) }
-  let healthRate = try await saturate { index in _ = try await healthClients[index].request(.GET, "/health", body: Optional<String>.none) }
+  let healthRate = try await saturate(seconds: seconds) { index in
+    _ = try await healthClients[index].request(.GET, "/health", body: Optional<String>.none)
+  }
   print(String(format: "most guesses per second (32 concurrent)    %7.0f /s   /health %7.0f /s   ratio %.2f", guessRate, healthRate, guessRate / healthRate))
+  bench.reportGroupCommits()
 
   try await bench.stop()
 }
@@ -213,12 +198,40 @@ struct BenchServer {
     return BenchServer(app: app, client: client, base: "http://127.0.0.1:\(port)", folder: folder)
   }
 
+  /// How many writes shared each SQLite commit so far.
+  func reportGroupCommits() {
+    guard let stats = app.groupCommitStats, stats.groups > 0 else { return }
+    print(String(format: "SQLite commits: %d for %d writes (%.2f writes per commit, synchronous=FULL)", stats.groups, stats.writes,
+                 Double(stats.writes) / Double(stats.groups)))
+  }
+
   func stop() async throws {
     try await client.shutdown()
     await app.server.shutdown()
     try await app.asyncShutdown()
     try? FileManager.default.removeItem(at: folder)
   }
+}
+
+/// Requests per second when 32 clients send `work` back to back for about half of `seconds` (at least 5 s).
+func saturate(seconds: Double, _ work: @escaping @Sendable (Int) async throws -> Void) async throws -> Double {
+  let clock = ContinuousClock()
+  let window = Duration.seconds(max(seconds / 2, 5))
+  let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+    for index in 0..<32 {
+      group.addTask {
+        var count = 0
+        let end = clock.now + window
+        while clock.now < end {
+          try await work(index)
+          count += 1
+        }
+        return count
+      }
+    }
+    return try await group.reduce(0, +)
+  }
+  return Double(counts) / window.inSeconds
 }
 
 /// Runs the server (release build, SQLite in a temporary folder) until the process is stopped.

@@ -5,6 +5,7 @@
 //   .build/release/completionkit-bench cryptogram                  # puzzle creation and the server under load
 //   taskset -c 0 .build/release/completionkit-bench kids           # KidsGame state transitions
 //   .build/release/completionkit-bench kids-server                 # a Waldabenteuer event through the server
+//   .build/release/completionkit-bench recorder                    # what recording a completion adds to a write
 import CompletionServer
 import Foundation
 
@@ -24,11 +25,13 @@ case "kids":
   runKidsGameBenchmarks(rounds: arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000)
 case "kids-server":
   try await runKidsServerBenchmarks(seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? 20)
+case "recorder":
+  try await runRecorderBenchmark(rounds: arguments.dropFirst().first.flatMap { Int($0) } ?? 2_000)
 case "json":
   try runJSONEncodingBenchmark(rounds: arguments.dropFirst().first.flatMap { Int($0) } ?? 5_000)
 case "serve":
   // A release-built server for probing from outside the process (latency checks with other clients).
   try await serveForProbing(port: arguments.dropFirst().first.flatMap { Int($0) } ?? 8095)
 default:
-  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | json [rounds] | serve [port]]")
+  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | recorder [rounds] | json [rounds] | serve [port]]")
 }

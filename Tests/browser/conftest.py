@@ -1,31 +1,17 @@
 """Browser tests: start the real server binary on a free port with a fresh data folder, drive Debian's Chromium."""
 import os
 import pathlib
-import socket
 import subprocess
+import sys
 import tempfile
-import time
-import urllib.request
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
+from ckserver import ROOT, binary as _binary, free_port as _free_port, wait_until_healthy  # noqa: E402
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-
-
-def _binary() -> pathlib.Path:
-    configured = os.environ.get("COMPLETIONKIT_BIN")
-    if configured:
-        return pathlib.Path(configured)
-    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
-    return pathlib.Path(out.stdout.strip()) / "completionkit"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="session")
@@ -43,19 +29,7 @@ def server():
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while True:  # readiness: wait until /health answers (bounded), not a fixed sleep
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited early; see {log.name}")
-        try:
-            with urllib.request.urlopen(base + "/health", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            if time.monotonic() > deadline:
-                process.kill()
-                raise
-            time.sleep(0.1)
+    wait_until_healthy(process, base, log.name)
     yield base
     process.terminate()
     process.wait(timeout=20)

@@ -7,32 +7,18 @@ must find every kept balance equal to its entries.
 import json
 import os
 import pathlib
-import socket
 import subprocess
+import sys
 import tempfile
 import threading
-import time
 import urllib.error
 import urllib.request
 import uuid
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def _binary() -> pathlib.Path:
-    configured = os.environ.get("COMPLETIONKIT_BIN")
-    if configured:
-        return pathlib.Path(configured)
-    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
-    return pathlib.Path(out.stdout.strip()) / "completionkit"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
+from ckserver import ROOT, binary as _binary, free_port as _free_port, wait_until_healthy  # noqa: E402
 
 
 class Server:
@@ -45,18 +31,7 @@ class Server:
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_ready(self):
-        deadline = time.monotonic() + 120
-        while True:  # readiness: until /health answers (bounded), not a fixed sleep
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited early; see {self.log.name}")
-            try:
-                with urllib.request.urlopen(self.base + "/health", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        wait_until_healthy(self.process, self.base, self.log.name)
 
     def stop(self):
         self.process.terminate()

@@ -40,4 +40,7 @@ extension Application {
 
   /// The options the app was configured with.
   public var serverOptions: ServerOptions { services.options }
+
+  /// SQLite commits so far and the writes they carried (nil on PostgreSQL), for benchmarks.
+  public var groupCommitStats: (groups: Int, writes: Int)? { services.runner.writes.groupCommitStats }
 }
