@@ -33,6 +33,9 @@ public struct ServerOptions: Sendable {
   public var maxBodySize: Int
   /// Largest video file a parent may upload, in bytes.
   public var maxUploadSize: Int
+  /// How SQLite writes reach the disk. The default (`full` with group commit) makes every acknowledged write
+  /// survive a power cut; the others exist to measure what that costs (`completionkit-bench`).
+  public var sqliteDurability: SQLiteDurability = .fullGroupCommit
   /// Enables `POST /api/test/clock`, which moves the server's clock (browser tests of the video timer).
   /// Never set it on a server people use.
   public var testHooks: Bool
@@ -50,6 +53,17 @@ public struct ServerOptions: Sendable {
     self.maxBodySize = maxBodySize
     self.maxUploadSize = maxUploadSize
     self.testHooks = testHooks
+  }
+
+  /// SQLite's sync setting and whether waiting writes share a commit.
+  public enum SQLiteDurability: String, Sendable, CaseIterable {
+    /// `synchronous=FULL`, writes waiting together share one commit (the default).
+    case fullGroupCommit = "full-group"
+    /// `synchronous=FULL`, one commit per write.
+    case fullSerial = "full"
+    /// `synchronous=NORMAL` (WAL syncs at checkpoints only: a power cut can lose the last commits), one
+    /// commit per write.
+    case normalSerial = "normal"
   }
 
   /// Where uploaded files live.

@@ -66,7 +66,8 @@ public func prepareDatabase(_ app: Application) async throws {
     // the pooled connection of every event loop.
     for eventLoop in app.eventLoopGroup.makeIterator() {
       if let pooled = app.databases.database(.sqlite, logger: app.logger, on: eventLoop) as? any SQLDatabase {
-        try await pooled.raw("PRAGMA synchronous=FULL").run()
+        let mode = app.serverOptions.sqliteDurability == .normalSerial ? "NORMAL" : "FULL"
+        try await pooled.raw("PRAGMA synchronous=\(unsafeRaw: mode)").run()
       }
     }
   }

@@ -13,10 +13,24 @@ import Synchronization
 /// the sync is shared by everyone who was waiting. PostgreSQL handles concurrent writers (and groups its
 /// own commits), so there each write is simply its own transaction.
 struct DatabaseWriteGate: Sendable {
+  /// How writes are let through.
+  enum Mode {
+    /// Writes waiting together share one transaction and one sync (SQLite).
+    case groupCommit
+    /// One write transaction at a time (SQLite, for measuring what grouping saves).
+    case oneAtATime
+    /// Every write is its own transaction, concurrently (PostgreSQL).
+    case concurrent
+  }
+
   private let group: GroupCommit?
 
-  init(serializes: Bool) {
-    group = serializes ? GroupCommit() : nil
+  init(mode: Mode) {
+    switch mode {
+    case .groupCommit: group = GroupCommit(maxGroup: .max)
+    case .oneAtATime: group = GroupCommit(maxGroup: 1)
+    case .concurrent: group = nil
+    }
   }
 
   /// Whether writes are committed in groups (SQLite).
@@ -58,6 +72,12 @@ final class GroupCommit: Sendable {
   }
 
   private let state = Mutex(State())
+  /// The most writes one commit takes (1: no grouping, each write commits alone, one at a time).
+  private let maxGroup: Int
+
+  init(maxGroup: Int) {
+    self.maxGroup = max(1, maxGroup)
+  }
 
   /// Counts groups and writes, for the benchmark's report.
   let stats = Mutex<(groups: Int, writes: Int)>((0, 0))
@@ -92,8 +112,8 @@ final class GroupCommit: Sendable {
   private func drain(on db: any Database, handOver: Bool = true) async {
     while true {
       let batch = state.withLock { state -> [Job] in
-        let batch = state.pending
-        state.pending = []
+        let batch = Array(state.pending.prefix(maxGroup))
+        state.pending.removeFirst(batch.count)
         if batch.isEmpty { state.leading = false }
         return batch
       }

@@ -18,7 +18,13 @@ struct AppServices: Sendable {
     self.options = options
     clock = AppClock()
     sessions = SessionCache()
-    runner = GameRunner(clock: clock, writes: DatabaseWriteGate(serializes: options.database.kind == "sqlite"))
+    let writes: DatabaseWriteGate =
+      switch (options.database.kind, options.sqliteDurability) {
+      case ("sqlite", .fullGroupCommit): DatabaseWriteGate(mode: .groupCommit)
+      case ("sqlite", _): DatabaseWriteGate(mode: .oneAtATime)
+      default: DatabaseWriteGate(mode: .concurrent)
+      }
+    runner = GameRunner(clock: clock, writes: writes)
     quotes = QuoteStore()
     people = SerialQueues()
   }
