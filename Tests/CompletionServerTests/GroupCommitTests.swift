@@ -45,6 +45,29 @@ struct GroupCommitTests {
       }
       let stored = try await User.query(on: db).filter(\.$displayName ~~ prefix).all().map(\.displayName)
       #expect(Set(stored) == Set((0..<30).filter { $0 % 3 == 0 }.map { "\(prefix)-\($0)" }))
+      // Single statements share groups without savepoints: a duplicate name fails alone.
+      let taken = "\(prefix)-taken"
+      try await User(displayName: taken, username: taken, isGuest: false).create(on: db)
+      let singles = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+        for index in 0..<12 {
+          group.addTask {
+            let name = index % 4 == 0 ? taken : "\(prefix)-single-\(index)"
+            do {
+              let kept = try await runner.writes.transaction(on: db, singleStatement: true) { db -> Bool? in
+                try await User(displayName: name, username: name, isGuest: false).create(on: db)
+                return true
+              }
+              return (index, kept == true)
+            } catch {
+              return (index, false)
+            }
+          }
+        }
+        return try await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+      }
+      for index in 0..<12 { #expect(singles[index] == (index % 4 != 0), "single \(index)") }
+      let singleNames = try await User.query(on: db).filter(\.$displayName ~~ "\(prefix)-single-").count()
+      #expect(singleNames == 9)
       let stats = app.services.runner.writes.groupCommitStats
       #expect(stats?.writes ?? 0 >= 30)
     }

@@ -41,8 +41,13 @@ struct DatabaseWriteGate: Sendable {
 
   /// Runs `body` atomically and durably: its writes commit together or not at all. When `body` returns nil
   /// (a lost version check) or throws, nothing it wrote stays, and the nil or the error is passed on.
-  func transaction<T: Sendable>(on db: any Database, _ body: @escaping @Sendable (any Database) async throws -> T?) async throws -> T? {
-    if let group { return try await group.submit(on: db, body) }
+  /// `singleStatement` says that `body` writes with one statement at most, which is atomic by itself: it
+  /// then needs no savepoint in a group, and no transaction of its own when it commits alone.
+  func transaction<T: Sendable>(
+    on db: any Database, singleStatement: Bool = false, _ body: @escaping @Sendable (any Database) async throws -> T?
+  ) async throws -> T? {
+    if let group { return try await group.submit(on: db, singleStatement: singleStatement, body) }
+    if singleStatement { return try await body(db) }
     do {
       return try await db.transaction { db in
         guard let result = try await body(db) else { throw RolledBack() }
@@ -52,8 +57,6 @@ struct DatabaseWriteGate: Sendable {
       return nil
     }
   }
-
-  private struct RolledBack: Error {}
 }
 
 /// Leader-follower group commit (see ``DatabaseWriteGate``).
@@ -62,6 +65,8 @@ final class GroupCommit: Sendable {
   private struct Job: Sendable {
     /// Runs the write; false means undo it (its savepoint is rolled back).
     let run: @Sendable (any Database) async -> Bool
+    /// One statement at most: atomic by itself, so it needs no savepoint of its own.
+    let singleStatement: Bool
     /// Hands the caller its result, or the commit's error.
     let finish: @Sendable ((any Error)?) -> Void
   }
@@ -83,7 +88,9 @@ final class GroupCommit: Sendable {
   let stats = Mutex<(groups: Int, writes: Int)>((0, 0))
 
   /// Queues `body` and waits until the group it joined has committed.
-  func submit<T: Sendable>(on db: any Database, _ body: @escaping @Sendable (any Database) async throws -> T?) async throws -> T? {
+  func submit<T: Sendable>(
+    on db: any Database, singleStatement: Bool, _ body: @escaping @Sendable (any Database) async throws -> T?
+  ) async throws -> T? {
     let outcome = Outcome<T>()
     let job = Job(
       run: { db in
@@ -96,6 +103,7 @@ final class GroupCommit: Sendable {
           return false
         }
       },
+      singleStatement: singleStatement,
       finish: { commitError in outcome.settle(commitError) })
     let leads = state.withLock { state -> Bool in
       state.pending.append(job)
@@ -137,10 +145,21 @@ final class GroupCommit: Sendable {
       $0.writes += batch.count
     }
     var commitError: (any Error)?
+    // Alone and atomic by itself (a board-only move): no transaction around it, as without grouping.
+    if batch.count == 1, batch[0].singleStatement {
+      _ = await batch[0].run(db)
+      batch[0].finish(nil)
+      return
+    }
     do {
       try await db.transaction { tx in
         guard let sql = tx as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
         for job in batch {
+          // A single statement that fails or matches nothing leaves nothing behind: no savepoint needed.
+          if job.singleStatement || batch.count == 1 {
+            guard await job.run(tx) || batch.count > 1 else { throw RolledBack() }
+            continue
+          }
           try await sql.raw("SAVEPOINT group_write").run()
           if await job.run(tx) {
             try await sql.raw("RELEASE SAVEPOINT group_write").run()
@@ -150,12 +169,17 @@ final class GroupCommit: Sendable {
           }
         }
       }
+    } catch is RolledBack {
+      // The only write of this group was undone: the rollback is its answer, not an error.
     } catch {
       commitError = error
     }
     for job in batch { job.finish(commitError) }
   }
 }
+
+/// A group of one whose write was undone.
+private struct RolledBack: Error {}
 
 /// One write's result: known provisionally when it ran, handed out once its group committed.
 private final class Outcome<T: Sendable>: Sendable {

@@ -17,7 +17,7 @@ struct GameRunner: Sendable {
     case respond(Output)
     /// Save with `commit`, which returns the response, or nil when its version check found that someone
     /// else saved first (then nothing may have been written, and the attempt runs again). `transaction`
-    /// false is for a commit of a single statement, which is atomic by itself.
+    /// false is for a commit of one statement at most, which is atomic by itself.
     case save(transaction: Bool = true, commit: @Sendable (any Database) async throws -> Output?)
   }
 
@@ -45,9 +45,8 @@ struct GameRunner: Sendable {
         case .respond(let output):
           return output
         case .save(let inTransaction, let commit):
-          // A single statement needs no transaction of its own on PostgreSQL; on SQLite it joins a group.
-          let output = inTransaction || writes.groupsCommits ? try await write(on: db, commit) : try await commit(db)
-          if let output { return output }
+          // A single statement needs no transaction of its own; on SQLite it may share a commit with others.
+          if let output = try await writes.transaction(on: db, singleStatement: !inTransaction, commit) { return output }
         }
       }
       throw RunnerError.busy
