@@ -40,7 +40,7 @@ struct CryptogramController: RouteCollection {
       let now = services.clock.now()
       let today = CalendarDay(now, in: zone)
       let library = try await services.quotes.library(on: db)
-      let daily = PuzzleSelection.daily(for: today, from: library.quotes)
+      let daily = PuzzleSelection.daily(for: today, in: library)
       let quote: Quote
       let seed: UInt64
       if body.mode == "daily" {
@@ -58,7 +58,7 @@ struct CryptogramController: RouteCollection {
         var generator = SystemRandomNumberGenerator()
         guard
           let pick = PuzzleSelection.random(
-            from: library.quotes, length: body.length, excluding: solved, alwaysExcluding: Set([daily?.quote.id].compactMap { $0 }),
+            in: library, length: body.length, excluding: solved, alwaysExcluding: Set([daily?.quote.id].compactMap { $0 }),
             using: &generator)
         else { throw CryptogramError.noQuotes }
         quote = pick

@@ -1,15 +1,30 @@
+import CompletionCore
 import Foundation
 
 /// The quotes the game draws from: the library shipped with the package, plus any a person imports.
 public struct QuoteLibrary: Sendable {
   public let quotes: [Quote]
+  /// Each quote's ``Quote/id``, in the order of ``quotes``: computed once (it is a hash over the letters).
+  public let ids: [String]
+  /// Each quote's length band, in the order of ``quotes``.
+  public let lengths: [QuoteLength]
   private let byID: [String: Quote]
+  /// The daily puzzles' order, as indices into ``quotes`` (see ``PuzzleSelection/daily(for:in:)``).
+  let dailyOrder: [Int]
 
   public init(_ quotes: [Quote]) {
     self.quotes = quotes
+    let ids = quotes.map(\.id)
+    self.ids = ids
+    lengths = quotes.map(\.length)
     var byID: [String: Quote] = [:]
-    for quote in quotes where byID[quote.id] == nil { byID[quote.id] = quote }
+    for (id, quote) in zip(ids, quotes) where byID[id] == nil { byID[id] = quote }
     self.byID = byID
+    // Sorted by id first so the order does not depend on how the library was loaded, then a fixed shuffle.
+    var order = quotes.indices.sorted { ids[$0] < ids[$1] }
+    var shuffler = SeededRandom(seed: "cryptogram-daily-order")
+    order.shuffle(using: &shuffler)
+    dailyOrder = order
   }
 
   /// The quote with `id`.
