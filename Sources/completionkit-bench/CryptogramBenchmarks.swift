@@ -218,6 +218,41 @@ struct BenchServer {
   }
 }
 
+/// Saturation against a server in another process (`completionkit-bench serve` or `completionkit serve`), so
+/// the server's own CPU per request can be read from its process (the in-process benchmark shares the
+/// cores and the event loops with its load generator). Prints guesses/s and /health/s.
+func runExternalLoad(base: String, seconds: Double, serverPID: Int32?) async throws {
+  var configuration = HTTPClient.Configuration()
+  configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 96
+  let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+  let players = (0..<32).map { _ in Player(client: client, base: base) }
+  for player in players { try await player.start() }
+  /// The server's CPU seconds so far (user + system), from /proc.
+  func serverCPU() -> Double? {
+    guard let serverPID, let stat = try? String(contentsOfFile: "/proc/\(serverPID)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return nil }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    // After the command name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+  let guess: @Sendable (Int) async throws -> Void = { index in _ = try await players[index].guess() }
+  let health: @Sendable (Int) async throws -> Void = { index in
+    _ = try await players[index].request(.GET, "/health", body: Optional<String>.none)
+  }
+  for (label, work) in [("guess", guess), ("/health", health)] {
+    let before = serverCPU()
+    let start = ContinuousClock.now
+    let rate = try await saturate(seconds: seconds, work)
+    let elapsed = start.duration(to: .now).inSeconds
+    let cpu = before.flatMap { first in serverCPU().map { $0 - first } }
+    let perRequest = cpu.map { String(format: "   server CPU %.3f ms per request (%.0f %% of a core)", $0 / (rate * elapsed) * 1e3, $0 / elapsed * 100) } ?? ""
+    print(String(format: "%@ per second: %.0f", label, rate) + perRequest)
+  }
+  try await client.shutdown()
+}
+
 /// Requests per second when 32 clients send `work` back to back for about half of `seconds` (at least 5 s).
 func saturate(seconds: Double, _ work: @escaping @Sendable (Int) async throws -> Void) async throws -> Double {
   let clock = ContinuousClock()

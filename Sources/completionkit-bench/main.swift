@@ -29,9 +29,15 @@ case "recorder":
   try await runRecorderBenchmark(rounds: arguments.dropFirst().first.flatMap { Int($0) } ?? 2_000)
 case "json":
   try runJSONEncodingBenchmark(rounds: arguments.dropFirst().first.flatMap { Int($0) } ?? 5_000)
+case "load":
+  // Load against a server in another process: completionkit-bench load http://127.0.0.1:8095 20
+  // Add the server's process id to read its CPU per request: … load http://127.0.0.1:8095 20 12345
+  try await runExternalLoad(
+    base: arguments.dropFirst().first ?? "http://127.0.0.1:8095", seconds: arguments.dropFirst(2).first.flatMap { Double($0) } ?? 20,
+    serverPID: arguments.dropFirst(3).first.flatMap { Int32($0) })
 case "serve":
   // A release-built server for probing from outside the process (latency checks with other clients).
   try await serveForProbing(port: arguments.dropFirst().first.flatMap { Int($0) } ?? 8095)
 default:
-  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | recorder [rounds] | json [rounds] | serve [port]]")
+  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | recorder [rounds] | json [rounds] | serve [port] | load [url] [seconds]]")
 }

@@ -61,6 +61,33 @@ struct CompletionPipelineTests {
     }
   }
 
+  @Test("The recorder records a completion once: a second call with the same key pays, counts and celebrates nothing new")
+  func recorderIsIdempotent() async throws {
+    try await withTestApp { _, app in
+      let user = User(displayName: "Recorder", isGuest: true)
+      try await user.create(on: app.db)
+      let userID = try user.requireID()
+      let completion = CryptogramCompletion.completion(
+        gameID: UUID().uuidString, account: userID.uuidString, mode: "daily", dailyDate: CalendarDay(year: 2026, month: 11, day: 23),
+        timeZone: "Europe/Berlin", at: instant("2026-11-23T12:00:00Z"), stats: Completion.Stats(seconds: 42, mistakes: 1, hints: 0))
+      let first = try await app.db.transaction { db in
+        try await CompletionRecorder.record(completion, rules: CryptogramCompletion.rules, preference: .reduced, on: db)
+      }
+      let second = try await app.db.transaction { db in
+        try await CompletionRecorder.record(completion, rules: CryptogramCompletion.rules, preference: .reduced, on: db)
+      }
+      #expect(first.isFirst && !second.isFirst)
+      #expect(first.payments.count == 1 && second.payments.isEmpty)
+      #expect(first.streak?.current == 1 && second.streak?.current == 1)
+      #expect(first.stats.completed == 1 && second.stats.completed == 1)
+      #expect(first.choreography == CompletionCelebration.choreography.adapted(to: .reduced))
+      #expect(second.choreography == first.choreography, "a retry replays the celebration, it is not a second one")
+      let sql = try #require(app.db as? any SQLDatabase)
+      #expect(try await SQLLedgerStore.balance(userID: userID, currency: "points", on: sql) == 10)
+      #expect(try await CompletionRecorder.totals(userID: userID, domain: "cryptogram", on: sql).bestSeconds == 42)
+    }
+  }
+
   @Test("Across the player's midnight: yesterday's streak still counts, the daily turns over, a late solve pays but does not extend")
   func acrossMidnight() async throws {
     try await withTestApp { client, app in

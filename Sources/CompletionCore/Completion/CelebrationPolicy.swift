@@ -83,6 +83,12 @@ public struct CelebrationPolicy: Hashable, Sendable {
     case notAMilestone
     /// The person turned this kind off.
     case optedOut
+
+    /// Whether this decision plays a celebration.
+    public var isCelebration: Bool {
+      if case .celebrate = self { return true }
+      return false
+    }
   }
 
   /// Decides for one completion.

@@ -57,11 +57,29 @@ struct RewardRefused: Error, CustomStringConvertible {
 /// completion whose key was recorded before pays and counts nothing again.
 enum CompletionRecorder {
   /// Records `completion` under `rules`. Call it with the transaction's database.
+  ///
+  /// Every statement is a round trip to the database, so the recorder makes few: one read of what it needs
+  /// (totals, streak, celebration settings), the completion row (which already says whether it was
+  /// celebrated), the ledger entry and its balance, the streak and the totals.
   static func record(
     _ completion: Completion, rules: CompletionRules, preference: MotionPreference, on database: any Database
   ) async throws -> RecordedCompletion {
     guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
     guard let userID = UUID(uuidString: completion.account) else { throw SQLLedgerStore.InvalidAccount(account: completion.account) }
+    let known = try await state(of: userID, domain: completion.domain, streak: rules.streak?.name, on: db)
+    let policy = rules.celebration
+
+    // Counted by completions, the celebration is known before anything is written (this one makes it
+    // completed + 1), so the completion row carries it; counted by a balance it waits for the payment.
+    // (Two completions of one person committing at the same instant may both see the same count: the
+    // totals stay exact, only which of the two celebrates a milestone can differ.)
+    var decision: CelebrationPolicy.Decision?
+    if case .completions = policy.counting {
+      decision = policy.decide(
+        .init(
+          count: known.completed + 1, optedOut: known.optedOut, preference: preference, lastCelebratedAt: known.lastCelebratedAt,
+          now: completion.completedAt))
+    }
     let inserted = try await db.insert(into: CompletionRecord.schema)
       .columns(
         "id", "key", "user_id", "domain", "subject", "member", "kind", "completed_at", "time_zone", "scheduled_day", "seconds",
@@ -71,14 +89,21 @@ enum CompletionRecorder {
         SQLBind(UUID()), SQLBind(completion.key), SQLBind(userID), SQLBind(completion.domain), SQLBind(completion.subject),
         SQLBind(completion.member), SQLBind(completion.kind), SQLBind(completion.completedAt), SQLBind(completion.timeZone),
         SQLBind(completion.scheduledDay?.description), SQLBind(completion.stats.seconds), SQLBind(completion.stats.mistakes),
-        SQLBind(completion.stats.hints), SQLBind(false)
+        SQLBind(completion.stats.hints), SQLBind(decision?.isCelebration ?? false)
       )
       .ignoringConflicts(with: "key")
       .returning("id")
       .first()
-    let isFirst = inserted != nil
-    let ledger = SQLLedgerStore(database)
+    guard inserted != nil else {
+      // Recorded before (a retry): nothing is paid or counted again; the celebration is replayed as decided.
+      let replay = policy.decide(
+        .init(count: known.completed, optedOut: known.optedOut, preference: preference, lastCelebratedAt: nil, now: completion.completedAt))
+      return RecordedCompletion(
+        isFirst: false, payments: [], streak: known.streak, stats: CompletionTotals(completed: known.completed, timed: 0, totalSeconds: 0, bestSeconds: nil),
+        celebration: decision == nil ? .notAMilestone : replay)
+    }
 
+    let ledger = SQLLedgerStore(database)
     var payments: [LedgerOutcome] = []
     for entry in rules.reward.entries(for: completion) {
       let outcome = try await ledger.record(entry)
@@ -88,43 +113,80 @@ enum CompletionRecorder {
       }
     }
 
-    var streak: Streak?
-    if let rule = rules.streak {
-      var current = try await loadStreak(userID: userID, name: rule.name, on: db)
-      if isFirst, let day = rule.day(of: completion) {
-        current.record(day, in: completion.zone, rule: rule)
-        try await save(current, userID: userID, name: rule.name, on: db)
+    var streak = known.streak
+    if let rule = rules.streak, let day = rule.day(of: completion) {
+      var counted = streak ?? Streak()
+      if counted.record(day, in: completion.zone, rule: rule) != .alreadyCounted {
+        try await save(counted, userID: userID, name: rule.name, on: db)
       }
-      streak = current
+      streak = counted
     }
 
-    let totals = isFirst ? try await addToTotals(completion, userID: userID, on: db) : try await totals(userID: userID, domain: completion.domain, on: db)
+    let totals = try await addToTotals(completion, userID: userID, on: db)
 
-    let count: Int
-    switch rules.celebration.counting {
-    case .completions: count = totals.completed
-    case .rewardBalance:
-      count = payments.first.flatMap { outcome -> Int? in
+    if decision == nil {
+      let balance = payments.first.flatMap { outcome -> Int? in
         if case .recorded(_, let balance) = outcome { return balance }
         return nil
       } ?? 0
+      let decided = policy.decide(
+        .init(count: balance, optedOut: known.optedOut, preference: preference, lastCelebratedAt: known.lastCelebratedAt, now: completion.completedAt))
+      if decided.isCelebration {
+        try await db.update(CompletionRecord.schema).set("celebrated", to: SQLBind(true)).where("key", .equal, SQLBind(completion.key)).run()
+      }
+      decision = decided
     }
-    let profile = try await profile(userID: userID, on: db)
-    // A retry replays the celebration the first attempt decided (it is not a second celebration).
-    let context = CelebrationPolicy.Context(
-      count: count, optedOut: profile.optedOut, preference: preference, lastCelebratedAt: isFirst ? profile.lastCelebratedAt : nil,
-      now: completion.completedAt)
-    let decision = rules.celebration.decide(context)
-    if isFirst, case .celebrate = decision {
+    let celebration = decision ?? .notAMilestone
+    // The time of the last celebration only matters to a policy that joins celebrations close together.
+    if celebration.isCelebration, policy.coalescingWindow > 0 {
       try await db.raw(
         """
         INSERT INTO completion_profiles (user_id, celebration_opt_outs, last_celebrated_at) VALUES (\(bind: userID), '', \(bind: completion.completedAt))
         ON CONFLICT (user_id) DO UPDATE SET last_celebrated_at = excluded.last_celebrated_at
         """
       ).run()
-      try await db.update(CompletionRecord.schema).set("celebrated", to: SQLBind(true)).where("key", .equal, SQLBind(completion.key)).run()
     }
-    return RecordedCompletion(isFirst: isFirst, payments: payments, streak: streak, stats: totals, celebration: decision)
+    return RecordedCompletion(isFirst: true, payments: payments, streak: streak, stats: totals, celebration: celebration)
+  }
+
+  /// What the recorder needs to know before writing, in one statement.
+  private struct KnownState: Sendable {
+    var completed: Int
+    var optedOut: Set<String>
+    var lastCelebratedAt: Date?
+    var streak: Streak?
+  }
+
+  private static func state(of userID: UUID, domain: String, streak name: String?, on db: any SQLDatabase) async throws -> KnownState {
+    struct Row: Decodable {
+      let completed: Int?
+      let opt_outs: String?
+      let last_celebrated_at: Date?
+      let current: Int?
+      let longest: Int?
+      let last_day: String?
+      let last_zone: String?
+      let freezes: Int?
+    }
+    let row = try await db.raw(
+      """
+      SELECT
+        (SELECT completed FROM completion_stats WHERE user_id = \(bind: userID) AND domain = \(bind: domain)) AS completed,
+        p.celebration_opt_outs AS opt_outs, p.last_celebrated_at AS last_celebrated_at,
+        s.current AS current, s.longest AS longest, s.last_day AS last_day, s.last_zone AS last_zone, s.freezes AS freezes
+      FROM (SELECT 1 AS one) AS base
+      LEFT JOIN completion_profiles p ON p.user_id = \(bind: userID)
+      LEFT JOIN streaks s ON s.user_id = \(bind: userID) AND s.name = \(bind: name ?? "")
+      """
+    ).first(decoding: Row.self)
+    let streak = row?.current.map {
+      Streak(
+        current: $0, longest: row?.longest ?? $0, lastDay: row?.last_day.flatMap(CalendarDay.init), lastZone: row?.last_zone,
+        freezes: row?.freezes ?? 0)
+    }
+    return KnownState(
+      completed: row?.completed ?? 0, optedOut: Set(row?.opt_outs?.split(separator: ",").map(String.init) ?? []),
+      lastCelebratedAt: row?.last_celebrated_at, streak: name == nil ? nil : (streak ?? Streak()))
   }
 
   // MARK: Streaks
