@@ -38,13 +38,18 @@ private final class Family: @unchecked Sendable {
     }
   }
 
-  /// Leaves the game for its sign and comes back, alternately: two events that are always accepted and saved
-  /// (the coin loop cannot run flat out: the die needs 0.5 s and a level 2 s before the next event counts).
+  /// Goes home from the game and back into it (home → the Zahlen sign → Würfel): events that are always
+  /// accepted and saved (the coin loop cannot run flat out: the die needs 0.5 s and a level 2 s).
   func walk() async throws {
     defer { step += 1 }
-    if step.isMultiple(of: 2) {
+    switch step % 3 {
+    case 0:
       _ = try await send(KidsEventRequest(type: "back"))
-    } else {
+    case 1:
+      var sign = KidsEventRequest(type: "tapActivity")
+      sign.activity = "zahlen"
+      _ = try await send(sign)
+    default:
       var game = KidsEventRequest(type: "tapSubActivity")
       game.game = "wuerfel"
       _ = try await send(game)
@@ -91,7 +96,7 @@ func runKidsServerBenchmarks(seconds: Double) async throws {
   }
   report("event round trip incl. save, 32 × 2/s", latencies, note: "(\(latencies.count) events; budget p99 10 ms)")
 
-  // Saturation: 32 families moving between the game and its sign as fast as they can (every event saved),
+  // Saturation: 32 families going home and back into the game as fast as they can (every event saved),
   // against /health with the same concurrency.
   let walkers = (0..<32).map { _ in Family(http: Player(client: bench.client, base: bench.base)) }
   for walker in walkers { try await walker.start() }
