@@ -33,9 +33,6 @@ struct DatabaseWriteGate: Sendable {
     }
   }
 
-  /// Whether writes are committed in groups (SQLite).
-  var groupsCommits: Bool { group != nil }
-
   /// Groups committed and writes in them so far (nil without group commit).
   var groupCommitStats: (groups: Int, writes: Int)? { group?.stats.withLock { $0 } }
 

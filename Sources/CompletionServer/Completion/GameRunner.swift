@@ -36,58 +36,47 @@ struct GameRunner: Sendable {
   /// Runs `attempt` for the game `key` until its save lands. `attempt` gets the time to use and must
   /// load what it needs itself (a retry has to see the other writer's result). A thrown error (a refused
   /// move) ends the request with nothing saved.
-  func run<Output: Sendable>(
-    game key: UUID, on db: any Database, _ attempt: @escaping @Sendable (Date) async throws -> Step<Output>
-  ) async throws -> Output {
-    try await queues.run(key) {
-      for _ in 0..<Self.attempts {
-        switch try await attempt(clock.now()) {
-        case .respond(let output):
-          return output
-        case .save(let inTransaction, let commit):
-          // A single statement needs no transaction of its own; on SQLite it may share a commit with others.
-          if let output = try await writes.transaction(on: db, singleStatement: !inTransaction, commit) { return output }
-        }
-      }
-      throw RunnerError.busy
-    }
-  }
-
-  /// The same with an idempotency key: a key already answered replays its stored response; a key used
-  /// with other parameters is refused. The response is stored in the transaction that saves the game, so
-  /// a replay says exactly what was committed. A refusal (thrown) is not stored: it changed nothing, so
-  /// a retry is simply judged again.
+  ///
+  /// With an idempotency key, a key already answered replays its stored response and a key used with
+  /// other parameters is refused. The response is stored in the transaction that saves the game, so a
+  /// replay says exactly what was committed. A refusal is not stored: it changed nothing, so a retry is
+  /// simply judged again.
   func run(
     game key: UUID, on db: any Database, idempotency: IdempotencyKey?,
     _ attempt: @escaping @Sendable (Date) async throws -> Step<StoredResponse>
   ) async throws -> StoredResponse {
-    guard let idempotency else { return try await run(game: key, on: db, attempt) }
-    return try await queues.run(key) {
+    try await queues.run(key) {
       for _ in 0..<Self.attempts {
-        if let stored = try await idempotency.replay(on: db) { return stored }
+        if let stored = try await idempotency?.replay(on: db) { return stored }
         let now = clock.now()
-        let commit: @Sendable (any Database) async throws -> StoredResponse?
         let step: Step<StoredResponse>
         do {
           step = try await attempt(now)
         } catch {
           // A refusal may come from this very request's first attempt, committed by another server
           // between the replay check and the load (a retry that crossed over): then answer as it did.
-          if let stored = try await idempotency.replay(on: db) { return stored }
+          if let stored = try await idempotency?.replay(on: db) { return stored }
           throw error
         }
-        switch step {
-        case .respond(let response):
-          guard response.status.code < 300 else { return try await idempotency.replay(on: db) ?? response }
-          commit = { _ in response }
-        case .save(_, let save): commit = save
+        switch (step, idempotency) {
+        case (.respond(let response), nil):
+          return response
+        case (.respond(let response), let idempotency?) where response.status.code >= 300:
+          return try await idempotency.replay(on: db) ?? response
+        case (.respond(let response), let idempotency?):
+          let stored = try await write(on: db) { db in try await idempotency.store(response, at: now, on: db) ? response : nil }
+          if let stored { return stored }
+        case (.save(let inTransaction, let commit), nil):
+          // A single statement needs no transaction of its own; on SQLite it may share a commit with others.
+          if let output = try await writes.transaction(on: db, singleStatement: !inTransaction, commit) { return output }
+        case (.save(_, let commit), let idempotency?):
+          let landed = try await write(on: db) { db -> StoredResponse? in
+            guard let response = try await commit(db) else { return nil }
+            // A lost race on the key means another attempt committed first: go round and replay it.
+            return try await idempotency.store(response, at: now, on: db) ? response : nil
+          }
+          if let landed { return landed }
         }
-        let landed = try await write(on: db) { db -> StoredResponse? in
-          guard let response = try await commit(db) else { return nil }
-          // A lost race on the key means another attempt committed first: go round and replay it.
-          return try await idempotency.store(response, at: now, on: db) ? response : nil
-        }
-        if let landed { return landed }
       }
       throw RunnerError.busy
     }
@@ -106,7 +95,8 @@ enum RunnerError: APIErrorConvertible, Equatable {
   /// The game kept changing under this request; the client may retry.
   case busy
 
-  var status: HTTPResponseStatus { .conflict }
+  // 503, as the game's own "busy" always was: a client retries it (the kids' page does so gently).
+  var status: HTTPResponseStatus { .serviceUnavailable }
   var code: String { "busy" }
   var message: String { "That game was changing at the same moment. Please try again." }
 }

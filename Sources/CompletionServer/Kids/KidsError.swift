@@ -14,7 +14,6 @@ enum KidsError: APIErrorConvertible, Equatable {
   case uploadTooLarge(Int)
   case emptyUpload
   /// Too many saves raced for the same game; the client may simply send the event again.
-  case busy
 
   var status: HTTPResponseStatus {
     switch self {
@@ -22,7 +21,6 @@ enum KidsError: APIErrorConvertible, Equatable {
     case .videoNotFound: .notFound
     case .unsupportedVideoType: .unsupportedMediaType
     case .uploadTooLarge: .payloadTooLarge
-    case .busy: .serviceUnavailable
     case .refused(let reason): Self.status(of: reason)
     }
   }
@@ -50,7 +48,6 @@ enum KidsError: APIErrorConvertible, Equatable {
     case .unsupportedVideoType: "unsupported_video_type"
     case .uploadTooLarge: "upload_too_large"
     case .emptyUpload: "empty_upload"
-    case .busy: "busy"
     }
   }
 
@@ -65,7 +62,6 @@ enum KidsError: APIErrorConvertible, Equatable {
     case .unsupportedVideoType(let type): "'\(type)' is not a video type we can play: upload MP4, WebM or Ogg video."
     case .uploadTooLarge(let limit): "The video is larger than \(limit >> 20) MB."
     case .emptyUpload: "The upload was empty: choose a video file."
-    case .busy: "The game was busy with another change. Please try again."
     }
   }
 

@@ -5,15 +5,13 @@ import Foundation
 /// The row of one family's game, read and written with plain SQL (every event loads and saves it once).
 struct KidsGameRecord: Codable, Sendable {
   static let schema = "kids_games"
-  /// How many recent event ids are remembered for retries.
-  static let rememberedEvents = 64
 
   var userID: UUID
   /// `GameSnapshot` as JSON.
   var snapshot: String
   /// Bumped by every save; a save that finds another version lost a race and is retried.
   var version: Int
-  /// JSON array of the last event ids applied, newest last.
+  /// No longer used: retries are answered from `idempotency_records` (new rows keep "[]").
   var recentEventIDs: String
   /// The family's calendar day ("2026-11-22") that today's play time belongs to.
   var playDay: String?
@@ -34,17 +32,6 @@ struct KidsGameRecord: Codable, Sendable {
   static let columns = [
     "user_id", "snapshot", "version", "recent_event_ids", "play_day", "time_zone", "last_heartbeat_at", "updated_at",
   ]
-
-  /// The event ids as a list.
-  var eventIDs: [String] {
-    (try? JSONDecoder().decode([String].self, from: Data(recentEventIDs.utf8))) ?? []
-  }
-
-  /// Remembers `id` (keeping the newest ``rememberedEvents``).
-  mutating func remember(eventID id: String) {
-    let ids = (eventIDs + [id]).suffix(Self.rememberedEvents)
-    recentEventIDs = String(decoding: (try? JSONEncoder().encode(Array(ids))) ?? Data("[]".utf8), as: UTF8.self)
-  }
 
   /// The family's row, or nil before their first visit.
   static func load(_ userID: UUID, on db: any Database) async throws -> KidsGameRecord? {
