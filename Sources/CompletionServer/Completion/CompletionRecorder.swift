@@ -45,10 +45,23 @@ struct CompletionTotals: Hashable, Sendable, Decodable {
   }
 }
 
-/// A reward the ledger refused: the completion is not recorded (its transaction rolls back).
+/// A payment the ledger refused although the game's rules allowed it: the rules and the ledger disagree,
+/// so nothing of the request is recorded (its transaction rolls back).
 struct RewardRefused: Error, CustomStringConvertible {
   let outcome: LedgerOutcome
   var description: String { "the ledger refused a reward: \(outcome)" }
+}
+
+extension LedgerStore {
+  /// Records a payment the caller's rules already allow: recorded, or a retry's duplicate; any refusal
+  /// throws ``RewardRefused``.
+  func recordAllowed(_ entry: LedgerEntry) async throws -> LedgerOutcome {
+    let outcome = try await record(entry)
+    switch outcome {
+    case .recorded, .duplicate: return outcome
+    case .conflict, .insufficientFunds, .missingKey: throw RewardRefused(outcome: outcome)
+    }
+  }
 }
 
 /// Records a completion — the one place that does. Inside the caller's transaction (which also saves the
@@ -106,11 +119,7 @@ enum CompletionRecorder {
     let ledger = SQLLedgerStore(database)
     var payments: [LedgerOutcome] = []
     for entry in rules.reward.entries(for: completion) {
-      let outcome = try await ledger.record(entry)
-      switch outcome {
-      case .recorded, .duplicate: payments.append(outcome)
-      case .conflict, .insufficientFunds, .missingKey: throw RewardRefused(outcome: outcome)
-      }
+      payments.append(try await ledger.recordAllowed(entry))
     }
 
     var streak = known.streak

@@ -186,11 +186,26 @@ struct CryptogramController: RouteCollection {
       var board = try Self.decode(game.board)
       let effects = board.handle(makeEvent(now), in: puzzle)
       if effects.count == 1, case .refused(let refusal) = effects[0] { throw CryptogramError.refused(refusal) }
+      // What the move means beyond the board: stats counters and, for the last letter, a completion.
+      var solved: CompletionStats?
+      var counters: [String: Int] = [:]
+      for effect in effects {
+        switch effect {
+        case .failed: counters["failed", default: 0] += 1
+        case .restarted: counters["played", default: 0] += 1
+        case .solved(let stats): solved = stats
+        default: continue
+        }
+      }
       var changed = game
       changed.board = try Self.encode(board)
       changed.status = board.status.rawValue
       changed.mistakes = board.mistakes
       changed.hints = board.hints
+      if let solved {
+        changed.solvedAt = now
+        changed.solveSeconds = solved.seconds
+      }
       let updated = changed
       let solvedBoard = board
       let response: @Sendable (Choreography?) throws -> StoredResponse = { celebration in
@@ -202,42 +217,20 @@ struct CryptogramController: RouteCollection {
             wiggle: celebration == nil
               ? nil : WigglePayload(CompletionCelebration.wiggle, count: puzzle.cells.count, seed: puzzle.seed, preference: preference)))
       }
-      let touchesStats = effects.contains {
-        switch $0 {
-        case .failed, .restarted, .solved: true
-        default: false
-        }
-      }
       // Most moves change only the board: one UPDATE, which needs no transaction around it.
-      guard touchesStats else {
+      guard solved != nil || !counters.isEmpty else {
         return .save(transaction: false) { db in try await updated.save(at: now, on: db) ? try response(nil) : nil }
       }
-      return .save { db in
-        var updated = updated
-        var celebration: Choreography?
-        for effect in effects {
-          switch effect {
-          case .failed:
-            try await Self.increment(userID, ["failed": 1], on: db)
-          case .restarted:
-            try await Self.increment(userID, ["played": 1], on: db)
-          case .solved(let stats):
-            updated.solvedAt = now
-            updated.solveSeconds = stats.seconds
-          default:
-            continue
-          }
-        }
+      return .save { [counters, solved] db in
+        // The version check first: a lost race writes nothing else.
         guard try await updated.save(at: now, on: db) else { return nil }
-        if case .solved(let stats)? = effects.first(where: { if case .solved = $0 { true } else { false } }) {
-          let completion = CryptogramCompletion.completion(
-            gameID: gameID.uuidString, account: userID.uuidString, mode: updated.mode, dailyDate: updated.dailyDate.flatMap(CalendarDay.init),
-            timeZone: updated.timeZone, at: now,
-            stats: Completion.Stats(seconds: stats.seconds, mistakes: stats.mistakes, hints: stats.hints))
-          let recorded = try await CompletionRecorder.record(completion, rules: CryptogramCompletion.rules, preference: preference, on: db)
-          celebration = recorded.choreography
-        }
-        return try response(celebration)
+        if !counters.isEmpty { try await Self.increment(userID, counters, on: db) }
+        guard let solved else { return try response(nil) }
+        let completion = CryptogramCompletion.completion(
+          gameID: gameID.uuidString, account: userID.uuidString, mode: updated.mode, dailyDate: updated.dailyDate.flatMap(CalendarDay.init),
+          timeZone: updated.timeZone, at: now, stats: Completion.Stats(seconds: solved.seconds, mistakes: solved.mistakes, hints: solved.hints))
+        let recorded = try await CompletionRecorder.record(completion, rules: CryptogramCompletion.rules, preference: preference, on: db)
+        return try response(recorded.choreography)
       }
     }
     return stored.response
