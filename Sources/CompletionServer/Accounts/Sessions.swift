@@ -24,15 +24,7 @@ enum Sessions {
 
   /// Hex SHA-256 of a secret: what is stored and looked up.
   static func hash(_ secret: String) -> String {
-    // Runs on every signed-in request: hex by table, not through String(format:) once per byte.
-    let digits = Array("0123456789abcdef".utf8)
-    var hex = [UInt8]()
-    hex.reserveCapacity(64)
-    for byte in SHA256.hash(data: Data(secret.utf8)) {
-      hex.append(digits[Int(byte >> 4)])
-      hex.append(digits[Int(byte & 0x0f)])
-    }
-    return String(decoding: hex, as: UTF8.self)
+    Digest.sha256Hex(Data(secret.utf8))
   }
 
   /// Stores a new sign-in for `user` and returns its secret (the only time it exists in clear).

@@ -28,7 +28,7 @@ struct IdempotencyKey: Sendable {
     }
     self.userID = userID
     self.key = key
-    fingerprint = scope + " " + Self.digest(Self.canonical(parameters))
+    fingerprint = scope + " " + Digest.sha256Hex(Self.canonical(parameters))
   }
 
   /// JSON with its keys sorted, so the same request encoded twice (in another key order) matches itself.
@@ -85,17 +85,6 @@ struct IdempotencyKey: Sendable {
       .returning("key")
       .all()
     return rows.count
-  }
-
-  /// A short stable digest of the request parameters (FNV-1a, 64 bits, twice with different seeds).
-  private static func digest(_ data: Data) -> String {
-    var a: UInt64 = 0xcbf2_9ce4_8422_2325
-    var b: UInt64 = 0x8422_2325_cbf2_9ce4
-    for byte in data {
-      a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-      b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-    }
-    return String(a, radix: 16) + String(b, radix: 16)
   }
 }
 
