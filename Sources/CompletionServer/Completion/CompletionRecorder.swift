@@ -189,13 +189,11 @@ enum CompletionRecorder {
       """
     ).first(decoding: Row.self)
     let streak = row?.current.map {
-      Streak(
-        current: $0, longest: row?.longest ?? $0, lastDay: row?.last_day.flatMap(CalendarDay.init), lastZone: row?.last_zone,
-        freezes: row?.freezes ?? 0)
+      storedStreak(current: $0, longest: row?.longest ?? $0, lastDay: row?.last_day, lastZone: row?.last_zone, freezes: row?.freezes ?? 0)
     }
     return KnownState(
-      completed: row?.completed ?? 0, optedOut: Set(row?.opt_outs?.split(separator: ",").map(String.init) ?? []),
-      lastCelebratedAt: row?.last_celebrated_at, streak: name == nil ? nil : (streak ?? Streak()))
+      completed: row?.completed ?? 0, optedOut: optOuts(from: row?.opt_outs), lastCelebratedAt: row?.last_celebrated_at,
+      streak: name == nil ? nil : (streak ?? Streak()))
   }
 
   // MARK: Streaks
@@ -213,9 +211,12 @@ enum CompletionRecorder {
       .where("user_id", .equal, SQLBind(userID)).where("name", .equal, SQLBind(name))
       .first(decoding: Row.self)
     guard let row else { return Streak() }
-    return Streak(
-      current: row.current, longest: row.longest, lastDay: row.last_day.flatMap(CalendarDay.init), lastZone: row.last_zone,
-      freezes: row.freezes)
+    return storedStreak(current: row.current, longest: row.longest, lastDay: row.last_day, lastZone: row.last_zone, freezes: row.freezes)
+  }
+
+  /// A streak from the columns of its `streaks` row.
+  private static func storedStreak(current: Int, longest: Int, lastDay: String?, lastZone: String?, freezes: Int) -> Streak {
+    Streak(current: current, longest: longest, lastDay: lastDay.flatMap(CalendarDay.init), lastZone: lastZone, freezes: freezes)
   }
 
   private static func save(_ streak: Streak, userID: UUID, name: String, on db: any SQLDatabase) async throws {
@@ -275,8 +276,12 @@ enum CompletionRecorder {
     }
     let row = try await db.select().columns("celebration_opt_outs", "last_celebrated_at").from(CompletionProfileRecord.schema)
       .where("user_id", .equal, SQLBind(userID)).first(decoding: Row.self)
-    let kinds = row?.celebration_opt_outs.split(separator: ",").map(String.init) ?? []
-    return Profile(optedOut: Set(kinds), lastCelebratedAt: row?.last_celebrated_at)
+    return Profile(optedOut: optOuts(from: row?.celebration_opt_outs), lastCelebratedAt: row?.last_celebrated_at)
+  }
+
+  /// The opted-out kinds as stored: names joined by commas.
+  private static func optOuts(from text: String?) -> Set<String> {
+    Set(text?.split(separator: ",").map(String.init) ?? [])
   }
 
   /// Turns celebrations of `kinds` off (and every other kind on).
