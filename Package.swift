@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "CompletionCore", targets: ["CompletionCore"]),
     .library(name: "Cryptogram", targets: ["Cryptogram"]),
     .library(name: "KidsGame", targets: ["KidsGame"]),
+    .library(name: "Projects", targets: ["Projects"]),
     .library(name: "CompletionAPI", targets: ["CompletionAPI"]),
     .library(name: "StreamingJSON", targets: ["StreamingJSON"]),
     .library(name: "CompletionServer", targets: ["CompletionServer"]),
@@ -32,10 +33,12 @@ let package = Package(
     .target(name: "Cryptogram", dependencies: ["CompletionCore"], resources: [.copy("Resources/quotes.json")]),
     // The kids' learning game "Waldabenteuer" (seed 001): navigation, coins, activities, parent rules. Pure.
     .target(name: "KidsGame", dependencies: ["CompletionCore"]),
+    // Projects and tasks with a live completion ring (seed 003): counts, import, the ring's motion. Pure.
+    .target(name: "Projects", dependencies: ["CompletionCore"]),
     // A JSON encoder that writes while it encodes (no boxed tree): every API response goes through it.
     .target(name: "StreamingJSON"),
     // Codable request/response types shared by the server, the tests and any Swift client.
-    .target(name: "CompletionAPI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame"]),
+    .target(name: "CompletionAPI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame", "Projects"]),
     // Vapor + Fluent: routes, models, migrations, auth, static web client.
     .target(
       name: "CompletionServer",
@@ -43,6 +46,7 @@ let package = Package(
         "CompletionCore",
         "Cryptogram",
         "KidsGame",
+        "Projects",
         "CompletionAPI",
         "StreamingJSON",
         .product(name: "Vapor", package: "vapor"),
@@ -53,7 +57,7 @@ let package = Package(
       ]
     ),
     // SwiftUI layer for Apple platforms; every file is wrapped in `#if canImport(SwiftUI)`.
-    .target(name: "CompletionKitUI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame"]),
+    .target(name: "CompletionKitUI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame", "Projects"]),
     .executableTarget(
       name: "completionkit",
       dependencies: [
@@ -94,6 +98,13 @@ let package = Package(
       ]
     ),
     .testTarget(
+      name: "ProjectsTests",
+      dependencies: [
+        "Projects",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(
       name: "StreamingJSONTests",
       dependencies: ["StreamingJSON", "CompletionAPI", "CompletionCore", "Cryptogram", "KidsGame", .product(name: "Vapor", package: "vapor")]
     ),
@@ -104,6 +115,7 @@ let package = Package(
         "CompletionAPI",
         .product(name: "VaporTesting", package: "vapor"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ]
     ),
   ],

@@ -2,6 +2,7 @@ import Cryptogram
 import Foundation
 import NIOCore
 import NIOPosix
+import FluentSQL
 import Vapor
 
 /// A command-line failure with a message meant for a person.
@@ -144,6 +145,25 @@ public enum Launcher {
           ? "Ledger is consistent: \(report.balancesChecked) balance\(report.balancesChecked == 1 ? " matches its" : "s match their") entries."
           : "Ledger has \(report.differences.count) mismatched and \(report.negative.count) negative balance(s).")
       return LedgerReport(lines: lines, isClean: clean)
+    } catch {
+      try? await app.asyncShutdown()
+      throw error
+    }
+  }
+
+  /// Recounts every project's and Inbox's tasks and compares them with the kept counts.
+  public static func verifyProjects(options: ServerOptions, logLevel: String) async throws -> LedgerReport {
+    let app = try await makeApplication(options: options, arguments: ["completionkit"], logLevel: logLevel)
+    do {
+      guard let sql = app.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+      let (checked, mismatches) = try await ProjectStore.verify(on: sql)
+      try await app.asyncShutdown()
+      var lines = mismatches.map { "mismatch: \($0)" }
+      lines.append(
+        mismatches.isEmpty
+          ? "Project counts are consistent: \(checked) list\(checked == 1 ? "" : "s") match a recount."
+          : "Project counts differ from a recount in \(mismatches.count) list(s).")
+      return LedgerReport(lines: lines, isClean: mismatches.isEmpty)
     } catch {
       try? await app.asyncShutdown()
       throw error

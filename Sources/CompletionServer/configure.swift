@@ -30,6 +30,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(CreateCompletions())  // the completion pipeline: completions, streaks, totals, celebration settings
   app.migrations.add(CreateIdempotencyRecords())  // first responses replayed to retries, for every domain
   app.migrations.add(AddCryptogramGameVersion())  // optimistic versions, so server processes sharing a database never lose a move
+  app.migrations.add(CreateProjects())  // projects and tasks with kept counts (seed 003)
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // JSON responses are written as they are encoded instead of through Foundation's boxed tree (about 20×
@@ -42,6 +43,9 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   try app.register(collection: MotionController())
   try app.register(collection: CryptogramController())
   try app.register(collection: KidsController())
+  try app.register(collection: ProjectsController())
+  // Open live streams end first, so the server can stop without waiting for pages that never hang up.
+  app.lifecycle.use(ProjectsLiveShutdown())
   if options.testHooks {
     app.logger.warning("Test hooks are on: POST /api/test/clock moves the game clock. Never use this for real play.")
     try app.register(collection: TestHooksController())

@@ -21,7 +21,7 @@ struct CompletionKitCommand: AsyncParsableCommand {
     commandName: "completionkit",
     abstract: "CompletionKit: puzzles, kids' games, projects and challenges, and the moment you finish them.",
     version: CompletionKitVersion.current,
-    subcommands: [Serve.self, Migrate.self, Quotes.self, LedgerCommand.self]
+    subcommands: [Serve.self, Migrate.self, Quotes.self, LedgerCommand.self, ProjectsCommand.self]
   )
 }
 
@@ -125,6 +125,25 @@ struct LedgerCommand: AsyncParsableCommand {
     func run() async throws {
       LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
       let report = try await Launcher.verifyLedger(options: data.serverOptions(), logLevel: data.logLevel)
+      for line in report.lines { print(line) }
+      if !report.isClean { throw ExitCode.failure }
+    }
+  }
+}
+
+struct ProjectsCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "projects", abstract: "Check the Projects system's data.", subcommands: [Verify.self])
+
+  struct Verify: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Recount every project's and Inbox's tasks and report any difference from the kept counts (exit 1 if there is one).")
+
+    @OptionGroup var data: DataOptions
+
+    func run() async throws {
+      LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
+      let report = try await Launcher.verifyProjects(options: data.serverOptions(), logLevel: data.logLevel)
       for line in report.lines { print(line) }
       if !report.isClean { throw ExitCode.failure }
     }

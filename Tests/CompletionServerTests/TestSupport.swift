@@ -51,10 +51,12 @@ func withTestApp(options: ServerOptions = TestDatabase.options, _ body: (TestCli
     guard let port = app.http.server.shared.localAddress?.port else { throw Abort(.internalServerError, reason: "no port") }
     try await body(TestClient(app: app, base: "http://127.0.0.1:\(port)"), app)
   } catch {
+    await app.endLiveStreams()
     await app.server.shutdown()
     try? await app.asyncShutdown()
     throw error
   }
+  await app.endLiveStreams()
   await app.server.shutdown()
   try await app.asyncShutdown()
 }

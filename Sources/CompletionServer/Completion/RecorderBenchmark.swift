@@ -46,6 +46,3 @@ public enum RecorderBenchmark {
   }
 }
 
-extension Duration {
-  fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
-}

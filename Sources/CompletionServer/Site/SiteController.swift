@@ -21,12 +21,16 @@ struct SiteController: RouteCollection {
     SystemSummary(
       id: "motion", name: "Motion",
       tagline: "Staggered lists and choreographed reveals, defined once in Swift and played everywhere.",
-      path: "/motion")
+      path: "/motion"),
+    SystemSummary(
+      id: "projects", name: "Projects",
+      tagline: "Tasks in projects, each with a completion ring that follows your list live, in every open window.",
+      path: "/projects"),
   ]
 
   /// Page routes and the HTML file that renders each.
   static let pages: [(path: String, file: String)] = [
-    ("motion", "motion.html"), ("cryptogram", "cryptogram.html"), ("cryptogram/stats", "cryptogram-stats.html"), ("kids", "kids.html"),
+    ("motion", "motion.html"), ("cryptogram", "cryptogram.html"), ("cryptogram/stats", "cryptogram-stats.html"), ("kids", "kids.html"), ("projects", "projects.html"),
   ]
 
   func boot(routes: any RoutesBuilder) throws {

@@ -13,6 +13,8 @@ struct AppServices: Sendable {
   let quotes: QuoteStore
   /// One cryptogram game creation at a time per person (two taps on "daily" make one game).
   let people: SerialQueues
+  /// Live updates of projects to open pages.
+  let projectsLive: ProjectsLive
 
   init(options: ServerOptions) {
     self.options = options
@@ -27,6 +29,7 @@ struct AppServices: Sendable {
     runner = GameRunner(clock: clock, writes: writes)
     quotes = QuoteStore()
     people = SerialQueues()
+    projectsLive = ProjectsLive(options: options)
   }
 }
 

@@ -18,3 +18,9 @@ extension CryptogramMoveResponse: Content {}
 extension CryptogramStatsView: Content {}
 extension CurrentCryptogramResponse: Content {}
 extension KidsTextCatalog: Content {}
+extension ProjectsOverview: Content {}
+extension ProjectView: Content {}
+extension TaskListResponse: Content {}
+extension TaskChangeResponse: Content {}
+extension ProjectsExport: Content {}
+extension ProjectsImportResult: Content {}

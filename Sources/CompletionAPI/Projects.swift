@@ -1,0 +1,321 @@
+import CompletionCore
+import Projects
+
+/// A project as the API shows it: its kept counts and the ring's value.
+public struct ProjectView: Codable, Hashable, Sendable {
+  public let id: String
+  public let name: String
+  /// One of ``ProjectColor``'s names.
+  public let color: String
+  public let notes: String
+  /// Place in the person's list (0 first).
+  public let position: Int
+  /// All tasks in the project.
+  public let total: Int
+  public let completed: Int
+  /// Tasks still to do.
+  public let active: Int
+  /// The ring's value, 0…1 (0 for an empty project).
+  public let fraction: Double
+  /// Whole percent for people: 100 only when every task is done.
+  public let percent: Int
+  public let isComplete: Bool
+  /// Goes up with every change to the project or its tasks (a client refetches its task list when it moved).
+  public let revision: Int
+
+  public init(
+    id: String, name: String, color: String, notes: String, position: Int, counts: CompletionRatio, revision: Int
+  ) {
+    self.id = id
+    self.name = name
+    self.color = color
+    self.notes = notes
+    self.position = position
+    total = counts.total
+    completed = counts.completed
+    active = counts.total - counts.completed
+    fraction = counts.fraction
+    percent = counts.displayPercent
+    isComplete = counts.isComplete
+    self.revision = revision
+  }
+}
+
+/// The Inbox: tasks without a project.
+public struct InboxView: Codable, Hashable, Sendable {
+  public let total: Int
+  public let completed: Int
+  public let active: Int
+  public let revision: Int
+
+  public init(total: Int, completed: Int, revision: Int) {
+    self.total = total
+    self.completed = completed
+    active = total - completed
+    self.revision = revision
+  }
+}
+
+/// How the completion ring moves between values: the core's progress animator, sampled for clients that
+/// cannot run Swift. `samples[i]` is the curve's progress at `i / (samples.count - 1)` of `duration`.
+public struct RingAnimationPayload: Codable, Hashable, Sendable {
+  public let duration: Double
+  public let samples: [Double]
+
+  public init(duration: Double, samples: [Double]) {
+    self.duration = duration
+    self.samples = samples
+  }
+}
+
+/// `GET /api/projects`: the sidebar.
+public struct ProjectsOverview: Codable, Hashable, Sendable {
+  public let inbox: InboxView
+  public let projects: [ProjectView]
+  /// The colours a project may have, in the picker's order.
+  public let colors: [String]
+  /// How rings animate (reduced motion and calm mode set values without it).
+  public let ring: RingAnimationPayload
+  /// The person's change counter: the live stream's event id.
+  public let revision: Int
+
+  public init(inbox: InboxView, projects: [ProjectView], colors: [String], ring: RingAnimationPayload, revision: Int) {
+    self.inbox = inbox
+    self.projects = projects
+    self.colors = colors
+    self.ring = ring
+    self.revision = revision
+  }
+}
+
+/// A task as the API shows it.
+public struct TaskView: Codable, Hashable, Sendable {
+  public let id: String
+  /// Nil for a task in the Inbox.
+  public let projectId: String?
+  public let title: String
+  public let notes: String
+  /// "none", "low", "medium" or "high".
+  public let priority: String
+  /// "YYYY-MM-DD", or nil.
+  public let dueDate: String?
+  public let completed: Bool
+  public let completedAt: Double?
+  public let position: Int
+
+  public init(
+    id: String, projectId: String?, title: String, notes: String, priority: String, dueDate: String?, completed: Bool,
+    completedAt: Double?, position: Int
+  ) {
+    self.id = id
+    self.projectId = projectId
+    self.title = title
+    self.notes = notes
+    self.priority = priority
+    self.dueDate = dueDate
+    self.completed = completed
+    self.completedAt = completedAt
+    self.position = position
+  }
+}
+
+/// `GET /api/projects/{id}/tasks` and `GET /api/projects/inbox/tasks`.
+public struct TaskListResponse: Codable, Hashable, Sendable {
+  /// Nil for the Inbox.
+  public let project: ProjectView?
+  public let inbox: InboxView?
+  public let tasks: [TaskView]
+
+  public init(project: ProjectView?, inbox: InboxView?, tasks: [TaskView]) {
+    self.project = project
+    self.inbox = inbox
+    self.tasks = tasks
+  }
+}
+
+/// `POST /api/projects`, `PATCH /api/projects/{id}`: absent fields are left as they are.
+public struct ProjectRequest: Codable, Hashable, Sendable {
+  public let name: String?
+  public let color: String?
+  public let notes: String?
+
+  public init(name: String? = nil, color: String? = nil, notes: String? = nil) {
+    self.name = name
+    self.color = color
+    self.notes = notes
+  }
+}
+
+/// `PUT /api/projects/order` and `PUT /api/tasks/order`: ids in their new order. For tasks, `projectId`
+/// names the list (nil: the Inbox) and `ids` must be exactly its tasks.
+public struct OrderRequest: Codable, Hashable, Sendable {
+  public let projectId: String?
+  public let ids: [String]
+
+  public init(projectId: String? = nil, ids: [String]) {
+    self.projectId = projectId
+    self.ids = ids
+  }
+}
+
+/// A field of a partial update: left out, set to a value, or (for optional fields) cleared with `null`.
+public enum FieldUpdate<Value: Codable & Hashable & Sendable>: Hashable, Sendable {
+  case unchanged
+  case set(Value?)
+}
+
+/// `POST /api/tasks` (title required) and `PATCH /api/tasks/{id}` (every field optional; `dueDate: null`
+/// clears the date, `projectId: null` moves the task to the Inbox).
+public struct TaskRequest: Codable, Hashable, Sendable {
+  public var title: String?
+  public var notes: String?
+  public var priority: String?
+  public var dueDate: FieldUpdate<String>
+  public var completed: Bool?
+  public var projectId: FieldUpdate<String>
+
+  public init(
+    title: String? = nil, notes: String? = nil, priority: String? = nil, dueDate: FieldUpdate<String> = .unchanged,
+    completed: Bool? = nil, projectId: FieldUpdate<String> = .unchanged
+  ) {
+    self.title = title
+    self.notes = notes
+    self.priority = priority
+    self.dueDate = dueDate
+    self.completed = completed
+    self.projectId = projectId
+  }
+
+  enum CodingKeys: String, CodingKey { case title, notes, priority, dueDate, completed, projectId }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    title = try container.decodeIfPresent(String.self, forKey: .title)
+    notes = try container.decodeIfPresent(String.self, forKey: .notes)
+    priority = try container.decodeIfPresent(String.self, forKey: .priority)
+    completed = try container.decodeIfPresent(Bool.self, forKey: .completed)
+    dueDate = container.contains(.dueDate) ? .set(try container.decodeIfPresent(String.self, forKey: .dueDate)) : .unchanged
+    projectId = container.contains(.projectId) ? .set(try container.decodeIfPresent(String.self, forKey: .projectId)) : .unchanged
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(title, forKey: .title)
+    try container.encodeIfPresent(notes, forKey: .notes)
+    try container.encodeIfPresent(priority, forKey: .priority)
+    try container.encodeIfPresent(completed, forKey: .completed)
+    if case .set(let value) = dueDate { try container.encode(value, forKey: .dueDate) }
+    if case .set(let value) = projectId { try container.encode(value, forKey: .projectId) }
+  }
+}
+
+/// What a project's completion earned (sent once, with the change that completed it).
+public struct ProjectCompletionView: Codable, Hashable, Sendable {
+  /// False when this project had been completed before: nothing was paid again.
+  public let isFirst: Bool
+  public let points: Int
+  /// The celebration to play, when there is one (the choreography "projectComplete": ring, check, name).
+  public let celebration: ChoreographyPayload?
+
+  public init(isFirst: Bool, points: Int, celebration: ChoreographyPayload?) {
+    self.isFirst = isFirst
+    self.points = points
+    self.celebration = celebration
+  }
+}
+
+/// The answer to every task change: the task, the lists whose counts it changed, and a completion.
+public struct TaskChangeResponse: Codable, Hashable, Sendable {
+  /// Nil after a delete.
+  public let task: TaskView?
+  /// The projects whose counts changed (one, or two after a move).
+  public let projects: [ProjectView]
+  public let inbox: InboxView
+  public let completion: ProjectCompletionView?
+
+  public init(task: TaskView?, projects: [ProjectView], inbox: InboxView, completion: ProjectCompletionView?) {
+    self.task = task
+    self.projects = projects
+    self.inbox = inbox
+    self.completion = completion
+  }
+}
+
+/// One message of the live stream (`GET /api/projects/events`, server-sent events named `projects`, with
+/// the person's revision as the event id). A snapshot replaces everything the client knows; a change
+/// updates the projects it lists and removes the deleted ones.
+public struct ProjectsLiveUpdate: Codable, Hashable, Sendable {
+  public let revision: Int
+  public let snapshot: Bool
+  public let inbox: InboxView
+  public let projects: [ProjectView]
+  public let deleted: [String]
+
+  public init(revision: Int, snapshot: Bool, inbox: InboxView, projects: [ProjectView], deleted: [String]) {
+    self.revision = revision
+    self.snapshot = snapshot
+    self.inbox = inbox
+    self.projects = projects
+    self.deleted = deleted
+  }
+}
+
+/// The export format (`GET /api/projects/export`); importing it back gives the same projects and tasks.
+public struct ProjectsExport: Codable, Hashable, Sendable {
+  public struct Task: Codable, Hashable, Sendable {
+    public let title: String
+    public let notes: String
+    public let priority: String
+    public let dueDate: String?
+    public let completed: Bool
+
+    public init(title: String, notes: String, priority: String, dueDate: String?, completed: Bool) {
+      self.title = title
+      self.notes = notes
+      self.priority = priority
+      self.dueDate = dueDate
+      self.completed = completed
+    }
+  }
+
+  public struct Project: Codable, Hashable, Sendable {
+    public let name: String
+    public let color: String
+    public let notes: String
+    public let tasks: [Task]
+
+    public init(name: String, color: String, notes: String, tasks: [Task]) {
+      self.name = name
+      self.color = color
+      self.notes = notes
+      self.tasks = tasks
+    }
+  }
+
+  /// Always "completionkit.projects".
+  public let format: String
+  /// 1.
+  public let version: Int
+  public let inbox: [Task]
+  public let projects: [Project]
+
+  public static let formatName = "completionkit.projects"
+
+  public init(inbox: [Task], projects: [Project]) {
+    format = Self.formatName
+    version = 1
+    self.inbox = inbox
+    self.projects = projects
+  }
+}
+
+/// `POST /api/projects/import`: what was added.
+public struct ProjectsImportResult: Codable, Hashable, Sendable {
+  public let projectsAdded: Int
+  public let tasksAdded: Int
+
+  public init(projectsAdded: Int, tasksAdded: Int) {
+    self.projectsAdded = projectsAdded
+    self.tasksAdded = tasksAdded
+  }
+}

@@ -1,0 +1,369 @@
+import AsyncHTTPClient
+import CompletionAPI
+import FluentSQL
+import Foundation
+import NIOCore
+import Testing
+import Vapor
+
+@testable import CompletionServer
+
+/// Reads server-sent events from a real HTTP connection.
+final class EventStreamReader: @unchecked Sendable {
+  private let client = HTTPClient(eventLoopGroupProvider: .singleton)
+  private var iterator: HTTPClientResponse.Body.AsyncIterator?
+  private var buffer = ""
+
+  /// Opens `path` with `client`'s session cookie (and `Last-Event-ID` when given).
+  init(_ test: TestClient, path: String = "/api/projects/events", lastEventID: Int? = nil) async throws {
+    var request = HTTPClientRequest(url: test.base + path)
+    if let cookie = test.sessionCookie { request.headers.add(name: "Cookie", value: "ck_session=\(cookie)") }
+    if let lastEventID { request.headers.add(name: "Last-Event-ID", value: String(lastEventID)) }
+    // A deadline for the whole stream: a test that waits for an event that never comes fails, never hangs.
+    let response = try await client.execute(request, timeout: .seconds(30))
+    guard response.status == .ok else { throw Abort(response.status) }
+    iterator = response.body.makeAsyncIterator()
+  }
+
+  /// The next `projects` event's update (comments and the retry line are skipped).
+  func next() async throws -> ProjectsLiveUpdate {
+    while true {
+      if let end = buffer.range(of: "\n\n") {
+        let block = String(buffer[..<end.lowerBound])
+        buffer.removeSubrange(..<end.upperBound)
+        let data = block.split(separator: "\n").first { $0.hasPrefix("data: ") }.map { String($0.dropFirst(6)) }
+        if let data { return try JSONDecoder().decode(ProjectsLiveUpdate.self, from: Data(data.utf8)) }
+        continue
+      }
+      guard let chunk = try await iterator?.next() else { throw Abort(.gone, reason: "the stream ended") }
+      buffer += String(buffer: chunk)
+    }
+  }
+
+  func close() async throws {
+    iterator = nil
+    try await client.shutdown()
+  }
+}
+
+@Suite("Projects API")
+struct ProjectsAPITests {
+  static func project(_ client: TestClient, _ name: String? = "Garden", color: String? = nil) async throws -> ProjectView {
+    let response = try await client.send(.POST, "/api/projects", json: ProjectRequest(name: name, color: color))
+    #expect(response.status == .created)
+    return try client.decode(ProjectView.self, from: response)
+  }
+
+  static func task(_ client: TestClient, _ title: String, in project: ProjectView?) async throws -> TaskChangeResponse {
+    let response = try await client.send(
+      .POST, "/api/tasks", json: TaskRequest(title: title, projectId: project.map { .set($0.id) } ?? .unchanged))
+    #expect(response.status == .created)
+    return try client.decode(TaskChangeResponse.self, from: response)
+  }
+
+  static func toggle(_ client: TestClient, _ taskID: String, _ completed: Bool, headers: HTTPHeaders = [:]) async throws -> TestResponse {
+    try await client.send(.PATCH, "/api/tasks/\(taskID)", json: TaskRequest(completed: completed), headers: headers)
+  }
+
+  static func verify(_ app: Application) async throws {
+    let sql = try #require(app.db as? any SQLDatabase)
+    let (_, mismatches) = try await ProjectStore.verify(on: sql)
+    #expect(mismatches.isEmpty, "\(mismatches)")
+  }
+
+  @Test("Counts follow every change; the last task completes the project once, paying points once")
+  func countsAndCompletion() async throws {
+    try await withTestApp { client, app in
+      let garden = try await Self.project(client, "Garden", color: "green")
+      #expect(garden.name == "Garden" && garden.color == "green" && garden.total == 0 && garden.percent == 0)
+      var tasks: [TaskView] = []
+      for title in ["Seeds", "Dig", "Water"] { tasks.append(try #require(try await Self.task(client, title, in: garden).task)) }
+      let first = try client.decode(TaskChangeResponse.self, from: try await Self.toggle(client, tasks[0].id, true))
+      #expect(first.projects.first?.completed == 1 && first.projects.first?.total == 3 && first.projects.first?.percent == 33)
+      #expect(first.completion == nil)
+      _ = try await Self.toggle(client, tasks[1].id, true)
+      let last = try client.decode(TaskChangeResponse.self, from: try await Self.toggle(client, tasks[2].id, true))
+      #expect(last.projects.first?.isComplete == true && last.projects.first?.percent == 100)
+      let completion = try #require(last.completion)
+      #expect(completion.isFirst && completion.points == 10)
+      #expect(completion.celebration?.steps.map(\.id) == ["ring", "check", "name"])
+      // Reopen and finish again: celebrated, not paid again.
+      _ = try await Self.toggle(client, tasks[2].id, false)
+      let again = try client.decode(TaskChangeResponse.self, from: try await Self.toggle(client, tasks[2].id, true))
+      #expect(again.completion?.isFirst == false && again.completion?.points == 0)
+      let user = try #require(UUID(uuidString: try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me")).id))
+      let balance = try await SQLLedgerStore(app.db).balance(of: user.uuidString, in: "points")
+      #expect(balance == 10)
+      // Toggling to the state it already has changes no count.
+      let same = try client.decode(TaskChangeResponse.self, from: try await Self.toggle(client, tasks[2].id, true))
+      #expect(same.projects.first?.completed == 3)
+      try await Self.verify(app)
+    }
+  }
+
+  @Test("Moving a task between projects and the Inbox, and deleting, keep every list's counts")
+  func movesAndDeletes() async throws {
+    try await withTestApp { client, app in
+      let a = try await Self.project(client, "A")
+      let b = try await Self.project(client, "B")
+      let task = try #require(try await Self.task(client, "Paint", in: a).task)
+      _ = try await Self.toggle(client, task.id, true)
+      let moved = try client.decode(
+        TaskChangeResponse.self, from: try await client.send(.PATCH, "/api/tasks/\(task.id)", json: TaskRequest(projectId: .set(b.id))))
+      #expect(Set(moved.projects.map(\.name)) == ["A", "B"])
+      #expect(moved.projects.first { $0.name == "A" }?.total == 0)
+      #expect(moved.projects.first { $0.name == "B" }?.completed == 1)
+      let inbox = try client.decode(
+        TaskChangeResponse.self, from: try await client.send(.PATCH, "/api/tasks/\(task.id)", json: TaskRequest(projectId: .set(nil))))
+      #expect(inbox.inbox.total == 1 && inbox.inbox.completed == 1 && inbox.task?.projectId == nil)
+      let list = try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/inbox/tasks"))
+      #expect(list.tasks.map(\.title) == ["Paint"])
+      let deleted = try client.decode(TaskChangeResponse.self, from: try await client.send(.DELETE, "/api/tasks/\(task.id)"))
+      #expect(deleted.task == nil && deleted.inbox.total == 0)
+      // Deleting a project deletes its tasks.
+      _ = try await Self.task(client, "One", in: b)
+      #expect(try await client.send(.DELETE, "/api/projects/\(b.id)").status == .noContent)
+      let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.projects.map(\.name) == ["A"])
+      try await Self.verify(app)
+    }
+  }
+
+  @Test("Bad input gets a stable code; another account's ids are not found")
+  func badInputAndOtherAccounts() async throws {
+    try await withTestApp { client, _ in
+      let mine = try await Self.project(client)
+      let task = try #require(try await Self.task(client, "Mine", in: mine).task)
+      func code(_ response: TestResponse) throws -> String { try client.decode(APIErrorBody.self, from: response).code }
+      var response = try await client.send(.POST, "/api/projects", json: ProjectRequest(color: "teal"))
+      #expect(response.status == .badRequest)
+      #expect(try code(response) == "invalid_color")
+      response = try await client.send(.POST, "/api/tasks", json: TaskRequest(title: "  "))
+      #expect(try code(response) == "empty_title")
+      response = try await client.send(.POST, "/api/tasks", json: TaskRequest(title: String(repeating: "x", count: 501)))
+      #expect(try code(response) == "too_long")
+      response = try await client.send(.PATCH, "/api/tasks/\(task.id)", json: TaskRequest(priority: "urgent"))
+      #expect(try code(response) == "invalid_priority")
+      response = try await client.send(.PATCH, "/api/tasks/\(task.id)", json: TaskRequest(dueDate: .set("2026-02-30")))
+      #expect(try code(response) == "invalid_due_date")
+      response = try await client.send(.PATCH, "/api/tasks/not-a-uuid", json: TaskRequest(completed: true))
+      #expect(try code(response) == "invalid_id")
+      response = try await client.send(.PATCH, "/api/tasks/\(task.id)", raw: "{\"completed\": \"yes\"}")
+      #expect(response.status == .badRequest)
+      response = try await client.send(.POST, "/api/tasks", raw: "title=x", contentType: "application/x-www-form-urlencoded")
+      #expect(response.status == .unsupportedMediaType)
+      response = try await client.send(.PUT, "/api/projects/order", json: OrderRequest(ids: []))
+      #expect(try code(response) == "order_mismatch")
+      response = try await client.send(.POST, "/api/tasks", json: TaskRequest(title: "x", projectId: .set(UUID().uuidString)))
+      #expect(try code(response) == "project_not_found")
+
+      // Another person cannot read, change, move into or order someone else's things.
+      let other = client.stranger()
+      _ = try await Self.project(other, "Theirs")
+      #expect(try await other.send(.GET, "/api/projects/\(mine.id)/tasks").status == .notFound)
+      #expect(try await other.send(.PATCH, "/api/projects/\(mine.id)", json: ProjectRequest(name: "x")).status == .notFound)
+      #expect(try await other.send(.DELETE, "/api/projects/\(mine.id)").status == .notFound)
+      #expect(try await Self.toggle(other, task.id, true).status == .notFound)
+      #expect(try await other.send(.DELETE, "/api/tasks/\(task.id)").status == .notFound)
+      #expect(try await other.send(.POST, "/api/tasks", json: TaskRequest(title: "x", projectId: .set(mine.id))).status == .notFound)
+      #expect(try await other.send(.PUT, "/api/tasks/order", json: OrderRequest(projectId: mine.id, ids: [task.id])).status == .notFound)
+      let list = try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(mine.id)/tasks"))
+      #expect(list.tasks.map(\.completed) == [false] && list.project?.name == "Garden")
+    }
+  }
+
+  @Test("Reordering projects and tasks")
+  func ordering() async throws {
+    try await withTestApp { client, _ in
+      let a = try await Self.project(client, "A")
+      let b = try await Self.project(client, "B")
+      let c = try await Self.project(client, "C")
+      #expect(try await client.send(.PUT, "/api/projects/order", json: OrderRequest(ids: [c.id, a.id, b.id])).status == .noContent)
+      let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.projects.map(\.name) == ["C", "A", "B"])
+      var ids: [String] = []
+      for title in ["1", "2", "3"] { ids.append(try #require(try await Self.task(client, title, in: a).task?.id)) }
+      #expect(try await client.send(.PUT, "/api/tasks/order", json: OrderRequest(projectId: a.id, ids: ids.reversed())).status == .noContent)
+      let list = try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(a.id)/tasks"))
+      #expect(list.tasks.map(\.title) == ["3", "2", "1"])
+      let partial = try await client.send(.PUT, "/api/tasks/order", json: OrderRequest(projectId: a.id, ids: Array(ids.prefix(2))))
+      #expect(partial.status == .badRequest)
+    }
+  }
+
+  @Test("Export and import round-trip exactly; a plain list imports; a bad list changes nothing")
+  func importExport() async throws {
+    try await withTestApp { client, app in
+      let file = ProjectsExport(
+        inbox: [.init(title: "Call Mum", notes: "Sunday", priority: "high", dueDate: "2026-12-24", completed: false)],
+        projects: [
+          .init(
+            name: "Garden", color: "green", notes: "Spring",
+            tasks: [
+              .init(title: "Seeds", notes: "", priority: "none", dueDate: nil, completed: true),
+              .init(title: "Dig", notes: "beds", priority: "low", dueDate: nil, completed: false),
+            ]),
+          .init(name: "Empty", color: "pink", notes: "", tasks: []),
+        ])
+      let imported = try client.decode(ProjectsImportResult.self, from: try await client.send(.POST, "/api/projects/import", json: file))
+      #expect(imported.projectsAdded == 2 && imported.tasksAdded == 3)
+      let exported = try client.decode(ProjectsExport.self, from: try await client.send(.GET, "/api/projects/export"))
+      #expect(exported == file)
+      let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.projects.first?.percent == 50 && overview.inbox.active == 1)
+
+      let text = "Buy milk\n# Kitchen\n- [x] Paint\n- Tiles\n"
+      let plain = try await client.send(.POST, "/api/projects/import", raw: text, contentType: "text/plain")
+      #expect(try client.decode(ProjectsImportResult.self, from: plain) == ProjectsImportResult(projectsAdded: 1, tasksAdded: 3))
+      let bad = try await client.send(.POST, "/api/projects/import", raw: "ok\n#\n", contentType: "text/plain")
+      let error = try client.decode(APIErrorBody.self, from: bad)
+      #expect(bad.status == .badRequest && error.code == "invalid_import" && error.message.contains("Line 2"))
+      var wrong = file
+      wrong = ProjectsExport(inbox: wrong.inbox, projects: [.init(name: "X", color: "teal", notes: "", tasks: [])])
+      #expect(try await client.send(.POST, "/api/projects/import", json: wrong).status == .badRequest)
+      let after = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(after.projects.map(\.name) == ["Garden", "Empty", "Kitchen"])
+      try await Self.verify(app)
+    }
+  }
+
+  @Test("Concurrent changes from several clients keep the counts equal to a recount")
+  func concurrentChanges() async throws {
+    try await withTestApp { client, app in
+      let project = try await Self.project(client)
+      var ids: [String] = []
+      for i in 0..<12 { ids.append(try #require(try await Self.task(client, "T\(i)", in: project).task?.id)) }
+      let other = try await Self.project(client, "Other")
+      let cookie = client.sessionCookie
+      let taskIDs = ids
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for worker in 0..<8 {
+          group.addTask {
+            let tab = client.stranger()
+            tab.sessionCookie = cookie
+            var generator = SystemRandomNumberGenerator()
+            for step in 0..<15 {
+              let id = taskIDs[Int.random(in: 0..<taskIDs.count, using: &generator)]
+              switch (worker + step) % 3 {
+              case 0: _ = try await Self.toggle(tab, id, Bool.random(using: &generator))
+              case 1: _ = try await tab.send(.PATCH, "/api/tasks/\(id)", json: TaskRequest(projectId: .set(Bool.random() ? other.id : project.id)))
+              default: _ = try await tab.send(.PATCH, "/api/tasks/\(id)", json: TaskRequest(projectId: .set(nil)))
+              }
+            }
+          }
+        }
+        try await group.waitForAll()
+      }
+      try await Self.verify(app)
+      let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.projects.reduce(0) { $0 + $1.total } + overview.inbox.total == 12)
+    }
+  }
+
+  @Test("An Idempotency-Key replays the first answer of a task change")
+  func idempotentToggle() async throws {
+    try await withTestApp { client, _ in
+      let project = try await Self.project(client)
+      let task = try #require(try await Self.task(client, "Only", in: project).task)
+      let key: HTTPHeaders = ["Idempotency-Key": UUID().uuidString]
+      let first = try await Self.toggle(client, task.id, true, headers: key)
+      _ = try await Self.toggle(client, task.id, false)
+      let replay = try await Self.toggle(client, task.id, true, headers: key)
+      #expect(replay.headers.first(name: "Idempotent-Replayed") == "true")
+      #expect(replay.body == first.body)
+      let list = try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(project.id)/tasks"))
+      #expect(list.tasks.first?.completed == false)  // the replay changed nothing
+      #expect(try await Self.toggle(client, task.id, false, headers: key).status == .conflict)
+    }
+  }
+
+  @Test("Live: a change made elsewhere reaches an open stream; a burst ends on the right value; a reconnect resumes")
+  func liveStream() async throws {
+    try await withTestApp { client, _ in
+      let project = try await Self.project(client)
+      var ids: [String] = []
+      for i in 0..<10 { ids.append(try #require(try await Self.task(client, "T\(i)", in: project).task?.id)) }
+      let stream = try await EventStreamReader(client)
+      let snapshot = try await stream.next()
+      #expect(snapshot.snapshot && snapshot.projects.map(\.total) == [10])
+
+      // Another tab of the same person (the API with the same sign-in) completes a task.
+      let tab = client.stranger()
+      tab.sessionCookie = client.sessionCookie
+      _ = try await Self.toggle(tab, ids[0], true)
+      let update = try await stream.next()
+      #expect(!update.snapshot && update.projects.first?.completed == 1 && update.revision > snapshot.revision)
+
+      // A burst of completions: updates arrive coalesced and the last one says 10 of 10.
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for id in ids.dropFirst() { group.addTask { _ = try await Self.toggle(tab, id, true) } }
+        try await group.waitForAll()
+      }
+      var last = try await stream.next()
+      var messages = 1
+      while last.projects.first?.completed != 10 {
+        last = try await stream.next()
+        messages += 1
+      }
+      #expect(messages < 9)  // joined, not one message a change
+      #expect(last.projects.first?.isComplete == true)
+      try await stream.close()
+
+      // Reconnecting with the last revision seen: nothing missed, so no snapshot; with an older one, a snapshot.
+      let resumed = try await EventStreamReader(client, lastEventID: snapshot.revision)
+      let catchUp = try await resumed.next()
+      #expect(catchUp.snapshot && catchUp.projects.first?.completed == 10)
+      try await resumed.close()
+
+      // A stranger's change never reaches this person's stream.
+      let quiet = try await EventStreamReader(client, lastEventID: last.revision)
+      let stranger = client.stranger()
+      _ = try await Self.project(stranger, "Not yours")
+      _ = try await Self.toggle(tab, ids[0], false)
+      let next = try await quiet.next()
+      #expect(!next.snapshot && next.projects.map(\.name) == ["Garden"] && next.projects.first?.completed == 9)
+      try await quiet.close()
+    }
+  }
+
+  @Test("Two server processes on one PostgreSQL: a change on one reaches a page connected to the other")
+  func liveAcrossServers() async throws {
+    let options = TestDatabase.options
+    guard case .postgres = options.database else { return }  // SQLite runs one process; CI runs this on PostgreSQL
+    try await withTestApp(options: options) { first, _ in
+      try await withTestApp(options: options) { second, _ in
+        let project = try await Self.project(first)
+        let task = try #require(try await Self.task(first, "Across", in: project).task)
+        second.sessionCookie = first.sessionCookie
+        let stream = try await EventStreamReader(second)
+        _ = try await stream.next()
+        _ = try await Self.toggle(first, task.id, true)
+        let update = try await stream.next()
+        #expect(update.projects.first?.completed == 1)
+        try await stream.close()
+      }
+    }
+  }
+
+  @Test("`completionkit projects verify`: clean, then a tampered count is reported and fails")
+  func verifyCommand() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-projects-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let options = ServerOptions(
+      database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
+    try await withTestApp(options: options) { client, _ in
+      let project = try await Self.project(client)
+      _ = try await Self.task(client, "One", in: project)
+      _ = try await Self.task(client, "Inbox", in: nil)
+    }
+    let clean = try await Launcher.verifyProjects(options: options, logLevel: "error")
+    #expect(clean.isClean && clean.lines == ["Project counts are consistent: 2 lists match a recount."])
+    try await withTestApp(options: options) { _, app in
+      let sql = try #require(app.db as? any SQLDatabase)
+      try await sql.raw("UPDATE projects SET completed_count = 1").run()
+    }
+    let tampered = try await Launcher.verifyProjects(options: options, logLevel: "error")
+    #expect(!tampered.isClean && tampered.lines.first?.hasSuffix("kept 1/1, counted 0/1") == true)
+  }
+}
