@@ -216,11 +216,14 @@ public struct ProjectCompletionView: Codable, Hashable, Sendable {
   public let points: Int
   /// The celebration to play, when there is one (the choreography "projectComplete": ring, check, name).
   public let celebration: ChoreographyPayload?
+  /// Seconds the celebration stays after its last step before it dismisses itself.
+  public let holdSeconds: Double
 
-  public init(isFirst: Bool, points: Int, celebration: ChoreographyPayload?) {
+  public init(isFirst: Bool, points: Int, celebration: ChoreographyPayload?, holdSeconds: Double) {
     self.isFirst = isFirst
     self.points = points
     self.celebration = celebration
+    self.holdSeconds = holdSeconds
   }
 }
 

@@ -340,7 +340,8 @@ struct ProjectsController: RouteCollection {
             return sum
           }
           completion = ProjectCompletionView(
-            isFirst: recorded.isFirst, points: points, celebration: recorded.choreography.map { ChoreographyPayload($0, preference: preference) })
+            isFirst: recorded.isFirst, points: points, celebration: recorded.choreography.map { ChoreographyPayload($0, preference: preference) },
+            holdSeconds: ProjectCompletion.holdSeconds)
         }
         let changed = ProjectChange(userID: userID, projects: Set(projects.map(\.id)))
         try await services.projectsLive.announce(changed, on: sql)

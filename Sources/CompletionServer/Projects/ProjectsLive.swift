@@ -254,6 +254,11 @@ actor ProjectsHub {
     pending = [:]
   }
 
+  /// Ends every open stream (a test hook: a connection cut as a network would cut it).
+  func dropStreams() {
+    dropAll()
+  }
+
   func shutdown() {
     listener?.cancel()
     heartbeat?.cancel()

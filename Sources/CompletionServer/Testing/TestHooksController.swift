@@ -14,6 +14,11 @@ struct TestHooksController: RouteCollection {
 
   func boot(routes: any RoutesBuilder) throws {
     routes.post("api", "test", "clock", use: advance)
+    // Cuts every open live stream, as a lost connection would (pages reconnect and must miss nothing).
+    routes.post("api", "test", "projects", "drop-streams") { req async -> HTTPStatus in
+      await req.application.services.projectsLive.hub.dropStreams()
+      return .noContent
+    }
   }
 
   /// `POST /api/test/clock {advanceSeconds, freeze?}`: moves the game clock forward, and can stop real time.

@@ -1,0 +1,170 @@
+"""Projects in the browser: the ring follows the database in every open page, through reconnects and bursts."""
+import json
+import uuid
+
+import pytest
+
+LIST = "Call Mum\n# Garden\n- [x] Buy seeds\n- Dig the beds\n- Water\n# Kitchen\n- Paint the door\n"
+
+
+def start(context, server, text=LIST):
+    """A fresh person (own cookie in this context) with an imported list; returns the Garden project and its tasks."""
+    response = context.request.post(f"{server}/api/projects/import", data=text, headers={"Content-Type": "text/plain"})
+    assert response.ok, response.text()
+    overview = context.request.get(f"{server}/api/projects").json()
+    garden = next(p for p in overview["projects"] if p["name"] == "Garden")
+    tasks = context.request.get(f"{server}/api/projects/{garden['id']}/tasks").json()["tasks"]
+    return garden, tasks
+
+
+def toggle(context, server, task_id, completed):
+    response = context.request.patch(
+        f"{server}/api/tasks/{task_id}", data=json.dumps({"completed": completed}), headers={"Content-Type": "application/json"})
+    assert response.ok, response.text()
+    return response.json()
+
+
+def open_projects(context, server):
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/projects")
+    page.wait_for_selector("[data-testid=project-row]")
+    page.wait_for_function("document.querySelector('[data-testid=live-status]').dataset.state === 'live'")
+    page._ck_errors = errors
+    return page
+
+
+def wait_for_ring(page, project_id, value):
+    page.wait_for_function(
+        "([id, v]) => window.__rings.target(id) === v && window.__rings.value(id) === v && !window.__rings.moving(id)",
+        arg=[project_id, value])
+
+
+@pytest.fixture()
+def context(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    yield context
+    context.close()
+
+
+def test_a_change_in_one_page_moves_the_ring_in_another(context, server):
+    garden, tasks = start(context, server)
+    first = open_projects(context, server)
+    second = open_projects(context, server)
+    wait_for_ring(second, garden["id"], 1 / 3)
+
+    # Complete "Dig the beds" by clicking in the first page; the second page follows without a reload.
+    first.locator(f"[data-testid=project-row][data-project-id='{garden['id']}']").click()
+    row = first.locator("[data-testid=task-row]", has_text="Dig the beds")
+    row.locator("[data-testid=task-check]").click()
+    wait_for_ring(second, garden["id"], 2 / 3)
+    label = second.locator(f"[data-testid=ring][data-project-id='{garden['id']}']").first.get_attribute("aria-valuenow")
+    assert label == "66"
+    assert not first._ck_errors and not second._ck_errors
+
+
+def test_the_ring_catches_up_after_the_connection_was_cut(context, server):
+    garden, tasks = start(context, server)
+    page = open_projects(context, server)
+    wait_for_ring(page, garden["id"], 1 / 3)
+    context.request.post(f"{server}/api/test/projects/drop-streams")
+    # Changed while the page is disconnected (it reconnects after the server's retry interval).
+    for task in tasks:
+        if not task["completed"]:
+            toggle(context, server, task["id"], True)
+    wait_for_ring(page, garden["id"], 1)
+    assert not page._ck_errors
+
+
+def test_a_burst_of_completions_ends_on_the_right_value_without_a_jump(context, server):
+    text = "# Burst\n" + "".join(f"- Task {i}\n" for i in range(10))
+    response = context.request.post(f"{server}/api/projects/import", data=text, headers={"Content-Type": "text/plain"})
+    assert response.ok
+    burst = next(p for p in context.request.get(f"{server}/api/projects").json()["projects"] if p["name"] == "Burst")
+    tasks = context.request.get(f"{server}/api/projects/{burst['id']}/tasks").json()["tasks"]
+    page = open_projects(context, server)
+    # Record the value on screen at every frame.
+    page.evaluate(
+        """(id) => { window.__seen = []; const tick = () => { window.__seen.push(window.__rings.value(id)); requestAnimationFrame(tick); };
+        requestAnimationFrame(tick); }""", burst["id"])
+    for task in tasks:
+        toggle(context, server, task["id"], True)
+    wait_for_ring(page, burst["id"], 1)
+    seen = page.evaluate("window.__seen")
+    # Only completions happened, so the ring only ever moves forward, and never leaps (no restart from 0).
+    assert all(b >= a - 1e-9 for a, b in zip(seen, seen[1:])), seen
+    assert max(b - a for a, b in zip(seen, seen[1:])) < 0.5
+    assert max(seen) <= 1 and page.evaluate("([id]) => window.__rings.value(id)", [burst["id"]]) == 1
+
+
+def test_keyboard_add_and_finishing_a_project_celebrates_once(context, server):
+    garden, tasks = start(context, server)
+    page = open_projects(context, server)
+    page.locator("[data-testid=new-project]").click()
+    page.wait_for_function("document.querySelectorAll('[data-testid=project-row]').length === 3")
+    add = page.locator("[data-testid=add-task]")
+    add.fill("Write the plan")
+    add.press("Enter")
+    page.locator("[data-testid=task-row]", has_text="Write the plan").wait_for()
+    assert page.evaluate("document.activeElement.dataset.testid") == "add-task"
+    page.locator("[data-testid=task-row]", has_text="Write the plan").locator("[data-testid=task-check]").click()
+    celebration = page.locator("[data-testid=celebration]")
+    celebration.wait_for(state="visible")
+    assert "Untitled Project" in celebration.inner_text()
+    assert "+10 points" in celebration.inner_text()
+    celebration.wait_for(state="hidden")
+
+
+def test_reduced_motion_sets_the_ring_without_movement(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    try:
+        garden, tasks = start(context, server)
+        page = open_projects(context, server)
+        page.evaluate(
+            """(id) => { window.__moving = false; const tick = () => { if (window.__rings.moving(id)) window.__moving = true;
+            requestAnimationFrame(tick); }; requestAnimationFrame(tick); }""", garden["id"])
+        toggle(context, server, tasks[1]["id"], True)
+        wait_for_ring(page, garden["id"], 2 / 3)
+        assert page.evaluate("window.__moving") is False
+    finally:
+        context.close()
+
+
+def test_phone_layout_adds_and_completes_tasks(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        garden, tasks = start(context, server)
+        page = open_projects(context, server)
+        page.locator(f"[data-testid=project-row][data-project-id='{garden['id']}']").click()
+        add = page.locator("[data-testid=add-task]")
+        add.wait_for(state="visible")
+        add.fill("On the go")
+        add.press("Enter")
+        row = page.locator("[data-testid=task-row]", has_text="On the go")
+        row.wait_for()
+        check = row.locator("[data-testid=task-check]")
+        box = check.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44
+        check.tap()
+        page.wait_for_function("([id]) => window.__rings.target(id) === 0.5", arg=[garden["id"]])
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1194, 834), (1280, 800)])
+def test_no_serious_accessibility_problems(browser, server, size):
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    try:
+        start(context, server)
+        page = open_projects(context, server)
+        if size[0] > 600:
+            page.locator("[data-testid=project-row]").first.click()
+            page.locator("[data-testid=task-row]").first.wait_for()
+        results = axe_module.Axe().run(page)
+        serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+        assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in serious]
+    finally:
+        context.close()
