@@ -25,6 +25,24 @@ struct ClientRuleCopyTests {
     return regex.matches(in: text, range: range).compactMap { Range($0.range, in: text).map { String(text[$0]) } }
   }
 
+  @Test("The Projects page takes the ring's motion, percentages and the celebration's hold from the server")
+  func projectScriptsCopyNoRule() async throws {
+    let folder = ServerOptions.defaultPublicDirectory().appendingPathComponent("js", isDirectory: true)
+    for name in ["projects.js", "progress-ring.js"] {
+      let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+      // The ring's 0.4 s and curve, the 100 ms debounce, the hold, the 0.6/0.56 geometry is the page's own
+      // drawing (the seed's picture) — but no timing or percentage rule.
+      for copy in [#"(?<![\d.])0?\.4\b"#, #"\b400\b"#, #"\bcubic-bezier\b"#, #"HOLD"#, #"\*\s*100\)"#, #"Math\.round\([^)]*100"#, #"completed\s*/\s*\w*total"#] {
+        #expect(Self.matches(copy, in: text).isEmpty, "\(name) copies a rule: \(copy)")
+      }
+    }
+    try await withTestApp { client in
+      let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.ring.duration == ProgressAnimator.defaultDuration)
+      #expect(overview.ring.samples.count > 10 && overview.ring.samples.last == 1)
+    }
+  }
+
   @Test("The kids' catalog carries every timing and choreography the page plays")
   func catalogCarriesTheRules() async throws {
     try await withTestApp { client in
