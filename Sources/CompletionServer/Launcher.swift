@@ -124,7 +124,7 @@ public enum Launcher {
     }
   }
 
-  /// What `completionkit ledger verify` found.
+  /// What a check (`completionkit ledger verify`, `projects verify`) found.
   public struct LedgerReport: Sendable {
     /// One line per finding, then a summary line.
     public let lines: [String]
@@ -134,10 +134,8 @@ public enum Launcher {
 
   /// Recomputes every ledger balance from its entries and compares it with the kept balance.
   public static func verifyLedger(options: ServerOptions, logLevel: String) async throws -> LedgerReport {
-    let app = try await makeApplication(options: options, arguments: ["completionkit"], logLevel: logLevel)
-    do {
+    try await withApplication(options: options, logLevel: logLevel) { app in
       let report = try await LedgerVerification.verify(on: app.db)
-      try await app.asyncShutdown()
       var lines = report.differences.map { "mismatch: \($0)" } + report.negative.map { "negative: \($0)" }
       let clean = report.differences.isEmpty && report.negative.isEmpty
       lines.append(
@@ -145,25 +143,32 @@ public enum Launcher {
           ? "Ledger is consistent: \(report.balancesChecked) balance\(report.balancesChecked == 1 ? " matches its" : "s match their") entries."
           : "Ledger has \(report.differences.count) mismatched and \(report.negative.count) negative balance(s).")
       return LedgerReport(lines: lines, isClean: clean)
-    } catch {
-      try? await app.asyncShutdown()
-      throw error
     }
   }
 
   /// Recounts every project's and Inbox's tasks and compares them with the kept counts.
   public static func verifyProjects(options: ServerOptions, logLevel: String) async throws -> LedgerReport {
-    let app = try await makeApplication(options: options, arguments: ["completionkit"], logLevel: logLevel)
-    do {
+    try await withApplication(options: options, logLevel: logLevel) { app in
       guard let sql = app.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
       let (checked, mismatches) = try await ProjectStore.verify(on: sql)
-      try await app.asyncShutdown()
       var lines = mismatches.map { "mismatch: \($0)" }
       lines.append(
         mismatches.isEmpty
           ? "Project counts are consistent: \(checked) list\(checked == 1 ? "" : "s") match a recount."
           : "Project counts differ from a recount in \(mismatches.count) list(s).")
       return LedgerReport(lines: lines, isClean: mismatches.isEmpty)
+    }
+  }
+
+  /// Runs `body` on a configured, migrated app and shuts it down, whatever happens.
+  private static func withApplication<T>(
+    options: ServerOptions, logLevel: String, _ body: (Application) async throws -> T
+  ) async throws -> T {
+    let app = try await makeApplication(options: options, arguments: ["completionkit"], logLevel: logLevel)
+    do {
+      let result = try await body(app)
+      try await app.asyncShutdown()
+      return result
     } catch {
       try? await app.asyncShutdown()
       throw error

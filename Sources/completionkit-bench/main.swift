@@ -6,6 +6,7 @@
 //   taskset -c 0 .build/release/completionkit-bench kids           # KidsGame state transitions
 //   .build/release/completionkit-bench kids-server                 # a Waldabenteuer event through the server
 //   .build/release/completionkit-bench recorder                    # what recording a completion adds to a write
+//   .build/release/completionkit-bench projects                    # task toggles, and live updates to 1,000 open pages
 import CompletionServer
 import Foundation
 
@@ -25,6 +26,8 @@ case "kids":
   runKidsGameBenchmarks(rounds: arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000)
 case "kids-server":
   try await runKidsServerBenchmarks(seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? 20)
+case "projects":
+  try await runProjectsBenchmarks(seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? 20)
 case "recorder":
   try await runRecorderBenchmark(rounds: arguments.dropFirst().first.flatMap { Int($0) } ?? 2_000)
 case "json":
@@ -39,5 +42,5 @@ case "serve":
   // A release-built server for probing from outside the process (latency checks with other clients).
   try await serveForProbing(port: arguments.dropFirst().first.flatMap { Int($0) } ?? 8095)
 default:
-  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | recorder [rounds] | json [rounds] | serve [port] | load [url] [seconds]]")
+  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | projects [seconds] | recorder [rounds] | json [rounds] | serve [port] | load [url] [seconds]]")
 }

@@ -123,10 +123,7 @@ struct LedgerCommand: AsyncParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() async throws {
-      LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
-      let report = try await Launcher.verifyLedger(options: data.serverOptions(), logLevel: data.logLevel)
-      for line in report.lines { print(line) }
-      if !report.isClean { throw ExitCode.failure }
+      try await printReport(Launcher.verifyLedger, data: data)
     }
   }
 }
@@ -142,10 +139,15 @@ struct ProjectsCommand: AsyncParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() async throws {
-      LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
-      let report = try await Launcher.verifyProjects(options: data.serverOptions(), logLevel: data.logLevel)
-      for line in report.lines { print(line) }
-      if !report.isClean { throw ExitCode.failure }
+      try await printReport(Launcher.verifyProjects, data: data)
     }
   }
+}
+
+/// Runs a check, prints its lines, and exits 1 when it found a difference.
+func printReport(_ check: (ServerOptions, String) async throws -> Launcher.LedgerReport, data: DataOptions) async throws {
+  LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
+  let report = try await check(data.serverOptions(), data.logLevel)
+  for line in report.lines { print(line) }
+  if !report.isClean { throw ExitCode.failure }
 }
