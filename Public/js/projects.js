@@ -37,7 +37,7 @@ const state = {
   /** While a drag runs, renders of the dragged list wait. */
   dragging: null,
   deferred: { sidebar: false, tasks: false },
-  celebration: { token: 0, timer: 0 },
+  celebration: { token: 0, timer: 0, projectId: null },
   source: null,
 };
 
@@ -169,6 +169,7 @@ function upsertProject(project) {
     state.projects.push(project);
   }
   syncRing(project);
+  if (!project.isComplete && state.celebration.projectId === project.id && !$("#celebration").hidden) dismissCelebration();
   return true;
 }
 
@@ -370,7 +371,7 @@ function taskRow(task) {
       }, svgIcon(ICONS.check, 16)),
       h("div", { class: "pj-task-main" }, title, meta),
       h("button", { class: "pj-move", type: "button", "data-action": "move", "data-testid": "move-button", "data-focus": "move", "aria-haspopup": "dialog" },
-        "Move…", h("span", { class: "vh", text: ` ${task.title}` })),
+        h("span", { class: "pj-move-text", text: "Move…" }), h("span", { class: "vh", text: ` ${task.title}` })),
       h("button", {
         class: "pj-expand", type: "button", "data-action": "expand", "data-testid": "task-expand", "data-focus": "expand",
         "aria-expanded": String(expanded), "aria-controls": detailsId, "aria-label": `Details of ${task.title}`,
@@ -669,7 +670,8 @@ function applyTaskChange(response, taskId) {
 
 function patchTask(taskId, body) {
   return change(async () => {
-    const response = await api(`/api/tasks/${encodeURIComponent(taskId)}`, { method: "PATCH", body });
+    // The server picks the celebration for the person's motion preference (calm mode lives in this browser).
+    const response = await api(`/api/tasks/${encodeURIComponent(taskId)}?preference=${preference()}`, { method: "PATCH", body });
     applyTaskChange(response, taskId);
     return response;
   });
@@ -811,6 +813,11 @@ function finishEditing(input, save, { refocus = true } = {}) {
   if (!taskId) return;
   state.editing = null;
   const task = taskById(taskId);
+  if (!task) {
+    renderTasks();
+    showError("That task was deleted in another window, so the new title was not saved.");
+    return;
+  }
   const title = input.value.trim();
   const changed = save && task && title && title !== task.title;
   // Shown at once; the server's answer replaces it (or a refusal puts the old title back).
@@ -1092,6 +1099,7 @@ function celebrate(project, completion, points) {
   dismissCelebration();
   const layer = $("#celebration");
   const token = ++state.celebration.token;
+  state.celebration.projectId = project.id;
   const ring = $("#celebration-ring");
   ring.replaceChildren(ringElement(project.id, 64, { slot: "celebration", decorative: true }));
   $("#celebration-name").textContent = `${project.name} — complete!`;
@@ -1418,7 +1426,20 @@ function wire() {
     const value = event.target.value;
     if (field === "notes" && value !== task.notes) patchTask(task.id, { notes: value });
     else if (field === "priority" && value !== task.priority) patchTask(task.id, { priority: value });
-    else if (field === "dueDate" && (value || null) !== (task.dueDate || null)) patchTask(task.id, { dueDate: value || null });
+    else if (field === "dueDate" && !value && task.dueDate) patchTask(task.id, { dueDate: null });
+  });
+  // Typing a date fires "change" at every complete-looking value (0002-07-04, 0020-07-04, …): save a date
+  // once focus leaves the field (or Enter is pressed in it).
+  const saveDate = (input) => {
+    const row = input.closest("[data-task-id]");
+    const task = row && taskById(row.dataset.taskId);
+    if (task && input.value && input.value !== (task.dueDate || "")) patchTask(task.id, { dueDate: input.value });
+  };
+  list.addEventListener("focusout", (event) => {
+    if (event.target.dataset && event.target.dataset.field === "dueDate") saveDate(event.target);
+  });
+  list.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && event.target.dataset && event.target.dataset.field === "dueDate") saveDate(event.target);
   });
   list.addEventListener("input", (event) => {
     if (event.target.tagName === "TEXTAREA") fitTextarea(event.target);

@@ -12,7 +12,7 @@ def start(context, server, text=LIST):
     response = context.request.post(f"{server}/api/projects/import", data=text, headers={"Content-Type": "text/plain"})
     assert response.ok, response.text()
     overview = context.request.get(f"{server}/api/projects").json()
-    garden = next(p for p in overview["projects"] if p["name"] == "Garden")
+    garden = next((p for p in overview["projects"] if p["name"] == "Garden"), overview["projects"][-1])
     tasks = context.request.get(f"{server}/api/projects/{garden['id']}/tasks").json()["tasks"]
     return garden, tasks
 
@@ -166,5 +166,80 @@ def test_no_serious_accessibility_problems(browser, server, size):
         results = axe_module.Axe().run(page)
         serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
         assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in serious]
+    finally:
+        context.close()
+
+
+def phone_context(browser):
+    return browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+
+
+def test_phone_import_export_opens_from_the_lists_screen(browser, server):
+    context = phone_context(browser)
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/projects")
+        page.wait_for_selector("body[data-ready=true]")
+        page.locator("[data-testid=open-transfer]").tap()
+        dialog = page.locator("[data-testid=transfer]")
+        dialog.wait_for(state="visible")
+        box = dialog.bounding_box()
+        assert box and box["width"] > 200 and box["y"] >= 0
+        page.keyboard.press("Escape")
+        dialog.wait_for(state="hidden")
+        page.locator("[data-testid=new-project]").tap()
+        page.locator("[data-testid=project-name]").wait_for(state="visible")
+    finally:
+        context.close()
+
+
+def test_reopening_the_last_task_at_once_ends_the_celebration(context, server):
+    garden, tasks = start(context, server, "# Quick\n- Only one\n")
+    quick = next(p for p in context.request.get(f"{server}/api/projects").json()["projects"] if p["name"] == "Quick")
+    page = open_projects(context, server)
+    page.locator(f"[data-testid=project-row][data-project-id='{quick['id']}']").click()
+    check = page.locator("[data-testid=task-row]", has_text="Only one").locator("[data-testid=task-check]")
+    check.click()
+    page.locator("[data-testid=celebration]").wait_for(state="visible")
+    check.click()
+    # The reopened project's ring is back at 0 (0.4 s), well before the celebration would have ended by itself.
+    wait_for_ring(page, quick["id"], 0)
+    assert page.locator("[data-testid=celebration]").is_hidden()
+
+
+def test_calm_celebration_does_not_move(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    try:
+        start(context, server, "# Calm\n- Last one\n")
+        calm = next(p for p in context.request.get(f"{server}/api/projects").json()["projects"] if p["name"] == "Calm")
+        page = open_projects(context, server)
+        page.locator(f"[data-testid=project-row][data-project-id='{calm['id']}']").click()
+        page.locator("[data-testid=task-row]", has_text="Last one").locator("[data-testid=task-check]").click()
+        page.locator("[data-testid=celebration]").wait_for(state="visible")
+        # Every step of the calm celebration only fades: the first and last frames have the same transform.
+        transforms = page.evaluate(
+            """() => document.getAnimations().filter((a) => a.id && a.id.startsWith('step:'))
+                 .map((a) => a.effect.getKeyframes().map((k) => k.transform))""")
+        assert transforms, "the celebration played no steps"
+        assert all(frames[0] == frames[-1] for frames in transforms), transforms
+    finally:
+        context.close()
+
+
+def test_phone_celebration_shows_where_the_person_is_looking(browser, server):
+    context = phone_context(browser)
+    try:
+        text = "# Long\n" + "".join(f"- [x] Done {i}\n" for i in range(14)) + "- The last one\n"
+        context.request.post(f"{server}/api/projects/import", data=text, headers={"Content-Type": "text/plain"})
+        long = next(p for p in context.request.get(f"{server}/api/projects").json()["projects"] if p["name"] == "Long")
+        page = open_projects(context, server)
+        page.locator(f"[data-testid=project-row][data-project-id='{long['id']}']").tap()
+        row = page.locator("[data-testid=task-row]", has_text="The last one")
+        row.scroll_into_view_if_needed()
+        row.locator("[data-testid=task-check]").tap()
+        celebration = page.locator("[data-testid=celebration]")
+        celebration.wait_for(state="visible")
+        box = celebration.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844, box
     finally:
         context.close()

@@ -432,7 +432,12 @@ struct ProjectsController: RouteCollection {
           projects: list.projects.map { ProjectsExport.Project(name: $0.name, color: ProjectColor.default.rawValue, notes: "", tasks: $0.tasks.map(task)) })
       }
     } else {
-      export = try req.decodeJSON(ProjectsExport.self)
+      do {
+        export = try req.decodeJSON(ProjectsExport.self)
+      } catch is DecodingError {
+        throw ProjectsError.invalidImport(
+          "this is not a CompletionKit projects file. Use a file made by Export, or paste a plain list (one task a line, “# Name” starts a project).")
+      }
       try Self.check(export)
     }
     let userID = try await req.userCreatingGuest().requireID()
@@ -532,7 +537,9 @@ struct ProjectsController: RouteCollection {
   }
 
   static func title(_ raw: String) throws -> String {
-    let title = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    // A title is one line of text: line breaks, tabs and other control characters become spaces.
+    let oneLine = String(String.UnicodeScalarView(raw.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+    let title = oneLine.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !title.isEmpty else { throw ProjectsError.emptyTitle }
     guard title.count <= ProjectLimits.maxTitleLength else { throw ProjectsError.tooLong(field: "title", limit: ProjectLimits.maxTitleLength) }
     return title
@@ -558,7 +565,10 @@ struct ProjectsController: RouteCollection {
 
   static func dueDate(_ raw: String?) throws -> String? {
     guard let raw, !raw.isEmpty else { return nil }
-    guard raw.count == 10, let day = CalendarDay(raw) else { throw ProjectsError.invalidDueDate(String(raw.prefix(40))) }
+    // Years 1900–2999: a date typed digit by digit passes through "0002-07-04" on its way to 2026.
+    guard raw.count == 10, let day = CalendarDay(raw), let year = Int(raw.prefix(4)), (1900...2999).contains(year) else {
+      throw ProjectsError.invalidDueDate(String(raw.prefix(40)))
+    }
     return day.description
   }
 }

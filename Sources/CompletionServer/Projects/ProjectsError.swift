@@ -47,7 +47,7 @@ enum ProjectsError: APIErrorConvertible, Equatable {
       "“\(color)” is not a project colour. Choose one of: \(ProjectColor.allCases.map(\.rawValue).joined(separator: ", "))."
     case .invalidPriority(let priority):
       "“\(priority)” is not a priority. Choose one of: \(TaskPriority.allCases.map(\.rawValue).joined(separator: ", "))."
-    case .invalidDueDate(let date): "“\(date)” is not a date. Use the form YYYY-MM-DD, for example 2026-12-24."
+    case .invalidDueDate(let date): "“\(date)” is not a due date we can keep. Use a date from 1900 to 2999 in the form YYYY-MM-DD, for example 2026-12-24."
     case .emptyTitle: "A task needs a title."
     case .tooLong(let field, let limit): "The \(field) may have at most \(limit) characters."
     case .invalidID(let id): "“\(id)” is not an id this server made."
