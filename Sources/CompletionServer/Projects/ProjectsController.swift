@@ -233,6 +233,9 @@ struct ProjectsController: RouteCollection {
       case .set(let raw?): .set(try Self.id(raw, notFound: .projectNotFound))
       }
     let preference = try MotionController.preference(req)
+    if let completed = body.completed, body == TaskRequest(completed: completed) {
+      return try await toggleTask(req, id: id, completed: completed, preference: preference)
+    }
     return try await changeTask(req, id: id, preference: preference) { task in
       TaskEdit(
         title: title ?? task.title, notes: notes ?? task.notes, priority: priority ?? TaskPriority(level: task.priority) ?? .none,
@@ -330,19 +333,11 @@ struct ProjectsController: RouteCollection {
           // A moved task goes to the end of its new list.
           try await sql.raw("UPDATE project_tasks SET position = \(bind: owner.next_position) WHERE id = \(bind: id)").run()
         }
-        var completion: ProjectCompletionView?
-        if completedNow, let project = projects.first(where: { $0.id == change.projectID }), project.counts.isComplete {
-          let recorded = try await CompletionRecorder.record(
-            ProjectCompletion.completion(projectID: project.id.uuidString, account: userID.uuidString, at: now, timeZone: zone),
-            rules: ProjectCompletion.rules, preference: preference, on: db)
-          let points = recorded.payments.reduce(0) { sum, outcome in
-            if case .recorded(let entry, _) = outcome { return sum + entry.amount }
-            return sum
-          }
-          completion = ProjectCompletionView(
-            isFirst: recorded.isFirst, points: points, celebration: recorded.choreography.map { ChoreographyPayload($0, preference: preference) },
-            holdSeconds: ProjectCompletion.holdSeconds)
-        }
+        let completion =
+          completedNow
+          ? try await Self.recordCompletion(
+            of: projects.first { $0.id == change.projectID }, userID: userID, zone: zone, preference: preference, at: now, on: db)
+          : nil
         let changed = ProjectChange(userID: userID, projects: Set(projects.map(\.id)))
         try await services.projectsLive.announce(changed, on: sql)
         touched.set(changed)
@@ -354,6 +349,74 @@ struct ProjectsController: RouteCollection {
             priority: change.priority.rawValue, dueDate: change.dueDate, completed: change.completed,
             completedAt: completedAt?.timeIntervalSince1970, position: moved ? owner.next_position : task.position)
         return try StoredResponse(TaskChangeResponse(task: view, projects: projects.map(\.view), inbox: owner.inbox, completion: completion))
+      }
+    }
+    if let changed = touched.value, !stored.replayed { services.projectsLive.committed(changed) }
+    return stored.response
+  }
+
+  /// Records the completion of `project` when this change finished it (its last open task completed).
+  static func recordCompletion(
+    of project: ProjectRow?, userID: UUID, zone: String, preference: MotionPreference, at now: Date, on db: any Database
+  ) async throws -> ProjectCompletionView? {
+    guard let project, project.counts.isComplete else { return nil }
+    let recorded = try await CompletionRecorder.record(
+      ProjectCompletion.completion(projectID: project.id.uuidString, account: userID.uuidString, at: now, timeZone: zone),
+      rules: ProjectCompletion.rules, preference: preference, on: db)
+    let points = recorded.payments.reduce(0) { sum, outcome in
+      if case .recorded(let entry, _) = outcome { return sum + entry.amount }
+      return sum
+    }
+    return ProjectCompletionView(
+      isFirst: recorded.isFirst, points: points, celebration: recorded.choreography.map { ChoreographyPayload($0, preference: preference) },
+      holdSeconds: ProjectCompletion.holdSeconds)
+  }
+
+  /// Completing or reopening a task, the most frequent change, in three statements: the task's flag is
+  /// flipped only if it differs (so concurrent toggles count once without a version read), then its
+  /// list's counts and the person's revision move. A task already in that state changes nothing.
+  func toggleTask(_ req: Request, id: UUID, completed: Bool, preference: MotionPreference) async throws -> Response {
+    guard let userID = req.currentSession?.userID else { throw ProjectsError.taskNotFound }
+    let services = req.application.services
+    let db = req.db
+    let idempotency = try IdempotencyKey.header(of: req).map {
+      try IdempotencyKey(
+        userID: userID, key: "projects:\($0)", scope: "\(req.method) \(req.url.path)", parameters: req.body.data.map { Data(buffer: $0) } ?? Data())
+    }
+    let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
+    let touched = TouchedLists()
+    let stored = try await services.runner.run(game: id, on: db, idempotency: idempotency) { now in
+      .save { db in
+        let sql = try Self.sql(db)
+        let flipped = try await sql.raw(
+          """
+          UPDATE project_tasks SET completed = \(bind: completed), completed_at = \(bind: completed ? now : nil),
+            version = version + 1, updated_at = \(bind: now)
+          WHERE id = \(bind: id) AND user_id = \(bind: userID) AND completed <> \(bind: completed)
+          RETURNING \(unsafeRaw: TaskRow.columns)
+          """
+        ).first(decoding: TaskRow.self)
+        guard let task = flipped else {
+          // Not this person's, or already in that state: then answer with things as they are.
+          guard let task = try await ProjectStore.task(id, of: userID, on: sql) else { throw ProjectsError.taskNotFound }
+          let project = try await task.project_id.asyncMap { try await ProjectStore.project($0, of: userID, on: sql) } ?? nil
+          let owner = try await ProjectStore.owner(userID, on: sql)
+          return try StoredResponse(TaskChangeResponse(task: task.view, projects: project.map { [$0.view] } ?? [], inbox: owner.inbox, completion: nil))
+        }
+        let delta = CountDelta.toggled(from: !completed, to: completed)
+        var projects: [ProjectRow] = []
+        if let list = task.project_id {
+          guard let row = try await ProjectStore.bumpProject(list, of: userID, by: delta, at: now, on: sql) else { throw ProjectsError.projectNotFound }
+          projects.append(row)
+        }
+        let owner = try await ProjectStore.bumpOwner(userID, inbox: task.project_id == nil ? delta : .none, positions: 0, on: sql)
+        let completion =
+          completed
+          ? try await Self.recordCompletion(of: projects.first, userID: userID, zone: zone, preference: preference, at: now, on: db) : nil
+        let changed = ProjectChange(userID: userID, projects: Set(projects.map(\.id)))
+        try await services.projectsLive.announce(changed, on: sql)
+        touched.set(changed)
+        return try StoredResponse(TaskChangeResponse(task: task.view, projects: projects.map(\.view), inbox: owner.inbox, completion: completion))
       }
     }
     if let changed = touched.value, !stored.replayed { services.projectsLive.committed(changed) }
@@ -580,4 +643,12 @@ final class TouchedLists: @unchecked Sendable {
 
   func set(_ change: ProjectChange) { lock.withLock { self.change = change } }
   var value: ProjectChange? { lock.withLock { change } }
+}
+
+extension Optional {
+  /// `map` with an async transform.
+  func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+    guard let self else { return nil }
+    return try await transform(self)
+  }
 }
