@@ -31,6 +31,11 @@ struct IdempotencyKey: Sendable {
     fingerprint = scope + " " + Digest.sha256Hex(Self.canonical(parameters))
   }
 
+  /// A key for `userID`'s request `req`: its body is the parameters.
+  init(userID: UUID, key: String, scope: String, body req: Request) throws {
+    try self.init(userID: userID, key: key, scope: scope, parameters: req.body.data.map { Data(buffer: $0) } ?? Data())
+  }
+
   /// JSON with its keys sorted, so the same request encoded twice (in another key order) matches itself.
   static func canonical(_ body: Data) -> Data {
     guard !body.isEmpty, let value = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),

@@ -176,9 +176,7 @@ struct CryptogramController: RouteCollection {
     let services = req.application.services
     let db = req.db
     let idempotency = try IdempotencyKey.header(of: req).map {
-      try IdempotencyKey(
-        userID: userID, key: $0, scope: "POST \(req.url.path)?\(req.url.query ?? "")",
-        parameters: req.body.data.map { Data(buffer: $0) } ?? Data())
+      try IdempotencyKey(userID: userID, key: $0, scope: "POST \(req.url.path)?\(req.url.query ?? "")", body: req)
     }
     let stored = try await services.runner.run(game: gameID, on: db, idempotency: idempotency) { now in
       guard let game = try await GameRecord.load(gameID, of: userID, on: db) else { throw CryptogramError.gameNotFound }

@@ -155,7 +155,7 @@ struct KidsController: RouteCollection {
     let logger = req.logger
     let maxUpload = services.options.maxUploadSize
     let idempotency = try eventID.map {
-      try IdempotencyKey(userID: userID, key: "kids:\($0)", scope: "POST \(req.url.path)", parameters: req.body.data.map { Data(buffer: $0) } ?? Data())
+      try IdempotencyKey(userID: userID, key: "kids:\($0)", scope: "POST \(req.url.path)", body: req)
     }
     let stored = try await services.runner.run(game: userID, on: db, idempotency: idempotency) { now in
       let stored = try await KidsGameRecord.load(userID, on: db)

@@ -272,16 +272,9 @@ struct ProjectsController: RouteCollection {
   func changeTask(
     _ req: Request, id: UUID, preference: MotionPreference, _ edit: @escaping @Sendable (TaskRow) throws -> TaskEdit
   ) async throws -> Response {
-    guard let userID = req.currentSession?.userID else { throw ProjectsError.taskNotFound }
-    let services = req.application.services
     let db = req.db
-    let idempotency = try IdempotencyKey.header(of: req).map {
-      try IdempotencyKey(
-        userID: userID, key: "projects:\($0)", scope: "\(req.method) \(req.url.path)", parameters: req.body.data.map { Data(buffer: $0) } ?? Data())
-    }
-    let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
-    let touched = TouchedLists()
-    let stored = try await services.runner.run(game: id, on: db, idempotency: idempotency) { now in
+    let services = req.application.services
+    return try await runTaskChange(req, id: id) { userID, zone, touched, now in
       let sql = try Self.sql(db)
       guard let task = try await ProjectStore.task(id, of: userID, on: sql) else { throw ProjectsError.taskNotFound }
       let change = try edit(task)
@@ -351,6 +344,26 @@ struct ProjectsController: RouteCollection {
         return try StoredResponse(TaskChangeResponse(task: view, projects: projects.map(\.view), inbox: owner.inbox, completion: completion))
       }
     }
+  }
+
+  /// Runs a change of task `id` through the runner: the person from the session, an `Idempotency-Key`
+  /// from the header, the time zone the completion is recorded in; afterwards the lists the committed
+  /// change touched are told to this process's live pages (a replay changed nothing, so tells no one).
+  private func runTaskChange(
+    _ req: Request, id: UUID,
+    _ attempt: @escaping @Sendable (_ userID: UUID, _ zone: String, _ touched: TouchedLists, _ now: Date) async throws
+      -> GameRunner.Step<StoredResponse>
+  ) async throws -> Response {
+    guard let userID = req.currentSession?.userID else { throw ProjectsError.taskNotFound }
+    let services = req.application.services
+    let idempotency = try IdempotencyKey.header(of: req).map {
+      try IdempotencyKey(userID: userID, key: "projects:\($0)", scope: "\(req.method) \(req.url.path)", body: req)
+    }
+    let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
+    let touched = TouchedLists()
+    let stored = try await services.runner.run(game: id, on: req.db, idempotency: idempotency) { now in
+      try await attempt(userID, zone, touched, now)
+    }
     if let changed = touched.value, !stored.replayed { services.projectsLive.committed(changed) }
     return stored.response
   }
@@ -376,16 +389,8 @@ struct ProjectsController: RouteCollection {
   /// flipped only if it differs (so concurrent toggles count once without a version read), then its
   /// list's counts and the person's revision move. A task already in that state changes nothing.
   func toggleTask(_ req: Request, id: UUID, completed: Bool, preference: MotionPreference) async throws -> Response {
-    guard let userID = req.currentSession?.userID else { throw ProjectsError.taskNotFound }
     let services = req.application.services
-    let db = req.db
-    let idempotency = try IdempotencyKey.header(of: req).map {
-      try IdempotencyKey(
-        userID: userID, key: "projects:\($0)", scope: "\(req.method) \(req.url.path)", parameters: req.body.data.map { Data(buffer: $0) } ?? Data())
-    }
-    let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
-    let touched = TouchedLists()
-    let stored = try await services.runner.run(game: id, on: db, idempotency: idempotency) { now in
+    return try await runTaskChange(req, id: id) { userID, zone, touched, now in
       .save { db in
         let sql = try Self.sql(db)
         let flipped = try await sql.raw(
@@ -419,8 +424,6 @@ struct ProjectsController: RouteCollection {
         return try StoredResponse(TaskChangeResponse(task: task.view, projects: projects.map(\.view), inbox: owner.inbox, completion: completion))
       }
     }
-    if let changed = touched.value, !stored.replayed { services.projectsLive.committed(changed) }
-    return stored.response
   }
 
   /// `PUT /api/tasks/order` `{projectId, ids}`: every task of that list, in the new order.
