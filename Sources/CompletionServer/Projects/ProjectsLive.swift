@@ -121,9 +121,6 @@ actor ProjectsHub {
   private let clock = ContinuousClock()
   private let started = ContinuousClock.now
 
-  /// How many pages are connected to this process.
-  var connectionCount: Int { subscribers.values.reduce(0) { $0 + $1.count } }
-
   func attach(database: @escaping @Sendable () -> any Database, logger: Logger) {
     guard self.database == nil else { return }
     self.database = database
