@@ -326,7 +326,12 @@ struct ProjectsAPITests {
       let stranger = client.stranger()
       _ = try await Self.project(stranger, "Not yours")
       _ = try await Self.toggle(tab, ids[0], false)
-      let next = try await quiet.next()
+      var next = try await quiet.next()
+      while next.revision <= last.revision {
+        // On PostgreSQL a late notification of the burst may be sent again; it repeats what was seen.
+        #expect(!next.snapshot && next.projects.first?.completed == 10)
+        next = try await quiet.next()
+      }
       #expect(!next.snapshot && next.projects.map(\.name) == ["Garden"] && next.projects.first?.completed == 9)
       try await quiet.close()
     }
