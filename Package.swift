@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "Cryptogram", targets: ["Cryptogram"]),
     .library(name: "KidsGame", targets: ["KidsGame"]),
     .library(name: "Projects", targets: ["Projects"]),
+    .library(name: "Challenges", targets: ["Challenges"]),
     .library(name: "CompletionAPI", targets: ["CompletionAPI"]),
     .library(name: "StreamingJSON", targets: ["StreamingJSON"]),
     .library(name: "CompletionServer", targets: ["CompletionServer"]),
@@ -35,10 +36,13 @@ let package = Package(
     .target(name: "KidsGame", dependencies: ["CompletionCore"]),
     // Projects and tasks with a live completion ring (seed 003): counts, import, the ring's motion. Pure.
     .target(name: "Projects", dependencies: ["CompletionCore"]),
+    // Cooking challenges with photo proof, points, streaks and a feed (seed 004): catalogue, rules, feed
+    // merge, moderation. Pure.
+    .target(name: "Challenges", dependencies: ["CompletionCore"], resources: [.copy("Resources/catalogue.json")]),
     // A JSON encoder that writes while it encodes (no boxed tree): every API response goes through it.
     .target(name: "StreamingJSON"),
     // Codable request/response types shared by the server, the tests and any Swift client.
-    .target(name: "CompletionAPI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame", "Projects"]),
+    .target(name: "CompletionAPI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame", "Projects", "Challenges"]),
     // Vapor + Fluent: routes, models, migrations, auth, static web client.
     .target(
       name: "CompletionServer",
@@ -47,6 +51,7 @@ let package = Package(
         "Cryptogram",
         "KidsGame",
         "Projects",
+        "Challenges",
         "CompletionAPI",
         "StreamingJSON",
         .product(name: "Vapor", package: "vapor"),
@@ -101,6 +106,13 @@ let package = Package(
       name: "ProjectsTests",
       dependencies: [
         "Projects",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(
+      name: "ChallengesTests",
+      dependencies: [
+        "Challenges",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

@@ -12,9 +12,15 @@ public struct StreakRule: Hashable, Sendable {
   public let maxFreezes: Int
   /// Whether only completions finished on their ``Completion/scheduledDay`` count (a daily puzzle).
   public let requiresScheduledDay: Bool
+  /// The completion kinds that count (nil: every kind). Challenges count only their dailies.
+  public let kinds: Set<String>?
 
-  public init(name: String, dayStartHour: Int = 0, freezeEvery: Int? = nil, maxFreezes: Int = 0, requiresScheduledDay: Bool = false) {
+  public init(
+    name: String, dayStartHour: Int = 0, freezeEvery: Int? = nil, maxFreezes: Int = 0, requiresScheduledDay: Bool = false,
+    kinds: Set<String>? = nil
+  ) {
     self.name = name
+    self.kinds = kinds
     self.dayStartHour = min(max(dayStartHour, 0), 23)
     self.freezeEvery = freezeEvery.map { max($0, 1) }
     self.maxFreezes = max(maxFreezes, 0)
@@ -23,6 +29,7 @@ public struct StreakRule: Hashable, Sendable {
 
   /// The day `completion` counts for, or nil when it does not count (a daily finished on another date).
   public func day(of completion: Completion) -> CalendarDay? {
+    if let kinds, !kinds.contains(completion.kind) { return nil }
     let day = CalendarDay(completion.completedAt, in: completion.zone, dayStartHour: dayStartHour)
     if requiresScheduledDay {
       guard let scheduled = completion.scheduledDay, scheduled == day else { return nil }

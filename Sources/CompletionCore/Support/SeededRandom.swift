@@ -11,12 +11,17 @@ public struct SeededRandom: RandomNumberGenerator, Sendable, Hashable, Codable {
 
   /// Creates a generator from text (a date, a session id), hashing it with FNV-1a so the result is stable.
   public init(seed text: String) {
+    self.init(seed: Self.fnv1a(text))
+  }
+
+  /// FNV-1a of `text`'s UTF-8: a stable hash (Swift's own `Hasher` differs from run to run).
+  public static func fnv1a(_ text: String) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in text.utf8 {
       hash ^= UInt64(byte)
       hash = hash &* 0x100_0000_01b3
     }
-    self.init(seed: hash)
+    return hash
   }
 
   /// The next 64 random bits.
