@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "KidsGame", targets: ["KidsGame"]),
     .library(name: "Projects", targets: ["Projects"]),
     .library(name: "Challenges", targets: ["Challenges"]),
+    .library(name: "Imaging", targets: ["Imaging"]),
     .library(name: "CompletionAPI", targets: ["CompletionAPI"]),
     .library(name: "StreamingJSON", targets: ["StreamingJSON"]),
     .library(name: "CompletionServer", targets: ["CompletionServer"]),
@@ -39,6 +40,14 @@ let package = Package(
     // Cooking challenges with photo proof, points, streaks and a feed (seed 004): catalogue, rules, feed
     // merge, moderation. Pure.
     .target(name: "Challenges", dependencies: ["CompletionCore"], resources: [.copy("Resources/catalogue.json")]),
+    // libjpeg-turbo, libpng, libwebp, FreeType and zlib from the system (Debian: libjpeg62-turbo-dev, libpng-dev,
+    // libwebp-dev, libfreetype-dev, zlib1g-dev); libjpeg's setjmp error handling stays inside C.
+    .systemLibrary(
+      name: "CImaging", path: "Sources/CImaging", pkgConfig: "freetype2",
+      providers: [.apt(["libjpeg62-turbo-dev", "libpng-dev", "libwebp-dev", "libfreetype-dev", "zlib1g-dev"])]),
+    // Photos and share cards: decode JPEG/PNG/WebP by their bytes, turn upright, resize, re-encode without
+    // metadata, and draw the 4:5 card with FreeType text.
+    .target(name: "Imaging", dependencies: ["CImaging"]),
     // A JSON encoder that writes while it encodes (no boxed tree): every API response goes through it.
     .target(name: "StreamingJSON"),
     // Codable request/response types shared by the server, the tests and any Swift client.
@@ -54,6 +63,7 @@ let package = Package(
         "Challenges",
         "CompletionAPI",
         "StreamingJSON",
+        "Imaging",
         .product(name: "Vapor", package: "vapor"),
         .product(name: "Fluent", package: "fluent"),
         .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -116,6 +126,9 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
+    .testTarget(
+      name: "ImagingTests", dependencies: ["Imaging"], exclude: ["Fixtures/make-gps-photo.py"],
+      resources: [.copy("Fixtures/gps-photo.jpg")]),
     .testTarget(
       name: "StreamingJSONTests",
       dependencies: ["StreamingJSON", "CompletionAPI", "CompletionCore", "Cryptogram", "KidsGame", .product(name: "Vapor", package: "vapor")]
