@@ -161,7 +161,7 @@ public enum Launcher {
   }
 
   /// Runs `body` on a configured, migrated app and shuts it down, whatever happens.
-  private static func withApplication<T>(
+  static func withApplication<T>(
     options: ServerOptions, logLevel: String, _ body: (Application) async throws -> T
   ) async throws -> T {
     let app = try await makeApplication(options: options, arguments: ["completionkit"], logLevel: logLevel)

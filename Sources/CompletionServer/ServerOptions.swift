@@ -36,6 +36,13 @@ public struct ServerOptions: Sendable {
   /// How SQLite writes reach the disk. The default (`full` with group commit) makes every acknowledged write
   /// survive a power cut; the others exist to measure what that costs (`completionkit-bench`).
   public var sqliteDurability: SQLiteDurability = .fullGroupCommit
+  /// Largest challenge photo accepted, in bytes (before it is re-encoded).
+  public var maxPhotoSize: Int = 12 << 20
+  /// Reports that hide a challenge completion from feeds until an operator reviews it.
+  public var reportThreshold: Int = 3
+  /// Accounts with more followers than this are not copied into every follower's feed; their activities
+  /// are merged in when a follower reads.
+  public var fanOutLimit: Int = 10_000
   /// Enables `POST /api/test/clock`, which moves the server's clock (browser tests of the video timer).
   /// Never set it on a server people use.
   public var testHooks: Bool
@@ -90,6 +97,15 @@ public struct ServerOptions: Sendable {
     options.secureCookies = environment["COMPLETIONKIT_SECURE_COOKIES"] == "1"
     if let megabytes = environment["COMPLETIONKIT_MAX_UPLOAD_MB"].flatMap(Int.init), megabytes > 0 {
       options.maxUploadSize = megabytes << 20
+    }
+    if let megabytes = environment["COMPLETIONKIT_MAX_PHOTO_MB"].flatMap(Int.init), megabytes > 0 {
+      options.maxPhotoSize = megabytes << 20
+    }
+    if let reports = environment["COMPLETIONKIT_REPORT_THRESHOLD"].flatMap(Int.init), reports > 0 {
+      options.reportThreshold = reports
+    }
+    if let limit = environment["COMPLETIONKIT_FANOUT_LIMIT"].flatMap(Int.init), limit >= 0 {
+      options.fanOutLimit = limit
     }
     options.testHooks = environment["COMPLETIONKIT_TEST_HOOKS"] == "1"
     return options

@@ -31,6 +31,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(CreateIdempotencyRecords())  // first responses replayed to retries, for every domain
   app.migrations.add(AddCryptogramGameVersion())  // optimistic versions, so server processes sharing a database never lose a move
   app.migrations.add(CreateProjects())  // projects and tasks with kept counts (seed 003)
+  app.migrations.add(CreateChallenges())  // challenges, photos, follows, feeds, moderation (seed 004)
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // JSON responses are written as they are encoded instead of through Foundation's boxed tree (about 20×
@@ -44,6 +45,8 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   try app.register(collection: CryptogramController())
   try app.register(collection: KidsController())
   try app.register(collection: ProjectsController())
+  try app.register(collection: ChallengesController())
+  try app.register(collection: SocialController())
   // Open live streams end first, so the server can stop without waiting for pages that never hang up.
   app.lifecycle.use(ProjectsLiveShutdown())
   if options.testHooks {

@@ -21,7 +21,7 @@ struct CompletionKitCommand: AsyncParsableCommand {
     commandName: "completionkit",
     abstract: "CompletionKit: puzzles, kids' games, projects and challenges, and the moment you finish them.",
     version: CompletionKitVersion.current,
-    subcommands: [Serve.self, Migrate.self, Quotes.self, LedgerCommand.self, ProjectsCommand.self]
+    subcommands: [Serve.self, Migrate.self, Quotes.self, LedgerCommand.self, ProjectsCommand.self, ChallengesCommand.self, ModerationCommand.self, DemoCommand.self]
   )
 }
 
@@ -150,4 +150,96 @@ func printReport(_ check: (ServerOptions, String) async throws -> Launcher.Ledge
   let report = try await check(data.serverOptions(), data.logLevel)
   for line in report.lines { print(line) }
   if !report.isClean { throw ExitCode.failure }
+}
+
+struct ChallengesCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "challenges", abstract: "Manage the Challenges catalogue.", subcommands: [Import.self])
+
+  struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Add challenges from a JSON file (the built-in catalogue's format). A file with any bad row changes nothing.")
+
+    @OptionGroup var data: DataOptions
+    @Argument(help: "The JSON file: an array of {slug, type, title, description, requirements, date?, days?}.")
+    var file: String
+
+    func run() async throws {
+      LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
+      do {
+        print(try await Launcher.importChallenges(options: data.serverOptions(), path: file, logLevel: data.logLevel))
+      } catch let error as LauncherError {
+        FileHandle.standardError.write(Data((error.description + "\n").utf8))
+        throw ExitCode.failure
+      }
+    }
+  }
+}
+
+struct ModerationCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "moderation", abstract: "Review reported challenge completions.", subcommands: [List.self, Keep.self, Revoke.self])
+
+  struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List completions hidden until reviewed, with their reports and history.")
+    @OptionGroup var data: DataOptions
+    @Flag(help: "Every reported completion, reviewed or not.") var all = false
+
+    func run() async throws {
+      LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
+      for line in try await Launcher.moderationList(options: data.serverOptions(), all: all, logLevel: data.logLevel) { print(line) }
+    }
+  }
+
+  struct Keep: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Keep a completion: it shows in feeds again.")
+    @OptionGroup var data: DataOptions
+    @Argument(help: "The completion's id (from `moderation list`).") var id: String
+    @Option(help: "Why (kept in the record).") var note = ""
+
+    func run() async throws { try await review(.keep, id: id, note: note, data: data) }
+  }
+
+  struct Revoke: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Revoke a completion: hidden for good, its points paid back through the ledger, the streak counted again.")
+    @OptionGroup var data: DataOptions
+    @Argument(help: "The completion's id (from `moderation list`).") var id: String
+    @Option(help: "Why (kept in the record).") var note = ""
+
+    func run() async throws { try await review(.revoke, id: id, note: note, data: data) }
+  }
+
+  static func review(_ decision: ChallengesModeration.Decision, id: String, note: String, data: DataOptions) async throws {
+    LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
+    do {
+      print(try await Launcher.moderationReview(options: data.serverOptions(), id: id, decision: decision, note: note, logLevel: data.logLevel))
+    } catch let error as LauncherError {
+      FileHandle.standardError.write(Data((error.description + "\n").utf8))
+      throw ExitCode.failure
+    }
+  }
+}
+
+struct DemoCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "demo", abstract: "Fill a database with demo data.", subcommands: [Challenges.self])
+
+  struct Challenges: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "People (demo1…demoN, password demo-password) who follow each other, and some completions.")
+    @OptionGroup var data: DataOptions
+    @Option(help: "How many people.") var users = 200
+    @Option(help: "How many people each one follows.") var follows = 20
+
+    func run() async throws {
+      LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
+      do {
+        print(try await Launcher.demoChallenges(options: data.serverOptions(), users: users, follows: follows, logLevel: data.logLevel))
+      } catch let error as LauncherError {
+        FileHandle.standardError.write(Data((error.description + "\n").utf8))
+        throw ExitCode.failure
+      }
+    }
+  }
 }

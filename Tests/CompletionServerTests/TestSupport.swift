@@ -86,12 +86,14 @@ final class TestClient: @unchecked Sendable {
   /// Sends a request; `json` is encoded as the body, `raw` is sent as-is.
   @discardableResult
   func send(
-    _ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, raw: String? = nil,
+    _ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, raw: String? = nil, bytes: [UInt8]? = nil,
     contentType: String? = "application/json", headers extra: HTTPHeaders = [:], useCookie: Bool = true
   ) async throws -> TestResponse {
     var headers = extra
     var body: ByteBuffer?
-    if let json {
+    if let bytes {
+      body = ByteBuffer(bytes: bytes)
+    } else if let json {
       body = ByteBuffer(data: try JSONEncoder().encode(json))
     } else if let raw {
       body = ByteBuffer(string: raw)

@@ -158,6 +158,78 @@ enum CompletionRecorder {
     return RecordedCompletion(isFirst: true, payments: payments, streak: streak, stats: totals, celebration: celebration)
   }
 
+  /// Takes back the completion recorded under `key` (a moderator found it untrue): it stays in
+  /// `completions`, marked revoked; each payment it made is paid back by a negative ledger entry keyed to
+  /// it ("<payment key>#revoke", so a repeat pays back nothing more); the domain's count drops by one;
+  /// and the streak is counted again from the completions that remain. Returns false when there was no
+  /// such completion or it was revoked before. Call it inside a transaction.
+  @discardableResult
+  static func revoke(key: String, rules: CompletionRules, reason: String, at now: Date, on database: any Database) async throws -> Bool {
+    guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    struct Row: Decodable {
+      let user_id: UUID
+      let domain: String
+      let subject: String
+      let member: String?
+      let kind: String
+      let completed_at: Date
+      let time_zone: String
+      let scheduled_day: String?
+    }
+    guard
+      let row = try await db.raw(
+        """
+        UPDATE completions SET revoked_at = \(bind: now) WHERE key = \(bind: key) AND revoked_at IS NULL
+        RETURNING user_id, domain, subject, member, kind, completed_at, time_zone, scheduled_day
+        """
+      ).first(decoding: Row.self)
+    else { return false }
+    let completion = Completion(
+      domain: row.domain, subject: row.subject, account: row.user_id.uuidString, member: row.member, kind: row.kind,
+      completedAt: row.completed_at, timeZone: row.time_zone, scheduledDay: row.scheduled_day.flatMap(CalendarDay.init))
+    let ledger = SQLLedgerStore(database)
+    for entry in rules.reward.entries(for: completion) {
+      let payback = LedgerEntry(
+        key: entry.key + "#revoke", account: entry.account, currency: entry.currency, amount: -entry.amount, reason: reason, recordedAt: now)
+      _ = try await ledger.recordAllowed(payback)
+    }
+    try await db.raw(
+      """
+      UPDATE completion_stats SET completed = completed - 1
+      WHERE user_id = \(bind: row.user_id) AND domain = \(bind: row.domain) AND completed > 0
+      """
+    ).run()
+    if let rule = rules.streak {
+      try await save(try await recount(rule, userID: row.user_id, domain: row.domain, on: db), userID: row.user_id, name: rule.name, on: db)
+    }
+    return true
+  }
+
+  /// The streak `rule` counts from the person's completions in `domain` that stand (not revoked), in order.
+  static func recount(_ rule: StreakRule, userID: UUID, domain: String, on db: any SQLDatabase) async throws -> Streak {
+    struct Row: Decodable {
+      let subject: String
+      let kind: String
+      let completed_at: Date
+      let time_zone: String
+      let scheduled_day: String?
+    }
+    let rows = try await db.raw(
+      """
+      SELECT subject, kind, completed_at, time_zone, scheduled_day FROM completions
+      WHERE user_id = \(bind: userID) AND domain = \(bind: domain) AND revoked_at IS NULL ORDER BY completed_at
+      """
+    ).all(decoding: Row.self)
+    var streak = Streak()
+    for row in rows {
+      let completion = Completion(
+        domain: domain, subject: row.subject, account: userID.uuidString, kind: row.kind, completedAt: row.completed_at,
+        timeZone: row.time_zone, scheduledDay: row.scheduled_day.flatMap(CalendarDay.init))
+      if let day = rule.day(of: completion) { streak.record(day, in: completion.zone, rule: rule) }
+    }
+    return streak
+  }
+
   /// What the recorder needs to know before writing, in one statement.
   private struct KnownState: Sendable {
     var completed: Int

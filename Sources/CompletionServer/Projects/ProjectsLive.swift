@@ -277,6 +277,7 @@ extension Duration {
 struct ProjectsLiveShutdown: LifecycleHandler {
   func shutdownAsync(_ application: Application) async {
     await application.services.projectsLive.shutdown()
+    await application.services.feedLive.shutdown()
   }
 }
 
@@ -285,5 +286,6 @@ extension Application {
   /// stopping the HTTP server, which otherwise waits for those never-ending responses.
   public func endLiveStreams() async {
     await services.projectsLive.shutdown()
+    await services.feedLive.shutdown()
   }
 }

@@ -15,6 +15,8 @@ struct AppServices: Sendable {
   let people: SerialQueues
   /// Live updates of projects to open pages.
   let projectsLive: ProjectsLive
+  /// Live updates of feeds to open pages.
+  let feedLive: FeedLive
 
   init(options: ServerOptions) {
     self.options = options
@@ -30,6 +32,7 @@ struct AppServices: Sendable {
     quotes = QuoteStore()
     people = SerialQueues()
     projectsLive = ProjectsLive(options: options)
+    feedLive = FeedLive(options: options)
   }
 }
 

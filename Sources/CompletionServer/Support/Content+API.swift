@@ -24,3 +24,14 @@ extension TaskListResponse: Content {}
 extension TaskChangeResponse: Content {}
 extension ProjectsExport: Content {}
 extension ProjectsImportResult: Content {}
+extension ChallengesOverview: Content {}
+extension ChallengeView: Content {}
+extension PhotoView: Content {}
+extension ChallengeCompletionView: Content {}
+extension ProfileView: Content {}
+extension PeoplePage: Content {}
+extension FeedItemView: Content {}
+extension FeedPage: Content {}
+extension CongratsView: Content {}
+extension CommentView: Content {}
+extension CommentPage: Content {}

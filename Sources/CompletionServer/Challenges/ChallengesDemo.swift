@@ -1,0 +1,112 @@
+import Challenges
+import CompletionCore
+import FluentSQL
+import Foundation
+import Imaging
+import Vapor
+
+/// Demo data for Challenges: people who follow each other, and some completions through the real
+/// completion path (so their feeds, points and streaks are what the app itself would make).
+enum ChallengesDemo {
+  static let password = "demo-password"
+  /// People who get completions (everyone else only follows).
+  static let posters = 40
+
+  static func fill(app: Application, users: Int, follows: Int) async throws -> String {
+    let db = ChallengeStore.sql(app.db)
+    if try await db.raw("SELECT id FROM users WHERE username = 'demo1'").first() != nil {
+      throw LauncherError("This database has demo people already (demo1 exists). Use a fresh data folder or database.")
+    }
+    let hash = try await app.password.async.hash(password)
+    let now = app.services.clock.now()
+    let ids = (0..<users).map { _ in UUID() }
+    let batch = 400
+
+    // People.
+    for start in stride(from: 0, to: users, by: batch) {
+      let rows = (start..<min(start + batch, users)).map { index -> SQLQueryString in
+        "(\(bind: ids[index]), \(bind: "Demo Cook \(index + 1)"), \(bind: "demo\(index + 1)"), \(bind: hash), false, \(bind: now), \(bind: now))"
+      }
+      try await db.raw(
+        "INSERT INTO users (id, display_name, username, password_hash, is_guest, created_at, updated_at) VALUES \(rows.joined(separator: ", "))"
+      ).run()
+    }
+
+    // Follows: person i follows the next `follows` people round the circle, so everyone has as many
+    // followers as they follow. Kept counts are written once at the end.
+    let at = ChallengeStore.micros(now.addingTimeInterval(-86_400))
+    let perTransaction = 100  // people whose follows share one commit
+    var written = 0
+    for first in stride(from: 0, to: users, by: perTransaction) {
+      let people = first..<min(first + perTransaction, users)
+      written += try await app.db.transaction { transaction -> Int in
+        let sql = ChallengeStore.sql(transaction)
+        let pairs = people.flatMap { index in (0..<follows).map { step in (ids[index], ids[(index + step + 1) % users]) } }
+        for start in stride(from: 0, to: pairs.count, by: batch) {
+          let rows = pairs[start..<min(start + batch, pairs.count)].map { pair -> SQLQueryString in "(\(bind: pair.0), \(bind: pair.1), \(bind: at))" }
+          try await sql.raw("INSERT INTO follows (follower_id, followee_id, at_micros) VALUES \(rows.joined(separator: ", "))").run()
+        }
+        return pairs.count
+      }
+    }
+    for start in stride(from: 0, to: users, by: batch) {
+      let rows = (start..<min(start + batch, users)).map { index -> SQLQueryString in "(\(bind: ids[index]), \(bind: follows), \(bind: follows))" }
+      try await db.raw("INSERT INTO social_profiles (user_id, followers, following) VALUES \(rows.joined(separator: ", "))").run()
+    }
+
+    // Completions of today's challenges by the first few people, through the real path.
+    let zone = TimeZone.gmt
+    let today = CalendarDay(now, in: zone)
+    let catalogue = try await ChallengeStore.catalogue(on: db)
+    let offered = catalogue.challenges(on: today)
+    let photo = JPEGEncoder.encode(demoPicture(), quality: 80)
+    var completed = 0
+    for index in 0..<min(posters, users) {
+      let photoID = UUID()
+      try await db.raw(
+        """
+        INSERT INTO challenge_photos (id, user_id, full_jpeg, thumbnail_jpeg, width, height, created_at)
+        VALUES (\(bind: photoID), \(bind: ids[index]), \(bind: Data(photo)), \(bind: Data(photo)), 640, 480, \(bind: now))
+        """
+      ).run()
+      let challenge = offered[index % offered.count]
+      let moment = now.addingTimeInterval(Double(index - posters))
+      _ = try await app.services.runner.write(on: app.db) { db in
+        try await ChallengesController.record(
+          challenge, userID: ids[index], photoID: photoID, story: "My take on \(challenge.title.lowercased()).", preference: .full, today: today,
+          zone: zone, at: moment, fanOutLimit: app.serverOptions.fanOutLimit, services: app.services, on: db)
+      }
+      completed += 1
+    }
+    return "Made \(users) people (demo1…demo\(users), password “\(password)”), \(written) follows and \(completed) completions."
+  }
+
+  /// A warm plate-coloured picture (no text): a stand-in photo.
+  static func demoPicture() -> RGBAImage {
+    let width = 640
+    let height = 480
+    var pixels = [UInt8](repeating: 255, count: width * height * 4)
+    for y in 0..<height {
+      for x in 0..<width {
+        let dx = Double(x - width / 2)
+        let dy = Double(y - height / 2)
+        let distance = (dx * dx + dy * dy).squareRoot()
+        let offset = (y * width + x) * 4
+        if distance < 170 {
+          pixels[offset] = 240
+          pixels[offset + 1] = UInt8(150 + Int(distance) % 60)
+          pixels[offset + 2] = 60
+        } else if distance < 200 {
+          pixels[offset] = 250
+          pixels[offset + 1] = 250
+          pixels[offset + 2] = 245
+        } else {
+          pixels[offset] = 118
+          pixels[offset + 1] = UInt8(100 + y / 8)
+          pixels[offset + 2] = 200
+        }
+      }
+    }
+    return RGBAImage(width: width, height: height, pixels: pixels)
+  }
+}

@@ -1,0 +1,85 @@
+import Challenges
+import Vapor
+
+/// Refusals of the Challenges and social API, each with a stable code.
+enum ChallengesError: APIErrorConvertible, Equatable {
+  case challengeNotFound
+  case challengeClosed
+  case alreadyCompleted
+  case photoRequired
+  case photoNotFound
+  case photoTooLarge(limit: Int)
+  case photoUnsupported
+  case photoUnreadable
+  case photoTooManyPixels
+  case tooLong(field: String, limit: Int)
+  case emptyComment
+  case personNotFound(String)
+  case cannotFollowSelf
+  case activityNotFound
+  case commentNotFound
+  case notYours
+  case cannotReportOwn
+  case invalidCursor
+  case invalidFilter(String)
+
+  var status: HTTPResponseStatus {
+    switch self {
+    case .challengeNotFound, .photoNotFound, .personNotFound, .activityNotFound, .commentNotFound: .notFound
+    case .challengeClosed, .alreadyCompleted: .conflict
+    case .photoTooLarge: .payloadTooLarge
+    case .photoUnsupported: .unsupportedMediaType
+    case .photoUnreadable, .photoTooManyPixels: .unprocessableEntity
+    case .notYours: .forbidden
+    default: .badRequest
+    }
+  }
+
+  var code: String {
+    switch self {
+    case .challengeNotFound: "challenge_not_found"
+    case .challengeClosed: "challenge_closed"
+    case .alreadyCompleted: "already_completed"
+    case .photoRequired: "photo_required"
+    case .photoNotFound: "photo_not_found"
+    case .photoTooLarge: "photo_too_large"
+    case .photoUnsupported: "photo_unsupported"
+    case .photoUnreadable: "photo_unreadable"
+    case .photoTooManyPixels: "photo_too_many_pixels"
+    case .tooLong: "too_long"
+    case .emptyComment: "empty_comment"
+    case .personNotFound: "person_not_found"
+    case .cannotFollowSelf: "cannot_follow_self"
+    case .activityNotFound: "activity_not_found"
+    case .commentNotFound: "comment_not_found"
+    case .notYours: "not_yours"
+    case .cannotReportOwn: "cannot_report_own"
+    case .invalidCursor: "invalid_cursor"
+    case .invalidFilter: "invalid_filter"
+    }
+  }
+
+  var message: String {
+    switch self {
+    case .challengeNotFound: "That challenge was not found."
+    case .challengeClosed: "That challenge has ended. Pick one of today's challenges."
+    case .alreadyCompleted: "You completed that challenge already: there is nothing to leave."
+    case .photoRequired: "A completion needs a photo: it is what your followers see."
+    case .photoNotFound: "That photo was not found. Please choose it again."
+    case .photoTooLarge(let limit): "That photo is too large. Photos may be up to \(limit >> 20) MB."
+    case .photoUnsupported: "That file is not a photo we can use. Choose a JPEG, PNG or WebP image."
+    case .photoUnreadable: "That photo could not be read; the file may be damaged. Please choose another."
+    case .photoTooManyPixels: "That photo has too many pixels for us to handle. Please choose a smaller one."
+    case .tooLong(let field, let limit): "The \(field) may have at most \(limit) characters."
+    case .emptyComment: "Write something before posting."
+    case .personNotFound(let name): "No one is called “\(name)”. Check the spelling of the username."
+    case .cannotFollowSelf: "You cannot follow yourself."
+    case .activityNotFound: "That post was not found. It may have been removed."
+    case .commentNotFound: "That comment was not found. It may have been deleted."
+    case .notYours: "Only the person who posted it can change that."
+    case .cannotReportOwn: "You cannot report your own post."
+    case .invalidCursor: "That page marker is not one this server made. Start again from the top."
+    case .invalidFilter(let filter): "“\(filter)” is not a feed filter. Use all, challenges or social."
+    }
+  }
+}

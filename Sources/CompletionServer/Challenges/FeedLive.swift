@@ -1,0 +1,204 @@
+import CompletionAPI
+import FluentSQL
+import Foundation
+import Logging
+import NIOCore
+import PostgresKit
+import PostgresNIO
+import StreamingJSON
+import Vapor
+
+/// What happened to a feed item.
+struct FeedNotice: Sendable, Hashable {
+  enum Kind: String, Sendable { case added = "a", removed = "r" }
+  let kind: Kind
+  let activity: UUID
+}
+
+/// Pushes new feed items to the open feed pages of everyone whose feed they belong in, as server-sent
+/// events (`activity` with the card, `removed` with its id). As for projects (``ProjectsLive``), a change
+/// is announced inside its transaction: on PostgreSQL by a `NOTIFY` that every server process hears, on
+/// SQLite in-process after the commit. Recipients are worked out when the notice arrives: the author, the
+/// addressee of a follow notice, and the author's followers who have a page open here.
+final class FeedLive: Sendable {
+  static let channel = "completionkit_feed"
+
+  private let postgresURL: String?
+  let hub = FeedHub()
+
+  init(options: ServerOptions) {
+    if case .postgres(let url) = options.database { postgresURL = url } else { postgresURL = nil }
+  }
+
+  /// Announces `notice` from inside its transaction (PostgreSQL delivers it at the commit, or never).
+  func announce(_ notice: FeedNotice, on db: any SQLDatabase) async throws {
+    guard postgresURL != nil else { return }
+    try await db.raw("SELECT pg_notify(\(bind: Self.channel), \(bind: notice.kind.rawValue + " " + notice.activity.uuidString))").run()
+  }
+
+  /// Tells this process's pages about a committed notice (SQLite; on PostgreSQL the notification does).
+  func committed(_ notice: FeedNotice) {
+    guard postgresURL == nil else { return }
+    let hub = hub
+    Task { await hub.deliver(notice) }
+  }
+
+  static func notice(from payload: String) -> FeedNotice? {
+    let parts = payload.split(separator: " ")
+    guard parts.count == 2, let kind = FeedNotice.Kind(rawValue: String(parts[0])), let id = UUID(uuidString: String(parts[1])) else { return nil }
+    return FeedNotice(kind: kind, activity: id)
+  }
+
+  /// `GET /api/feed/events` for `userID`.
+  func stream(for userID: UUID, on req: Request) async throws -> Response {
+    let app = req.application
+    await hub.attach(database: { app.db }, logger: app.logger)
+    if let postgresURL { await hub.startListening(url: postgresURL, eventLoop: app.eventLoopGroup.any(), logger: app.logger) }
+    let (subscription, stream) = await hub.subscribe(userID)
+    let hub = hub
+    var headers = HTTPHeaders()
+    headers.contentType = HTTPMediaType(type: "text", subType: "event-stream")
+    headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+    headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
+    let response = Response(status: .ok, headers: headers)
+    response.body = .init(asyncStream: { writer in
+      do {
+        try await writer.write(.buffer(ByteBuffer(string: "retry: 2000\n: connected\n\n")))
+        for await message in stream { try await writer.write(.buffer(message)) }
+        try await writer.write(.end)
+      } catch {
+        try? await writer.write(.error(error))
+      }
+      await hub.unsubscribe(userID, subscription)
+    })
+    return response
+  }
+
+  func shutdown() async { await hub.shutdown() }
+}
+
+/// The open feed pages of this process, by person.
+actor FeedHub {
+  private var subscribers: [UUID: [Int: AsyncStream<ByteBuffer>.Continuation]] = [:]
+  private var nextID = 0
+  private var database: (@Sendable () -> any Database)?
+  private var logger = Logger(label: "completionkit.feed.live")
+  private var heartbeat: Task<Void, Never>?
+  private var listener: Task<Void, Never>?
+  private var listening: Task<Void, Never>?
+
+  func attach(database: @escaping @Sendable () -> any Database, logger: Logger) {
+    guard self.database == nil else { return }
+    self.database = database
+    self.logger = logger
+  }
+
+  func subscribe(_ userID: UUID) -> (Int, AsyncStream<ByteBuffer>) {
+    nextID += 1
+    let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(64))
+    subscribers[userID, default: [:]][nextID] = continuation
+    startHeartbeat()
+    return (nextID, stream)
+  }
+
+  func unsubscribe(_ userID: UUID, _ id: Int) {
+    subscribers[userID]?[id]?.finish()
+    subscribers[userID]?[id] = nil
+    if subscribers[userID]?.isEmpty == true { subscribers[userID] = nil }
+  }
+
+  /// Sends `notice` to the pages it concerns.
+  func deliver(_ notice: FeedNotice) async {
+    guard !subscribers.isEmpty, let database, let db = database() as? any SQLDatabase else { return }
+    do {
+      guard let activity = try await ChallengeStore.activity(notice.activity, on: db) else { return }
+      var recipients: Set<UUID> = [activity.user_id]
+      if let recipient = activity.recipient_id {
+        recipients = [recipient]
+      } else {
+        struct Row: Decodable { let follower_id: UUID }
+        let followers = try await db.raw("SELECT follower_id FROM follows WHERE followee_id = \(bind: activity.user_id)").all(decoding: Row.self)
+        recipients.formUnion(followers.map(\.follower_id))
+      }
+      for recipient in recipients {
+        guard let pages = subscribers[recipient], !pages.isEmpty else { continue }
+        let message: String
+        switch notice.kind {
+        case .added:
+          // A hidden item reaches only its author (who sees its state); nobody else hears of it.
+          guard activity.status == "visible" || recipient == activity.user_id else { continue }
+          let json = String(decoding: try StreamingJSONEncoder().encode(activity.view(for: recipient, congratulated: false)), as: UTF8.self)
+          message = "event: activity\ndata: \(json)\n\n"
+        case .removed:
+          guard recipient != activity.user_id else { continue }
+          message = "event: removed\ndata: {\"id\":\"\(activity.id.uuidString)\"}\n\n"
+        }
+        let buffer = ByteBuffer(string: message)
+        for continuation in pages.values { continuation.yield(buffer) }
+      }
+    } catch {
+      logger.warning("feed live update for \(notice.activity) failed: \(String(reflecting: error))")
+    }
+  }
+
+  private func startHeartbeat() {
+    guard heartbeat == nil else { return }
+    heartbeat = Task { [weak self] in
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .seconds(ProjectsLive.heartbeatSeconds))
+        guard let self else { return }
+        await self.beat()
+      }
+    }
+  }
+
+  private func beat() {
+    let comment = ByteBuffer(string: ": keep-alive\n\n")
+    for pages in subscribers.values { for continuation in pages.values { continuation.yield(comment) } }
+  }
+
+  /// Listens on PostgreSQL (reconnecting when the connection drops; pages are dropped then so they
+  /// reconnect and reload what they missed).
+  func startListening(url: String, eventLoop: any EventLoop, logger: Logger) async {
+    if let listening { return await listening.value }
+    let (ready, signal) = AsyncStream<Void>.makeStream()
+    let listening = Task<Void, Never> { for await _ in ready { return } }
+    self.listening = listening
+    listener = Task { [weak self] in
+      while !Task.isCancelled {
+        do {
+          let configuration = try SQLPostgresConfiguration(url: url)
+          let connection = try await PostgresConnection.connect(
+            on: eventLoop, configuration: configuration.coreConfiguration, id: 2, logger: logger)
+          defer { Task { try? await connection.close() } }
+          let notifications = try await connection.listen(FeedLive.channel)
+          signal.yield()
+          for try await notification in notifications {
+            guard let notice = FeedLive.notice(from: notification.payload) else { continue }
+            await self?.deliver(notice)
+          }
+        } catch {
+          signal.yield()
+          if Task.isCancelled { return }
+          logger.warning("feed live: LISTEN connection lost (\(String(reflecting: error))); reconnecting")
+          await self?.dropAll()
+          try? await Task.sleep(for: .seconds(1))
+        }
+      }
+    }
+    await listening.value
+  }
+
+  private func dropAll() {
+    for pages in subscribers.values { for continuation in pages.values { continuation.finish() } }
+    subscribers = [:]
+  }
+
+  func shutdown() {
+    listener?.cancel()
+    heartbeat?.cancel()
+    listener = nil
+    heartbeat = nil
+    dropAll()
+  }
+}

@@ -1,0 +1,476 @@
+import AsyncHTTPClient
+import Challenges
+import CompletionAPI
+import CompletionCore
+import FluentSQL
+import Foundation
+import Testing
+import Vapor
+
+@testable import CompletionServer
+
+@Suite("Challenges API")
+struct ChallengesAPITests {
+  /// A phone photo carrying GPS coordinates, camera make and model, XMP and a comment.
+  static let gpsPhoto: [UInt8] = {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/gps-photo.jpg")
+    return Array((try? Data(contentsOf: url)) ?? Data())
+  }()
+
+  /// A saved account (so others can follow it by username).
+  static func account(_ client: TestClient, _ prefix: String = "cook") async throws -> String {
+    let username = uniqueUsername(prefix)
+    let response = try await client.send(.POST, "/api/account/register", json: RegisterRequest(username: username, password: "password-123"))
+    #expect(response.status == .created || response.status == .ok)
+    return username
+  }
+
+  static func overview(_ client: TestClient) async throws -> ChallengesOverview {
+    try client.decode(ChallengesOverview.self, from: try await client.send(.GET, "/api/challenges?tz=Europe/Berlin"))
+  }
+
+  static func upload(_ client: TestClient, _ bytes: [UInt8] = gpsPhoto) async throws -> PhotoView {
+    let response = try await client.send(.POST, "/api/photos", bytes: bytes, contentType: "image/jpeg")
+    #expect(response.status == .created)
+    return try client.decode(PhotoView.self, from: response)
+  }
+
+  static func complete(
+    _ client: TestClient, _ challenge: ChallengeView, photo: PhotoView, story: String? = "Crispy edges!", headers: HTTPHeaders = [:]
+  ) async throws -> TestResponse {
+    try await client.send(
+      .POST, "/api/challenges/\(challenge.id)/complete?tz=Europe/Berlin", json: CompleteChallengeRequest(photoId: photo.id, story: story),
+      headers: headers)
+  }
+
+  static func feed(_ client: TestClient, _ query: String = "") async throws -> FeedPage {
+    try client.decode(FeedPage.self, from: try await client.send(.GET, "/api/feed?\(query)"))
+  }
+
+  static func follow(_ client: TestClient, _ username: String) async throws {
+    #expect(try await client.send(.POST, "/api/social/follow", json: FollowRequest(username: username)).status == .ok)
+  }
+
+  static func points(_ app: Application, _ client: TestClient) async throws -> Int {
+    let me = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me"))
+    return try await SQLLedgerStore.balance(userID: UUID(uuidString: me.id)!, currency: "points", on: try #require(app.db as? any SQLDatabase))
+  }
+
+  @Test("Join, complete with a photo, celebrate: points, count and streak at once; a follower's feed has it; a stranger's does not")
+  func completeFlow() async throws {
+    try await withTestApp { cook, app in
+      let username = try await Self.account(cook)
+      let friend = cook.stranger()
+      _ = try await Self.account(friend, "friend")
+      try await Self.follow(friend, username)
+      let stranger = cook.stranger()
+      _ = try await Self.account(stranger, "stranger")
+
+      let overview = try await Self.overview(cook)
+      #expect(overview.challenges.filter { $0.type == "daily" }.count == 2)
+      let daily = try #require(overview.challenges.first { $0.type == "daily" })
+      #expect(daily.points == 100 && daily.isOpen && daily.participation == nil && daily.storyPrompts.count == 3)
+
+      let joined = try cook.decode(ChallengeView.self, from: try await cook.send(.POST, "/api/challenges/\(daily.id)/join?tz=Europe/Berlin"))
+      #expect(joined.participation?.status == "active" && joined.participation?.progress == 0)
+
+      let photo = try await Self.upload(cook)
+      // The stored photo is upright (the fixture says "rotate 90°") and carries none of the phone's metadata.
+      #expect(photo.width < photo.height)
+      let stored = try await cook.send(.GET, photo.url)
+      #expect(stored.status == .ok && stored.headers.contentType == .jpeg)
+      #expect(stored.headers.first(name: "X-Content-Type-Options") == "nosniff")
+      let bytes = Data(buffer: stored.body)
+      for marker in ["Exif", "GPS", "TestCam", "Phone 1", "http://ns.adobe.com/xap"] {
+        #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(marker) survived")
+      }
+
+      let response = try await Self.complete(cook, daily, photo: photo)
+      #expect(response.status == .ok)
+      let done = try cook.decode(ChallengeCompletionView.self, from: response)
+      #expect(done.isFirst && done.pointsAwarded == 100)
+      #expect(done.challenge.participation?.status == "completed" && done.challenge.participation?.progress == 1)
+      #expect(done.stats.challengesCompleted == 1 && done.stats.totalPoints == 100 && done.stats.currentStreak == 1 && done.stats.longestStreak == 1)
+      #expect(done.celebration?.name == "challengeComplete" && done.dismissAfter == 3)
+      #expect(done.headline == "Challenge Complete! 🎉")
+      #expect(done.activity.title == "Completed \(daily.title)! 🎉" && done.activity.subtitle == "100 points earned")
+
+      let friendFeed = try await Self.feed(friend)
+      let item = try #require(friendFeed.items.first { $0.type == "challenge_completed" })
+      #expect(item.id == done.activity.id && item.story == "Crispy edges!" && item.points == 100 && !item.isMine)
+      #expect(try await friend.send(.GET, try #require(item.photoUrl)).status == .ok)
+      #expect(try await Self.feed(stranger).items.isEmpty)
+      #expect(try await stranger.send(.GET, photo.url).status == .notFound)
+      #expect(try await stranger.send(.GET, "/api/activities/\(item.id)/card.png").status == .notFound)
+
+      // The owner's overview shows it completed, with the figures kept.
+      let after = try await Self.overview(cook)
+      #expect(after.challenges.first { $0.id == daily.id }?.participation?.status == "completed")
+      #expect(after.stats.totalPoints == 100 && after.stats.challengesCompleted == 1)
+      // A completed challenge cannot be left.
+      #expect(try await cook.send(.POST, "/api/challenges/\(daily.id)/leave?tz=Europe/Berlin").status == .conflict)
+    }
+  }
+
+  @Test("20 identical submissions at the same moment pay once; a retry with the same Idempotency-Key replays the first answer")
+  func submitsOnce() async throws {
+    try await withTestApp { cook, app in
+      _ = try await Self.account(cook)
+      let challenges = try await Self.overview(cook).challenges
+      let weekly = try #require(challenges.first { $0.type == "weekly" })
+      let photo = try await Self.upload(cook)
+      let results = try await withThrowingTaskGroup(of: ChallengeCompletionView.self) { group in
+        for _ in 0..<20 { group.addTask { try cook.decode(ChallengeCompletionView.self, from: try await Self.complete(cook, weekly, photo: photo)) } }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(results.filter(\.isFirst).count == 1)
+      #expect(results.map(\.pointsAwarded).reduce(0, +) == 500)
+      #expect(Set(results.map(\.activity.id)).count == 1)
+      #expect(try await Self.points(app, cook) == 500)
+      #expect(try await Self.feed(cook).items.filter { $0.type == "challenge_completed" }.count == 1)
+
+      let daily = try #require(challenges.first { $0.type == "daily" })
+      var key = HTTPHeaders()
+      key.add(name: "Idempotency-Key", value: UUID().uuidString)
+      let first = try await Self.complete(cook, daily, photo: photo, headers: key)
+      let retry = try await Self.complete(cook, daily, photo: photo, headers: key)
+      #expect(retry.headers.first(name: "Idempotent-Replayed") == "true")
+      #expect(Data(buffer: first.body) == Data(buffer: retry.body))
+      #expect(try await Self.points(app, cook) == 600)
+      // The same key with other parameters is refused.
+      #expect(try await Self.complete(cook, daily, photo: photo, story: "other", headers: key).status == .conflict)
+    }
+  }
+
+  @Test("Bad input gets a stable code and changes nothing; another account's photo or post is not found")
+  func badInput() async throws {
+    try await withTestApp { cook, app in
+      let username = try await Self.account(cook)
+      let other = cook.stranger()
+      _ = try await Self.account(other, "other")
+      let daily = try #require(try await Self.overview(cook).challenges.first { $0.type == "daily" })
+      let photo = try await Self.upload(cook)
+
+      func code(_ response: TestResponse) -> String { (try? cook.decode(APIErrorBody.self, from: response).code) ?? "" }
+      let unknown = try await cook.send(.POST, "/api/challenges/daily.2026-11-23.no-such-thing/complete", json: CompleteChallengeRequest(photoId: photo.id))
+      #expect(unknown.status == .notFound && (code(unknown)) == "challenge_not_found")
+      let yesterday = try #require(ChallengeID(daily.id))
+      let old = ChallengeCatalogue.builtIn.challenges(on: yesterday.start.adding(days: -1)).first { $0.type == .daily }!
+      let closed = try await cook.send(.POST, "/api/challenges/\(old.id)/complete?tz=Europe/Berlin", json: CompleteChallengeRequest(photoId: photo.id))
+      #expect(closed.status == .conflict && (code(closed)) == "challenge_closed")
+      let theirs = try await Self.complete(other, daily, photo: photo)
+      #expect(theirs.status == .notFound && (code(theirs)) == "photo_not_found")
+      let long = try await Self.complete(cook, daily, photo: photo, story: String(repeating: "a", count: 501))
+      #expect(long.status == .badRequest && (code(long)) == "too_long")
+
+      let text = try await cook.send(.POST, "/api/photos", bytes: Array("hello, not a photo".utf8), contentType: "image/jpeg")
+      #expect(text.status == .unsupportedMediaType && (code(text)) == "photo_unsupported")
+      let truncated = try await cook.send(.POST, "/api/photos", bytes: Array(Self.gpsPhoto.prefix(400)), contentType: "image/jpeg")
+      #expect(truncated.status == .unprocessableEntity && (code(truncated)) == "photo_unreadable")
+      let big = try await cook.send(.POST, "/api/photos", bytes: [UInt8](repeating: 0xFF, count: (12 << 20) + 1), contentType: "image/jpeg")
+      #expect(big.status == .payloadTooLarge && (code(big)) == "photo_too_large")
+
+      let nobody = try await cook.send(.POST, "/api/social/follow", json: FollowRequest(username: "no_such_person_x"))
+      #expect(nobody.status == .notFound && (code(nobody)) == "person_not_found")
+      let me = try await cook.send(.POST, "/api/social/follow", json: FollowRequest(username: username))
+      #expect(me.status == .badRequest && (code(me)) == "cannot_follow_self")
+      #expect(code(try await cook.send(.GET, "/api/feed?filter=recipes")) == "invalid_filter")
+      #expect(code(try await cook.send(.GET, "/api/feed?cursor=nonsense")) == "invalid_cursor")
+
+      // Nothing was paid by any of it.
+      #expect(try await Self.points(app, cook) == 0)
+      let done = try cook.decode(ChallengeCompletionView.self, from: try await Self.complete(cook, daily, photo: photo))
+      let post = done.activity.id
+      #expect(code(try await other.send(.POST, "/api/activities/\(post)/congrats")) == "activity_not_found")
+      #expect(code(try await other.send(.GET, "/api/activities/\(post)/comments")) == "activity_not_found")
+      #expect(code(try await cook.send(.POST, "/api/activities/\(post)/report", json: ReportRequest(reason: "mine")))
+        == "cannot_report_own")
+      #expect(code(try await other.send(.PATCH, "/api/activities/\(post)", json: ActivitySettingsRequest(publicLink: false)))
+        == "activity_not_found")
+    }
+  }
+
+  @Test("Congrats once per person (taken back too), a comment thread, and the share card: private, then public at /s/{id}, then off")
+  func engagementAndShare() async throws {
+    try await withTestApp { cook, _ in
+      let username = try await Self.account(cook)
+      let friends = [cook.stranger(), cook.stranger()]
+      for friend in friends {
+        _ = try await Self.account(friend, "friend")
+        try await Self.follow(friend, username)
+      }
+      let daily = try #require(try await Self.overview(cook).challenges.first { $0.type == "daily" })
+      let done = try cook.decode(ChallengeCompletionView.self, from: try await Self.complete(cook, daily, photo: try await Self.upload(cook)))
+      let post = done.activity.id
+
+      for friend in friends {
+        let congrats = try friend.decode(CongratsView.self, from: try await friend.send(.POST, "/api/activities/\(post)/congrats"))
+        #expect(congrats.congratulated)
+      }
+      let again = try friends[0].decode(CongratsView.self, from: try await friends[0].send(.POST, "/api/activities/\(post)/congrats"))
+      #expect(again.congrats == 2)
+      let back = try friends[1].decode(CongratsView.self, from: try await friends[1].send(.DELETE, "/api/activities/\(post)/congrats"))
+      #expect(back.congrats == 1 && !back.congratulated)
+
+      let comment = try friends[0].decode(
+        CommentView.self, from: try await friends[0].send(.POST, "/api/activities/\(post)/comments", json: CommentRequest(body: "  Looks great!  ")))
+      #expect(comment.body == "Looks great!" && comment.isMine)
+      _ = try await cook.send(.POST, "/api/activities/\(post)/comments", json: CommentRequest(body: "Thank you"))
+      let thread = try cook.decode(CommentPage.self, from: try await cook.send(.GET, "/api/activities/\(post)/comments"))
+      #expect(thread.comments.map(\.body) == ["Looks great!", "Thank you"] && thread.total == 2)
+      #expect(try await cook.send(.DELETE, "/api/comments/\(comment.id)").status == .notFound)  // not the cook's
+      #expect(try await friends[0].send(.DELETE, "/api/comments/\(comment.id)").status == .noContent)
+      let empty = try await cook.send(.POST, "/api/activities/\(post)/comments", json: CommentRequest(body: "   "))
+      #expect(empty.status == .badRequest)
+      let card = try await friends[0].decode(FeedPage.self, from: try await friends[0].send(.GET, "/api/feed")).items.first { $0.id == post }
+      #expect(card?.congrats == 1 && card?.congratulated == true && card?.comments == 1)
+
+      // The card is made by the server: a 4:5 PNG.
+      let png = try await cook.send(.GET, "/api/activities/\(post)/card.png")
+      #expect(png.status == .ok && png.headers.contentType == .png)
+      let bytes = Array(png.body.readableBytesView)
+      #expect(bytes.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+      let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+      let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+      #expect(width * 5 == height * 4)
+
+      // Public by default for the one who shared it; anyone may open the page; the owner can turn it off.
+      let anonymous = cook.stranger()
+      let page = try await anonymous.send(.GET, "/s/\(post)")
+      #expect(page.status == .ok)
+      let html = String(buffer: page.body)
+      #expect(html.contains("og:image") && html.contains("/s/\(post)/card.png") && html.contains(daily.title))
+      #expect(try await anonymous.send(.GET, "/s/\(post)/card.png").status == .ok)
+      let off = try cook.decode(FeedItemView.self, from: try await cook.send(.PATCH, "/api/activities/\(post)", json: ActivitySettingsRequest(publicLink: false)))
+      #expect(!off.publicLink)
+      #expect(try await anonymous.send(.GET, "/s/\(post)").status == .notFound)
+      #expect(try await anonymous.send(.GET, "/s/\(post)/card.png").status == .notFound)
+    }
+  }
+
+  @Test("Feed: pages by cursor without repeats; a big account's posts are merged in when read; filters")
+  func feedPagingAndMerge() async throws {
+    var options = TestDatabase.options
+    options.fanOutLimit = 1  // anyone with two or more followers counts as a big account
+    try await withTestApp(options: options) { reader, app in
+      let readerName = try await Self.account(reader, "reader")
+      let small = reader.stranger()
+      let smallName = try await Self.account(small, "small")
+      let big = reader.stranger()
+      let bigName = try await Self.account(big, "big")
+      let fan = reader.stranger()
+      _ = try await Self.account(fan, "fan")
+      try await Self.follow(reader, smallName)
+      try await Self.follow(reader, bigName)
+      try await Self.follow(fan, bigName)  // two followers: big is over the limit
+      try await Self.follow(small, readerName)
+
+      // Completions spread over the days of a week, by both authors, so the reader's feed mixes both lists.
+      let clock = app.services.clock
+      let start = clock.now()
+      var posted: [String] = []
+      let photoSmall = try await Self.upload(small)
+      let photoBig = try await Self.upload(big)
+      for day in 0..<4 {
+        clock.set(to: start.addingTimeInterval(Double(day) * 86_400))
+        for (author, photo) in [(small, photoSmall), (big, photoBig)] {
+          for challenge in try await Self.overview(author).challenges where challenge.type == "daily" {
+            let done = try author.decode(ChallengeCompletionView.self, from: try await Self.complete(author, challenge, photo: photo))
+            posted.append(done.activity.id)
+          }
+        }
+      }
+      let sql = try #require(app.db as? any SQLDatabase)
+      struct Row: Decodable { let fanned_out: Bool }
+      let flags = try await sql.raw("SELECT fanned_out FROM activities WHERE type = 'challenge_completed'").all(decoding: Row.self)
+      #expect(flags.contains { $0.fanned_out } && flags.contains { !$0.fanned_out })
+
+      var seen: [FeedItemView] = []
+      var cursor: String?
+      repeat {
+        let page = try await Self.feed(reader, "filter=challenges&limit=3" + (cursor.map { "&cursor=\($0)" } ?? ""))
+        #expect(page.items.count <= 3)
+        seen += page.items
+        cursor = page.next
+      } while cursor != nil
+      #expect(Set(seen.map(\.id)) == Set(posted) && seen.count == posted.count)
+      #expect(seen.map(\.createdAt) == seen.map(\.createdAt).sorted(by: >))
+
+      let social = try await Self.feed(small, "filter=social")
+      #expect(social.items.map(\.type) == ["follow"] && social.items.first?.title.contains("started following you") == true)
+      #expect(try await Self.feed(small, "filter=challenges").items.allSatisfy { $0.type == "challenge_completed" })
+
+    }
+  }
+
+  @Test("Reports hide a post at the threshold; revoke claws the points back and corrects the streak; the ledger stays clean")
+  func moderation() async throws {
+    var options = TestDatabase.options
+    options.reportThreshold = 2
+    try await withTestApp(options: options) { cook, app in
+      let username = try await Self.account(cook)
+      let readers = [cook.stranger(), cook.stranger(), cook.stranger()]
+      for reader in readers {
+        _ = try await Self.account(reader, "reader")
+        try await Self.follow(reader, username)
+      }
+      let clock = app.services.clock
+      let start = clock.now()
+      let photo = try await Self.upload(cook)
+      var posts: [ChallengeCompletionView] = []
+      for day in 0..<3 {
+        clock.set(to: start.addingTimeInterval(Double(day) * 86_400))
+        let daily = try #require(try await Self.overview(cook).challenges.first { $0.type == "daily" })
+        posts.append(try cook.decode(ChallengeCompletionView.self, from: try await Self.complete(cook, daily, photo: photo)))
+      }
+      #expect(posts.last?.stats.currentStreak == 3)
+      #expect(try await Self.points(app, cook) == 300)
+
+      let middle = posts[1].activity.id
+      _ = try await readers[0].send(.POST, "/api/activities/\(middle)/report", json: ReportRequest(reason: "not cooked"))
+      _ = try await readers[0].send(.POST, "/api/activities/\(middle)/report", json: ReportRequest(reason: "again"))  // once per person
+      #expect(try await Self.feed(readers[2]).items.contains { $0.id == middle })
+      _ = try await readers[1].send(.POST, "/api/activities/\(middle)/report", json: ReportRequest(reason: "stock photo"))
+      #expect(!(try await Self.feed(readers[2]).items.contains { $0.id == middle }))
+      #expect(try await Self.feed(cook).items.first { $0.id == middle }?.status == "pending_review")
+
+      let pending = try await ChallengesModeration.list(all: false, on: app.db)
+      #expect(pending.map(\.id.uuidString) == [middle] && pending.first?.reasons == ["not cooked", "stock photo"])
+      try await ChallengesModeration.review(UUID(uuidString: middle)!, decision: .revoke, operator: "test", note: "confirmed", app: app)
+      #expect(try await Self.points(app, cook) == 200)
+      let stats = try await Self.overview(cook).stats
+      #expect(stats.challengesCompleted == 2 && stats.currentStreak == 1 && stats.longestStreak == 1)
+      let trail = try await ChallengesModeration.trail(UUID(uuidString: middle)!, on: app.db)
+      #expect(trail.map { $0.split(separator: " ")[1] } == ["reported", "reported", "hidden", "revoked"])
+      await #expect(throws: ChallengesModeration.Refused.self) {
+        try await ChallengesModeration.review(UUID(uuidString: middle)!, decision: .revoke, operator: "test", note: "", app: app)
+      }
+      let report = try await LedgerVerification.verify(on: app.db)
+      #expect(report.differences.isEmpty && report.negative.isEmpty)
+
+      // Keep: shown again.
+      let last = posts[2].activity.id
+      for reader in readers.prefix(2) { _ = try await reader.send(.POST, "/api/activities/\(last)/report", json: ReportRequest()) }
+      #expect(!(try await Self.feed(readers[2]).items.contains { $0.id == last }))
+      try await ChallengesModeration.review(UUID(uuidString: last)!, decision: .keep, operator: "test", note: "", app: app)
+      #expect(try await Self.feed(readers[2]).items.contains { $0.id == last })
+      #expect(try await Self.points(app, cook) == 200)
+    }
+  }
+
+  @Test("Follow and unfollow keep the counts; lists page newest first")
+  func follows() async throws {
+    try await withTestApp { cook, _ in
+      let username = try await Self.account(cook)
+      var fans: [TestClient] = []
+      for _ in 0..<3 {
+        let fan = cook.stranger()
+        _ = try await Self.account(fan, "fan")
+        try await Self.follow(fan, username)
+        try await Self.follow(fan, username)  // again: nothing changes
+        fans.append(fan)
+      }
+      let me = try cook.decode(ProfileView.self, from: try await cook.send(.GET, "/api/social/me"))
+      #expect(me.followers == 3 && me.following == 0 && me.isMe)
+      let list = try cook.decode(PeoplePage.self, from: try await cook.send(.GET, "/api/social/followers"))
+      #expect(list.total == 3 && list.people.count == 3)
+      #expect(try await fans[0].send(.DELETE, "/api/social/follow/\(username)").status == .ok)
+      let profile = try fans[0].decode(ProfileView.self, from: try await fans[0].send(.GET, "/api/social/people/\(username)"))
+      #expect(profile.followers == 2 && !profile.isFollowing)
+    }
+  }
+
+  @Test("Live: a follower's open feed receives a new completion without a reload")
+  func liveFeed() async throws {
+    try await withTestApp { cook, _ in
+      let username = try await Self.account(cook)
+      let friend = cook.stranger()
+      _ = try await Self.account(friend, "friend")
+      try await Self.follow(friend, username)
+      let stream = try await FeedEventReader(friend)
+      do {
+        let daily = try #require(try await Self.overview(cook).challenges.first { $0.type == "daily" })
+        let done = try cook.decode(ChallengeCompletionView.self, from: try await Self.complete(cook, daily, photo: try await Self.upload(cook)))
+        let item = try await stream.next()
+        #expect(item.id == done.activity.id && !item.isMine && item.type == "challenge_completed")
+      } catch {
+        try await stream.close()
+        throw error
+      }
+      try await stream.close()
+    }
+  }
+
+  @Test("`completionkit challenges import`: a good file is offered; a bad file is refused whole with a message per row")
+  func importCommand() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-challenges-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let options = ServerOptions(database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
+    let good = folder.appendingPathComponent("good.json")
+    try Data(
+      """
+      [{"slug":"pie-day","type":"special","title":"Pie Day","description":"Bake any pie, sweet or savoury, to mark the day.","requirements":["Make the crust yourself","Share a slice"],"date":"03-14","days":1}]
+      """.utf8
+    ).write(to: good)
+    let bad = folder.appendingPathComponent("bad.json")
+    try Data(#"[{"slug":"x","type":"daily"}, {"slug":"pie-day","type":"special","title":"Pie Again","description":"A second pie day is one too many pies.","requirements":["One","Two things"],"date":"03-14"}]"#.utf8)
+      .write(to: bad)
+    let report = try await Launcher.importChallenges(options: options, path: good.path, logLevel: "error")
+    #expect(report == "Imported 1 challenge (1 special).")
+    do {
+      _ = try await Launcher.importChallenges(options: options, path: bad.path, logLevel: "error")
+      Issue.record("a bad file was imported")
+    } catch let error as LauncherError {
+      #expect(error.description.contains("row 1:") && error.description.contains("row 2:") && error.description.contains("already in the catalogue"))
+    }
+  }
+}
+
+/// Reads a feed's server-sent events.
+final class FeedEventReader: @unchecked Sendable {
+  private let client: HTTPClient
+  private var lines: AsyncThrowingStream<String, any Error>.Iterator
+  private let task: Task<Void, Never>
+
+  init(_ test: TestClient) async throws {
+    client = HTTPClient(eventLoopGroupProvider: .singleton)
+    var request = HTTPClientRequest(url: test.base + "/api/feed/events")
+    if let cookie = test.sessionCookie { request.headers.add(name: "Cookie", value: "ck_session=\(cookie)") }
+    let response = try await client.execute(request, timeout: .seconds(30))
+    let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream()
+    task = Task {
+      var pending = ""
+      do {
+        for try await chunk in response.body {
+          pending += String(buffer: chunk)
+          while let range = pending.range(of: "\n") {
+            continuation.yield(String(pending[..<range.lowerBound]))
+            pending.removeSubrange(..<range.upperBound)
+          }
+        }
+        continuation.finish()
+      } catch {
+        continuation.finish(throwing: error)
+      }
+    }
+    lines = stream.makeAsyncIterator()
+  }
+
+  /// The next `activity` event's card.
+  func next() async throws -> FeedItemView {
+    var event = ""
+    while let line = try await lines.next() {
+      if line.hasPrefix("event: ") { event = String(line.dropFirst(7)) }
+      if line.hasPrefix("data: "), event == "activity" {
+        return try JSONDecoder().decode(FeedItemView.self, from: Data(line.dropFirst(6).utf8))
+      }
+    }
+    throw Abort(.gone, reason: "the stream ended")
+  }
+
+  func close() async throws {
+    task.cancel()
+    try await client.shutdown()
+  }
+}
