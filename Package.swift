@@ -44,7 +44,7 @@ let package = Package(
     // libwebp-dev, libfreetype-dev, zlib1g-dev); libjpeg's setjmp error handling stays inside C.
     .systemLibrary(
       name: "CImaging", path: "Sources/CImaging", pkgConfig: "freetype2",
-      providers: [.apt(["libjpeg62-turbo-dev", "libpng-dev", "libwebp-dev", "libfreetype-dev", "zlib1g-dev"])]),
+      providers: [.apt(["libjpeg62-turbo-dev", "libpng-dev", "libfreetype-dev", "zlib1g-dev"])]),
     // Photos and share cards: decode JPEG/PNG/WebP by their bytes, turn upright, resize, re-encode without
     // metadata, and draw the 4:5 card with FreeType text.
     .target(name: "Imaging", dependencies: ["CImaging"]),

@@ -22,13 +22,12 @@
 #include <jpeglib.h>
 #include <jerror.h>
 #include <png.h>
-#include <webp/decode.h>
-#include <webp/encode.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
 
 #include "CImagingJPEG.h"
 #include "CImagingPNG.h"
 #include "CImagingFreeType.h"
+#include "CImagingWebP.h"
 
 #endif /* CIMAGING_H */
