@@ -26,11 +26,16 @@ struct SiteController: RouteCollection {
       id: "projects", name: "Projects",
       tagline: "Tasks in projects, each with a completion ring that follows your list live, in every open window.",
       path: "/projects"),
+    SystemSummary(
+      id: "challenges", name: "Challenges",
+      tagline: "Cooking challenges: finish one, share a photo with the people who follow you, and collect points and a daily streak.",
+      path: "/challenges"),
   ]
 
   /// Page routes and the HTML file that renders each.
   static let pages: [(path: String, file: String)] = [
     ("motion", "motion.html"), ("cryptogram", "cryptogram.html"), ("cryptogram/stats", "cryptogram-stats.html"), ("kids", "kids.html"), ("projects", "projects.html"),
+    ("challenges", "challenges.html"),
   ]
 
   func boot(routes: any RoutesBuilder) throws {
