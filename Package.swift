@@ -72,7 +72,7 @@ let package = Package(
       ]
     ),
     // SwiftUI layer for Apple platforms; every file is wrapped in `#if canImport(SwiftUI)`.
-    .target(name: "CompletionKitUI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame", "Projects"]),
+    .target(name: "CompletionKitUI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame", "Projects", "Challenges"]),
     .executableTarget(
       name: "completionkit",
       dependencies: [

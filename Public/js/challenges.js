@@ -10,8 +10,11 @@ const $ = (selector, root = document) => root.querySelector(selector);
 const WIDE = window.matchMedia("(min-width: 960px)");
 const TYPES = [["daily", "Daily"], ["weekly", "Weekly"], ["monthly", "Monthly"], ["special", "Special"]];
 const PHOTO_TYPES = ["image/jpeg", "image/png", "image/webp"];
+/** The server's refusals of the picture itself (ChallengesError): sending it again cannot help, another is needed. */
+const REFUSED_PHOTO = ["photo_too_large", "photo_unsupported", "photo_unreadable", "photo_too_many_pixels"];
+/** The photo note as the page first says it (its words live in challenges.html). */
+const PHOTO_NOTE = $("#photo-note").textContent;
 /** Photos are shrunk in the browser to this long side before upload, so a phone's 12 MP shot travels light. */
-const MAX_EDGE = 2048;
 const JPEG_QUALITY = 0.85;
 const FEED_PAGE_SIZE = 20;
 /** Seconds before a stream the server closed for good is opened again (a network drop EventSource retries itself). */
@@ -239,6 +242,7 @@ function renderStats(stats) {
 async function loadOverview() {
   const overview = await api(`/api/challenges?tz=${enc(timeZone())}`);
   state.overview = overview;
+  applyLimits(overview);
   state.challenges = new Map([...overview.challenges, ...overview.earlier].map((c) => [c.id, c]));
   $("#today").textContent = formatDay(overview.today);
   renderStats(overview.stats);
@@ -455,6 +459,9 @@ function setPreview(file) {
     image.hidden = true;
     placeholder.hidden = false;
     $("#photo-box").classList.remove("has-photo");
+    $("#photo-note").textContent = PHOTO_NOTE;
+    // An input keeps its file: without this, choosing the same picture next time would not fire "change".
+    for (const input of [$("#photo-input"), $("#photo-camera")]) input.value = "";
   }
   $("#take-photo").lastChild.textContent = file ? " Retake photo" : " Take photo";
   $("#choose-photo").lastChild.textContent = file ? " Choose another" : " Choose from library";
@@ -473,9 +480,21 @@ function onPhotoChosen(event) {
     : "This kind of picture may not work — JPEG, PNG or WebP are safest.";
 }
 
+/** The server's text limits on the fields that have them (the page keeps no copy of its own). */
+function applyLimits(overview) {
+  $("#story").maxLength = overview.storyLimit;
+  $("#report-reason").maxLength = overview.commentLimit;
+  updateCounter();
+}
+
+/** The most characters in a comment, as the server said (no limit until the first load answered). */
+function commentLimit() {
+  return (state.overview && state.overview.commentLimit) || 10000;
+}
+
 function updateCounter() {
   const story = $("#story");
-  const max = Number(story.maxLength) > 0 ? story.maxLength : 500;
+  const max = Number(story.maxLength) > 0 ? story.maxLength : (state.overview && state.overview.storyLimit) || 0;
   const counter = $("#story-count");
   counter.textContent = `${story.value.length} / ${max}`;
   counter.classList.toggle("is-near", story.value.length >= max * 0.9);
@@ -509,8 +528,10 @@ function setSubmitState(which) {
   }
 }
 
-function showCompleteError(text) {
+/** `retry`: whether "Try again" can help (not when the photo itself was refused). */
+function showCompleteError(text, { retry = true } = {}) {
   $("#complete-error-text").textContent = text;
+  $("#complete-retry").hidden = !retry;
   $("#complete-error").hidden = false;
 }
 
@@ -520,7 +541,7 @@ function hideCompleteError() {
 }
 
 /**
- * Shrinks a large photo to MAX_EDGE on its long side as a JPEG, turned upright from its EXIF orientation.
+ * Shrinks a large photo to the server's longest kept side (overview.photoMaxSide) as a JPEG, turned upright from its EXIF orientation.
  * Small photos go as they are; one the browser cannot decode goes as it is too, and the server answers.
  */
 async function preparePhoto(file, maxBytes) {
@@ -536,9 +557,10 @@ async function preparePhoto(file, maxBytes) {
   }
   try {
     const longSide = Math.max(bitmap.width, bitmap.height);
-    const fits = longSide <= MAX_EDGE && (!maxBytes || file.size <= maxBytes) && PHOTO_TYPES.includes(file.type);
+    const maxEdge = (state.overview && state.overview.photoMaxSide) || longSide;
+    const fits = longSide <= maxEdge && (!maxBytes || file.size <= maxBytes) && PHOTO_TYPES.includes(file.type);
     if (fits) return file;
-    const scale = Math.min(1, MAX_EDGE / longSide);
+    const scale = Math.min(1, maxEdge / longSide);
     const canvas = document.createElement("canvas");
     canvas.width = Math.max(1, Math.round(bitmap.width * scale));
     canvas.height = Math.max(1, Math.round(bitmap.height * scale));
@@ -588,12 +610,15 @@ async function submitCompletion(event) {
   } catch (error) {
     c.busy = false;
     setSubmitState("idle");
-    // A photo the server refused cannot be retried as it is: the person picks another.
-    if (error.code === "photo_too_large" || error.code === "photo_unsupported" || error.code === "photo_unreadable") {
-      c.attempt = null;
-    }
-    showCompleteError(error.message);
-    $("#complete-retry").focus();
+    // A photo the server refused cannot be retried as it is: it is taken away and the person picks another.
+    // One it lost (photo_not_found) is uploaded again by the next attempt.
+    const refused = REFUSED_PHOTO.includes(error.code);
+    if (refused || error.code === "photo_not_found") c.attempt = null;
+    if (refused) setPreview(null);
+    showCompleteError(error.message, { retry: !refused });
+    (refused ? $("#choose-photo") : $("#complete-retry")).focus();
+    // The words sit under the story: on a phone they can be below the fold of the sheet.
+    $("#complete-error").scrollIntoView({ block: "nearest" });
   }
 }
 
@@ -726,7 +751,8 @@ function renderFeedChrome() {
   if (!empty.hidden) {
     const words = feed.filter === "social"
       ? ["Nothing here yet", "New followers show up here."]
-      : ["No one yet — follow someone to see their completions here.", "Complete a challenge and it shows up here too."];
+      // Said to people who follow no one and to people whose friends have not posted yet alike, so true for both.
+      : ["Nothing here yet", "Completions of the people you follow show up here — and yours too."];
     const go = h("button", { class: "button ch-small", type: "button", onclick: () => setView("people", { focus: "#follow-username" }) },
       icon("userPlus"), "Find people");
     empty.replaceChildren(h("p", { class: "ch-empty-title", text: words[0] }), h("p", { class: "muted small", text: words[1] }),
@@ -752,15 +778,16 @@ function makeEntry(item) {
   return entry;
 }
 
-/** Takes a FeedItemView from the stream or a completion: at the top if the filter shows it and it is new. */
+/** Takes a FeedItemView from the stream or a completion: in its place by time, if the filter shows it and it is new. */
 function receiveItem(item, { live }) {
   const feed = state.feed;
   if (!feed.loaded || !admits(feed.filter, item) || feed.entries.has(item.id)) return false;
   if (item.status && item.status !== "visible" && !item.isMine) return false;
   const entry = makeEntry(item);
-  $("#feed-list").prepend(entry.element);
+  insertByTime(entry.element, item.createdAt);
   renderFeedChrome();
-  if (live) {
+  // One's own post is no news: whether the stream or the completion's answer brings it first, it arrives quietly.
+  if (live && !item.isMine) {
     entry.element.classList.add("is-new");
     entry.element.addEventListener("animationend", () => entry.element.classList.remove("is-new"), { once: true });
     // The entrance is the server's stagger for one item (opacity only in calm mode).
@@ -771,6 +798,34 @@ function receiveItem(item, { live }) {
     announce(`New in your feed: ${item.actor.displayName} — ${item.title}`);
   }
   return true;
+}
+
+/** Newest first: before the first card that is older (an item caught up after a reconnect may be older than one that came live). */
+function insertByTime(element, createdAt) {
+  const list = $("#feed-list");
+  const older = [...list.children].find((row) => {
+    const shown = state.feed.entries.get(row.dataset.id);
+    return shown && shown.element !== element && shown.item.createdAt < createdAt;
+  });
+  list.insertBefore(element, older || null);
+}
+
+/**
+ * Brings the feed up to date when the stream opens: what was posted while no stream was attached (before the
+ * first connection, or while it was down) is in the newest page. The server counts on this: it drops every
+ * page's stream when it loses its own notifications (FeedLive), so that the pages reload what they missed.
+ */
+async function catchUpFeed() {
+  const feed = state.feed;
+  if (!feed.loaded || feed.loading) return;
+  const token = feed.token;
+  try {
+    const page = await api(`/api/feed?${new URLSearchParams({ filter: feed.filter, limit: String(FEED_PAGE_SIZE) })}`);
+    if (token !== feed.token) return;
+    for (const item of [...page.items].reverse()) receiveItem(item, { live: true });
+  } catch {
+    // Nothing is lost: the next time the stream opens, it catches up again.
+  }
 }
 
 function removeItem(id) {
@@ -887,7 +942,7 @@ function thread(entry) {
   const inputId = `comment-input-${item.id}`;
   const form = h("form", { class: "ch-comment-form", novalidate: true, onsubmit: (event) => postComment(event, entry) },
     h("label", { class: "vh", for: inputId, text: "Write a comment" }),
-    h("textarea", { class: "ch-textarea", id: inputId, rows: "2", maxlength: "500", placeholder: "Say something kind…",
+    h("textarea", { class: "ch-textarea", id: inputId, rows: "2", maxlength: String(commentLimit()), placeholder: "Say something kind…",
       "data-testid": "comment-input", oninput: (event) => {
         form.querySelector("[data-testid=comment-post]").disabled = !event.currentTarget.value.trim();
       } }),
@@ -1362,6 +1417,7 @@ function connectLive() {
   source.addEventListener("open", () => {
     state.reopenAttempt = 0;
     setLiveStatus("live");
+    catchUpFeed();
   });
   source.addEventListener("activity", (event) => {
     setLiveStatus("live");

@@ -89,15 +89,26 @@ public struct ChallengesOverview: Codable, Hashable, Sendable {
   /// Challenges the person joined that are not among today's (older ones, newest first).
   public let earlier: [ChallengeView]
   public let stats: ChallengeStatsView
-  /// The seed's photo requirement: a completion needs one (for sharing, not verification).
+  /// The largest photo the server takes, in bytes (a completion needs one: for sharing, not verification).
   public let maxPhotoBytes: Int
+  /// The longest side a stored photo keeps: a client may shrink a photo to it before uploading.
+  public let photoMaxSide: Int
+  /// The most characters in a story and in a comment.
+  public let storyLimit: Int
+  public let commentLimit: Int
 
-  public init(today: String, challenges: [ChallengeView], earlier: [ChallengeView], stats: ChallengeStatsView, maxPhotoBytes: Int) {
+  public init(
+    today: String, challenges: [ChallengeView], earlier: [ChallengeView], stats: ChallengeStatsView, maxPhotoBytes: Int, photoMaxSide: Int,
+    storyLimit: Int, commentLimit: Int
+  ) {
     self.today = today
     self.challenges = challenges
     self.earlier = earlier
     self.stats = stats
     self.maxPhotoBytes = maxPhotoBytes
+    self.photoMaxSide = photoMaxSide
+    self.storyLimit = storyLimit
+    self.commentLimit = commentLimit
   }
 }
 

@@ -49,6 +49,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   try app.register(collection: SocialController())
   // Open live streams end first, so the server can stop without waiting for pages that never hang up.
   app.lifecycle.use(ProjectsLiveShutdown())
+  app.lifecycle.use(FeedJanitor())
   if options.testHooks {
     app.logger.warning("Test hooks are on: POST /api/test/clock moves the game clock. Never use this for real play.")
     try app.register(collection: TestHooksController())

@@ -198,7 +198,7 @@ struct BenchServer {
     // One connection per simulated player: the client's default of 8 per host would queue requests in the
     // load generator and count that wait as server latency.
     var configuration = HTTPClient.Configuration()
-    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 96
+    configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1024
     let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
     return BenchServer(app: app, client: client, base: "http://127.0.0.1:\(port)", folder: folder)
   }
@@ -223,7 +223,7 @@ struct BenchServer {
 /// cores and the event loops with its load generator). Prints guesses/s and /health/s.
 func runExternalLoad(base: String, seconds: Double, serverPID: Int32?) async throws {
   var configuration = HTTPClient.Configuration()
-  configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 96
+  configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1024
   let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
   let players = (0..<32).map { _ in Player(client: client, base: base) }
   for player in players { try await player.start() }

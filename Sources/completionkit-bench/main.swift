@@ -7,6 +7,7 @@
 //   .build/release/completionkit-bench kids-server                 # a Waldabenteuer event through the server
 //   .build/release/completionkit-bench recorder                    # what recording a completion adds to a write
 //   .build/release/completionkit-bench projects                    # task toggles, and live updates to 1,000 open pages
+//   .build/release/completionkit-bench challenges                  # completions with fan-out, feed pages, a big account
 import CompletionServer
 import Foundation
 
@@ -28,6 +29,11 @@ case "kids-server":
   try await runKidsServerBenchmarks(seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? 20)
 case "projects":
   try await runProjectsBenchmarks(seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? 20)
+case "challenges":
+  // completionkit-bench challenges [people] [follows] [seconds]
+  try await runChallengesBenchmarks(
+    users: arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000, follows: arguments.dropFirst(2).first.flatMap { Int($0) } ?? 400,
+    seconds: arguments.dropFirst(3).first.flatMap { Double($0) } ?? 20)
 case "recorder":
   try await runRecorderBenchmark(rounds: arguments.dropFirst().first.flatMap { Int($0) } ?? 2_000)
 case "json":
@@ -42,5 +48,5 @@ case "serve":
   // A release-built server for probing from outside the process (latency checks with other clients).
   try await serveForProbing(port: arguments.dropFirst().first.flatMap { Int($0) } ?? 8095)
 default:
-  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | projects [seconds] | recorder [rounds] | json [rounds] | serve [port] | load [url] [seconds]]")
+  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | projects [seconds] | challenges [people] [follows] [seconds] | recorder [rounds] | json [rounds] | serve [port] | load [url] [seconds]]")
 }

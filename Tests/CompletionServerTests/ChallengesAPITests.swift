@@ -304,6 +304,37 @@ struct ChallengesAPITests {
     }
   }
 
+  @Test("A feed is trimmed back to its newest 800 entries once it has grown past the cap; a smaller one is left alone")
+  func feedCap() async throws {
+    try await withTestApp { reader, app in
+      _ = try await Self.account(reader, "reader")
+      let me = try reader.decode(UserResponse.self, from: try await reader.send(.GET, "/api/me"))
+      let owner = try #require(UUID(uuidString: me.id))
+      let sql = try #require(app.db as? any SQLDatabase)
+      let author = UUID()
+      try await sql.raw("INSERT INTO users (id, display_name, is_guest) VALUES (\(bind: author), 'Prolific', true)").run()
+      // 950 posts straight into the reader's feed (older first), as a long fan-out history would leave it.
+      for batch in stride(from: 0, to: 950, by: 50) {
+        for index in batch..<(batch + 50) {
+          _ = try await ChallengeStore.insert(
+            activity: UUID(), author: author, type: "follow", at: Int64(index), title: "Post \(index)", subtitle: "", recipient: owner,
+            fanOutLimit: 10, on: sql)
+        }
+      }
+      #expect(try await FeedJanitor.sweep(app) == 1)
+      struct Row: Decodable {
+        let count: Int
+        let oldest: Int64
+      }
+      let row = try #require(
+        try await sql.raw("SELECT COUNT(*) AS count, MIN(at_micros) AS oldest FROM feed_entries WHERE owner_id = \(bind: owner)").first(decoding: Row.self))
+      #expect(row.count == ChallengeStore.feedCap && row.oldest == 150)
+      #expect(try await FeedJanitor.sweep(app) == 0)
+      let page = try await Self.feed(reader, "filter=social&limit=1")
+      #expect(page.items.first?.title == "Post 949")
+    }
+  }
+
   @Test("Reports hide a post at the threshold; revoke claws the points back and corrects the streak; the ledger stays clean")
   func moderation() async throws {
     var options = TestDatabase.options

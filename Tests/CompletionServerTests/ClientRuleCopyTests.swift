@@ -43,6 +43,20 @@ struct ClientRuleCopyTests {
     }
   }
 
+  @Test("The Challenges page takes points, limits, photo size and the celebration's timing from the server")
+  func challengeScriptCopiesNoRule() async throws {
+    let file = ServerOptions.defaultPublicDirectory().appendingPathComponent("js/challenges.js")
+    let text = try String(contentsOf: file, encoding: .utf8)
+    // Points by type, the 3 s dismissal, the 500/300 character limits and the 2048 px photo side are Swift's.
+    for copy in [#"\b750\b"#, #"(?<![*/] )(?<![*/])\b1000\b"#, #"\b3000\b"#, #"\b2048\b"#, #"(?<![\d.])(?<!>= )500\b"#, #"(?<![\d.])300\b"#, #"daily\s*:\s*100"#] {
+      #expect(Self.matches(copy, in: text).isEmpty, "challenges.js copies a rule: \(copy)")
+    }
+    try await withTestApp { client in
+      let overview = try client.decode(ChallengesOverview.self, from: try await client.send(.GET, "/api/challenges"))
+      #expect(overview.storyLimit == 500 && overview.commentLimit == 300 && overview.photoMaxSide == 2048)
+    }
+  }
+
   @Test("The kids' catalog carries every timing and choreography the page plays")
   func catalogCarriesTheRules() async throws {
     try await withTestApp { client in

@@ -84,7 +84,7 @@ enum FeedActivityType {
 /// Reads and writes of the Challenges system. Counts (followers, following, congrats, comments, feed
 /// sizes) are kept and moved by increments in the transaction of each change, never recounted.
 enum ChallengeStore {
-  /// Most entries kept in one person's feed; a feed is trimmed back to it once it has grown by `feedSlack`.
+  /// Most entries kept in one person's feed; ``FeedJanitor`` trims feeds that have grown past it by `feedSlack`.
   static let feedCap = 800
   static let feedSlack = 100
 
@@ -272,7 +272,8 @@ enum ChallengeStore {
 
   /// Inserts an activity and delivers it: into the author's own feed, and into every follower's (one
   /// statement) unless the author has more followers than `fanOutLimit` — then followers merge it in when
-  /// they read. A follow notice goes to its recipient only. Feeds over their cap are trimmed.
+  /// they read. A follow notice goes to its recipient only. (Feeds over their cap are trimmed later, off
+  /// the request's path, by ``FeedJanitor``.)
   static func insert(
     activity: UUID, author: UUID, type: String, at: Int64, title: String, subtitle: String, photo: UUID? = nil, story: String? = nil,
     challenge: Challenge? = nil, points: Int? = nil, completionKey: String? = nil, recipient: UUID? = nil, fanOutLimit: Int,
@@ -303,21 +304,15 @@ enum ChallengeStore {
       SELECT owner_id, \(bind: activity), \(bind: at), \(bind: type) FROM (\(owners)) AS recipients
       """
     ).run()
-    struct Full: Decodable { let owner_id: UUID }
-    let full = try await db.raw(
-      """
-      INSERT INTO feed_sizes (owner_id, entries) SELECT owner_id, 1 FROM (\(owners)) AS recipients WHERE true
-      ON CONFLICT (owner_id) DO UPDATE SET entries = feed_sizes.entries + 1
-      RETURNING owner_id, entries
-      """
-    ).all(decoding: FullRow.self).filter { $0.entries > feedCap + feedSlack }
-    for row in full { try await trimFeed(row.owner_id, on: db) }
     return fannedOut
   }
 
-  private struct FullRow: Decodable {
-    let owner_id: UUID
-    let entries: Int
+  /// Feeds holding more than ``feedCap`` + ``feedSlack`` entries (a read: on SQLite it does not hold up writers).
+  static func overfullFeeds(limit: Int, on db: any SQLDatabase) async throws -> [UUID] {
+    struct Row: Decodable { let owner_id: UUID }
+    return try await db.raw(
+      "SELECT owner_id FROM feed_entries GROUP BY owner_id HAVING COUNT(*) > \(bind: feedCap + feedSlack) LIMIT \(unsafeRaw: String(limit))"
+    ).all(decoding: Row.self).map(\.owner_id)
   }
 
   /// Cuts a feed back to its newest ``feedCap`` entries.
@@ -340,7 +335,6 @@ enum ChallengeStore {
         AND (at_micros < \(bind: boundary.at_micros) OR (at_micros = \(bind: boundary.at_micros) AND activity_id < \(bind: boundary.activity_id)))
       """
     ).run()
-    try await db.raw("UPDATE feed_sizes SET entries = \(bind: feedCap) WHERE owner_id = \(bind: owner)").run()
   }
 
   // MARK: Feed

@@ -60,7 +60,8 @@ struct ChallengesController: RouteCollection {
     guard let userID = req.currentSession?.userID else {
       return ChallengesOverview(
         today: today.description, challenges: offered.map { Self.view($0, today: today, zone: zone, participation: nil) }, earlier: [],
-        stats: ChallengeStatsView(challengesCompleted: 0, totalPoints: 0, currentStreak: 0, longestStreak: 0), maxPhotoBytes: maxPhoto)
+        stats: ChallengeStatsView(challengesCompleted: 0, totalPoints: 0, currentStreak: 0, longestStreak: 0), maxPhotoBytes: maxPhoto,
+        photoMaxSide: PhotoLimits.maxSide, storyLimit: ChallengeRules.storyLimit, commentLimit: ChallengeRules.commentLimit)
     }
     async let mine = ChallengeStore.participations(userID, ids: offered.map(\.id), on: db)
     async let recent = ChallengeStore.recentParticipations(userID, limit: Self.earlierLimit + offered.count, on: db)
@@ -72,7 +73,8 @@ struct ChallengesController: RouteCollection {
     }
     return ChallengesOverview(
       today: today.description, challenges: offered.map { Self.view($0, today: today, zone: zone, participation: joined[$0.id]) },
-      earlier: earlier, stats: try await stats, maxPhotoBytes: maxPhoto)
+      earlier: earlier, stats: try await stats, maxPhotoBytes: maxPhoto, photoMaxSide: PhotoLimits.maxSide, storyLimit: ChallengeRules.storyLimit,
+      commentLimit: ChallengeRules.commentLimit)
   }
 
   /// `GET /api/challenges/{id}?tz=`.

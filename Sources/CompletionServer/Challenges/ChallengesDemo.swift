@@ -81,6 +81,26 @@ enum ChallengesDemo {
     return "Made \(users) people (demo1…demo\(users), password “\(password)”), \(written) follows and \(completed) completions."
   }
 
+  /// Adds `count` new people (guests, without sign-in) who all follow `username`: a very big account.
+  static func addFollowers(app: Application, of username: String, count: Int) async throws {
+    let db = ChallengeStore.sql(app.db)
+    guard let star = try await ChallengeStore.person(username: username, on: db) else { throw LauncherError("No one is called \(username).") }
+    let now = app.services.clock.now()
+    let at = ChallengeStore.micros(now)
+    let batch = 400
+    for start in stride(from: 0, to: count, by: batch) {
+      let ids = (start..<min(start + batch, count)).map { _ in UUID() }
+      try await app.db.transaction { transaction in
+        let sql = ChallengeStore.sql(transaction)
+        let people = ids.map { id -> SQLQueryString in "(\(bind: id), 'Fan', true, \(bind: now), \(bind: now))" }
+        try await sql.raw("INSERT INTO users (id, display_name, is_guest, created_at, updated_at) VALUES \(people.joined(separator: ", "))").run()
+        let follows = ids.map { id -> SQLQueryString in "(\(bind: id), \(bind: star.id), \(bind: at))" }
+        try await sql.raw("INSERT INTO follows (follower_id, followee_id, at_micros) VALUES \(follows.joined(separator: ", "))").run()
+      }
+    }
+    try await ChallengeStore.bumpCounts(star.id, followers: count, following: 0, on: db)
+  }
+
   /// A warm plate-coloured picture (no text): a stand-in photo.
   static func demoPicture() -> RGBAImage {
     let width = 640

@@ -72,3 +72,15 @@ extension Launcher {
     }
   }
 }
+
+extension Application {
+  /// Demo data for Challenges in this app's database (see `completionkit demo challenges`).
+  public func fillChallengesDemo(users: Int, follows: Int) async throws -> String {
+    try await ChallengesDemo.fill(app: self, users: users, follows: follows)
+  }
+
+  /// Gives `username` `count` more followers (new silent people): a very big account, for benchmarks.
+  public func addDemoFollowers(of username: String, count: Int) async throws {
+    try await ChallengesDemo.addFollowers(app: self, of: username, count: count)
+  }
+}

@@ -3,7 +3,7 @@ import FluentSQL
 
 /// Challenges (seed 004): imported catalogue entries, people's participation, photos, follows with kept
 /// counts, activities with kept congrats/comment/report counts, per-person feeds (fan-out on write,
-/// capped), congrats, comments, reports, the moderation trail and rendered share cards. A revoked
+/// trimmed to a cap in the background), congrats, comments, reports, the moderation trail and rendered share cards. A revoked
 /// completion stays in `completions`, marked, so the streak can be counted again without it.
 struct CreateChallenges: AsyncMigration {
   func prepare(on database: any Database) async throws {
@@ -79,11 +79,7 @@ struct CreateChallenges: AsyncMigration {
       .field("activity_id", .uuid, .required, .references(ChallengeTables.activities, .id, onDelete: .cascade))
       .field("at_micros", .int64, .required)
       .field("type", .string, .required)
-      .unique(on: "owner_id", "activity_id")
-      .create()
-    try await database.schema(ChallengeTables.feedSizes)
-      .field("owner_id", .uuid, .identifier(auto: false), .references(User.schema, .id, onDelete: .cascade))
-      .field("entries", .int, .required)
+      // The one index a feed needs (below): an entry is written for each follower, so no other.
       .create()
     try await database.schema(ChallengeTables.congrats)
       .field("activity_id", .uuid, .required, .references(ChallengeTables.activities, .id, onDelete: .cascade))
@@ -118,11 +114,12 @@ struct CreateChallenges: AsyncMigration {
       .field("png", .data, .required)
       .create()
     guard let sql = database as? any SQLDatabase else { return }
-    try await sql.create(index: "follows_by_followee").on(ChallengeTables.follows).column("followee_id").column("at_micros").run()
+    // Covers the fan-out's `SELECT follower_id … WHERE followee_id = ?` and the followers list: no table reads.
+    try await sql.create(index: "follows_by_followee").on(ChallengeTables.follows).column("followee_id").column("at_micros").column("follower_id").run()
     try await sql.create(index: "follows_by_follower").on(ChallengeTables.follows).column("follower_id").column("at_micros").run()
     try await sql.create(index: "activities_by_user").on(ChallengeTables.activities).column("user_id").column("at_micros").run()
     try await sql.create(index: "activities_by_status").on(ChallengeTables.activities).column("status").run()
-    try await sql.create(index: "feed_by_owner").on(ChallengeTables.feed).column("owner_id").column("at_micros").column("activity_id").run()
+    try await sql.create(index: "feed_by_owner").unique().on(ChallengeTables.feed).column("owner_id").column("at_micros").column("activity_id").run()
     try await sql.create(index: "comments_by_activity").on(ChallengeTables.comments).column("activity_id").column("at_micros").run()
     try await sql.create(index: "participations_by_user").on(ChallengeTables.participations).column("user_id").column("joined_at").run()
     try await sql.create(index: "completions_by_streak").on(CompletionRecord.schema).column("user_id").column("domain").column("completed_at").run()
@@ -131,7 +128,7 @@ struct CreateChallenges: AsyncMigration {
   func revert(on database: any Database) async throws {
     for table in [
       ChallengeTables.cards, ChallengeTables.moderation, ChallengeTables.reports, ChallengeTables.comments, ChallengeTables.congrats,
-      ChallengeTables.feedSizes, ChallengeTables.feed, ChallengeTables.activities, ChallengeTables.follows, ChallengeTables.profiles,
+      ChallengeTables.feed, ChallengeTables.activities, ChallengeTables.follows, ChallengeTables.profiles,
       ChallengeTables.photos, ChallengeTables.participations, ChallengeTables.templates,
     ] {
       try await database.schema(table).delete()
@@ -149,7 +146,6 @@ enum ChallengeTables {
   static let follows = "follows"
   static let activities = "activities"
   static let feed = "feed_entries"
-  static let feedSizes = "feed_sizes"
   static let congrats = "congrats"
   static let comments = "comments"
   static let reports = "reports"

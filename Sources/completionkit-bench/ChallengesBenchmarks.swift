@@ -1,0 +1,157 @@
+import AsyncHTTPClient
+import CompletionAPI
+import CompletionServer
+import Foundation
+import NIOCore
+import Vapor
+
+/// A signed-in demo person with an uploaded photo and today's challenges still to complete.
+private final class Cook: @unchecked Sendable {
+  let http: Player
+  var photoID = ""
+  var open: [String] = []
+
+  init(http: Player) { self.http = http }
+
+  func start(username: String, photo: [UInt8]) async throws {
+    let (status, _) = try await http.request(.POST, "/api/account/login", body: LoginRequest(username: username, password: "demo-password"))
+    guard status == .ok else { throw Abort(status, reason: "login \(username)") }
+    var request = HTTPClientRequest(url: http.base + "/api/photos")
+    request.method = .POST
+    request.headers.add(name: "Content-Type", value: "image/jpeg")
+    request.headers.add(name: "Cookie", value: "ck_session=\(http.cookie)")
+    request.body = .bytes(ByteBuffer(bytes: photo))
+    let response = try await http.client.execute(request, timeout: .seconds(30))
+    photoID = try JSONDecoder().decode(PhotoView.self, from: try await response.body.collect(upTo: 1 << 20)).id
+    let (_, body) = try await http.request(.GET, "/api/challenges?tz=UTC", body: Optional<String>.none)
+    open = try JSONDecoder().decode(ChallengesOverview.self, from: body).challenges.filter { $0.participation == nil }.map(\.id)
+  }
+
+  /// Completes challenge `id`; the round trip in seconds.
+  func complete(_ id: String) async throws -> Double {
+    let clock = ContinuousClock()
+    let started = clock.now
+    let (status, body) = try await http.request(.POST, "/api/challenges/\(id)/complete?tz=UTC", body: CompleteChallengeRequest(photoId: photoID, story: "Bench"))
+    let seconds = started.duration(to: clock.now).inSeconds
+    guard status == .ok else { throw Abort(status, reason: String(buffer: body)) }
+    return seconds
+  }
+}
+
+/// Challenges budgets, with 10,000 people following 400 each on SQLite: a completion (fan-out included,
+/// photo already uploaded) p99 ≤ 50 ms at 50 per second; a feed page of 50 p99 ≤ 20 ms; an activity of an
+/// account with 20,000 followers readable in every follower's feed within 1 s; the most completions per
+/// second, against /health in the same run.
+func runChallengesBenchmarks(users: Int, follows: Int, seconds: Double) async throws {
+  print("Challenges benchmark — \(ProcessInfo.processInfo.activeProcessorCount) cores visible, \(users) people following \(follows) each")
+  let bench = try await BenchServer.start()
+  let clock = ContinuousClock()
+  var started = clock.now
+  print(try await bench.app.fillChallengesDemo(users: users, follows: follows), String(format: "(%.0f s)", started.duration(to: clock.now).inSeconds))
+  let photo = try Data(contentsOf: URL(fileURLWithPath: "Tests/Fixtures/gps-photo.jpg"))
+
+  // 1. Completions at 50 per second, each by a person with `follows` followers.
+  let rate = 50.0
+  let total = Int(rate * seconds)
+  let cooks = (0..<(total / 4 + 50)).map { _ in Cook(http: Player(client: bench.client, base: bench.base)) }
+  started = clock.now
+  for (index, cook) in cooks.enumerated() { try await cook.start(username: "demo\(100 + index)", photo: Array(photo)) }
+  print(String(format: "%d people signed in with a photo each (%.0f s)", cooks.count, started.duration(to: clock.now).inSeconds))
+  let queue = CookQueue(cooks)
+  let latencies = try await withThrowingTaskGroup(of: Double?.self) { group in
+    let begin = clock.now
+    for index in 0..<total {
+      try await Task.sleep(until: begin + .milliseconds(Int(1000 * Double(index) / rate)), clock: clock)
+      guard let (cook, id) = queue.next() else { break }
+      group.addTask { try await cook.complete(id) }
+    }
+    return try await group.reduce(into: [Double]()) { if let sample = $1 { $0.append(sample) } }
+  }.sorted()
+  report("completion, \(Int(rate))/s, \(follows) followers", latencies, note: "(\(latencies.count) completions; budget p99 50 ms)")
+
+  // 2. Feed pages of 50 for people who follow those who just completed (demo99 follows demo100 onwards).
+  let readers = (0..<16).map { _ in Player(client: bench.client, base: bench.base) }
+  for (index, reader) in readers.enumerated() {
+    _ = try await reader.request(.POST, "/api/account/login", body: LoginRequest(username: "demo\(99 - index * 5)", password: "demo-password"))
+  }
+  var pages: [Double] = []
+  var items = 0
+  for _ in 0..<(Int(seconds) * 50) {
+    let reader = readers.randomElement()!
+    let start = clock.now
+    let (_, body) = try await reader.request(.GET, "/api/feed?limit=50", body: Optional<String>.none)
+    pages.append(start.duration(to: clock.now).inSeconds)
+    items += try JSONDecoder().decode(FeedPage.self, from: body).items.count
+  }
+  pages.sort()
+  report("feed page of 50", pages, note: String(format: "(%d reads, %.0f items a page; budget p99 20 ms)", pages.count, Double(items) / Double(pages.count)))
+
+  // 3. A very big account: 20,000 followers, so its posts are merged in when followers read.
+  let star = "demo1"
+  started = clock.now
+  try await bench.app.addDemoFollowers(of: star, count: 20_000 - follows)
+  print(String(format: "demo1 now has 20,000 followers (%.0f s)", started.duration(to: clock.now).inSeconds))
+  let starCook = Cook(http: Player(client: bench.client, base: bench.base))
+  try await starCook.start(username: star, photo: Array(photo))
+  let fans = (0..<32).map { _ in Player(client: bench.client, base: bench.base) }
+  for (index, fan) in fans.enumerated() {
+    // demo(N - k) follows demo1 (the circle wraps round).
+    _ = try await fan.request(.POST, "/api/account/login", body: LoginRequest(username: "demo\(users - index)", password: "demo-password"))
+  }
+  let sent = clock.now
+  _ = try await starCook.complete(starCook.open[0])
+  let (_, mine) = try await starCook.http.request(.GET, "/api/feed?limit=1", body: Optional<String>.none)
+  let postID = try JSONDecoder().decode(FeedPage.self, from: mine).items.first?.id ?? ""
+  let seen = try await withThrowingTaskGroup(of: Double.self) { group in
+    for fan in fans {
+      group.addTask {
+        while true {
+          let (_, body) = try await fan.request(.GET, "/api/feed?limit=5", body: Optional<String>.none)
+          if try JSONDecoder().decode(FeedPage.self, from: body).items.contains(where: { $0.id == postID }) {
+            return sent.duration(to: clock.now).inSeconds
+          }
+        }
+      }
+    }
+    return try await group.reduce(into: [Double]()) { $0.append($1) }
+  }.sorted()
+  report("big account's post in 32 followers' feeds", seen, note: "(from sending the completion; budget 1 s)")
+
+  // 4. The most completions per second (32 at a time), against /health with the same concurrency.
+  let more = (0..<400).map { _ in Cook(http: Player(client: bench.client, base: bench.base)) }
+  for (index, cook) in more.enumerated() { try await cook.start(username: "demo\(110 + cooks.count + index)", photo: Array(photo)) }
+  let spare = CookQueue(more)
+  let completionRate = try await saturate(seconds: min(seconds, 8)) { _ in
+    // Running out would count empty turns as completions.
+    guard let (cook, id) = spare.next() else { throw Abort(.gone, reason: "no open challenge left to complete") }
+    _ = try await cook.complete(id)
+  }
+  let healthClients = (0..<32).map { _ in Player(client: bench.client, base: bench.base) }
+  let healthRate = try await saturate(seconds: min(seconds, 8)) { index in
+    _ = try await healthClients[index].request(.GET, "/health", body: Optional<String>.none)
+  }
+  print(String(format: "most completions per second (32 concurrent) %6.0f /s   /health %7.0f /s   ratio %.2f", completionRate, healthRate, completionRate / healthRate))
+  bench.reportGroupCommits()
+  try await bench.stop()
+}
+
+/// Hands out people who still have a challenge open, round-robin.
+private final class CookQueue: @unchecked Sendable {
+  private let lock = NSLock()
+  private var cooks: [Cook]
+  private var index = 0
+
+  init(_ cooks: [Cook]) { self.cooks = cooks }
+
+  /// A person and one of their open challenges (taken off their list).
+  func next() -> (Cook, String)? {
+    lock.withLock {
+      for _ in 0..<cooks.count {
+        let cook = cooks[index % cooks.count]
+        index += 1
+        if let id = cook.open.popLast() { return (cook, id) }
+      }
+      return nil
+    }
+  }
+}

@@ -1,0 +1,533 @@
+"""Challenges in the browser (seed 004): join, complete with a photo and a story, celebrate, and cheer each other on.
+
+Setup goes through the API in each person's own browser context (its own cookie jar); what is under test is
+done in the page. The figures (points, streak, headline) are whatever the server answered: the page only
+shows them, so the tests compare the screen with the server's answer as well as with the seed's numbers.
+"""
+import json
+import pathlib
+import re
+import uuid
+
+import pytest
+from playwright.sync_api import expect
+
+PHOTO = pathlib.Path(__file__).resolve().parents[1] / "Fixtures" / "gps-photo.jpg"
+PASSWORD = "correct-horse-battery"
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+#: Longer than the server's dismissAfter (3 s) plus the overlay's own timeline.
+CELEBRATION_TIMEOUT = 10_000
+
+
+# MARK: Setup through the API
+
+
+def new_context(browser, viewport=LAPTOP, **options):
+    """A browser context in UTC, so the page's day and the API's day (no ?tz=) are the same."""
+    if viewport == PHONE:
+        options.setdefault("is_mobile", True)
+        options.setdefault("has_touch", True)
+    return browser.new_context(viewport=viewport, timezone_id="UTC", **options)
+
+
+def register(context, server, prefix):
+    """Gives this context's person a username (the first request makes them a guest first)."""
+    username = f"{prefix}{uuid.uuid4().hex[:10]}"
+    response = context.request.post(f"{server}/api/account/register", data={"username": username, "password": PASSWORD})
+    assert response.status == 201, response.text()
+    return username
+
+
+def follow(context, server, username):
+    response = context.request.post(f"{server}/api/social/follow", data={"username": username})
+    assert response.ok, response.text()
+    assert response.json()["isFollowing"] is True
+
+
+def todays(context, server, kind="daily", index=0):
+    """One of today's open challenges of a type, as the server lists them."""
+    overview = context.request.get(f"{server}/api/challenges?tz=UTC").json()
+    matching = [c for c in overview["challenges"] if c["type"] == kind and c["isOpen"]]
+    assert len(matching) > index, overview["challenges"]
+    return matching[index]
+
+
+def join(context, server, challenge_id):
+    response = context.request.post(f"{server}/api/challenges/{challenge_id}/join?tz=UTC")
+    assert response.ok, response.text()
+    assert response.json()["participation"]["status"] == "active"
+
+
+def complete_via_api(context, server, challenge_id, story="Golden and folded."):
+    """Joins, uploads the fixture photo and completes: the ChallengeCompletionView."""
+    join(context, server, challenge_id)
+    photo = context.request.post(f"{server}/api/photos", data=PHOTO.read_bytes(), headers={"Content-Type": "image/jpeg"})
+    assert photo.status == 201, photo.text()
+    response = context.request.post(
+        f"{server}/api/challenges/{challenge_id}/complete?tz=UTC", data={"photoId": photo.json()["id"], "story": story},
+        headers={"Idempotency-Key": str(uuid.uuid4())})
+    assert response.ok, response.text()
+    return response.json()
+
+
+def stats(context, server):
+    return context.request.get(f"{server}/api/challenges?tz=UTC").json()["stats"]
+
+
+# MARK: The page
+
+
+def open_challenges(context, server, hash=""):
+    """Opens /challenges and waits until it has loaded and its feed stream is live."""
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page._ck_errors = errors
+    page.goto(f"{server}/challenges{hash}")
+    wait_until_ready(page)
+    return page
+
+
+def wait_until_ready(page):
+    page.wait_for_selector("body[data-ready=true]", state="attached")
+    page.wait_for_function("document.querySelector('[data-testid=live-status]').dataset.state === 'live'")
+
+
+def card(page, challenge_id):
+    return page.locator(f"[data-testid=challenge-card][data-id='{challenge_id}']")
+
+
+def feed_item(page, activity_id):
+    return page.locator(f"#feed-list [data-testid=feed-item][data-id='{activity_id}']")
+
+
+def join_in_page(page, challenge_id):
+    card(page, challenge_id).get_by_test_id("join").click()
+    expect(card(page, challenge_id)).to_have_attribute("data-status", "active")
+
+
+def fill_completion(page, challenge_id, story):
+    """Opens "Complete with photo", picks the fixture photo and writes the story."""
+    card(page, challenge_id).get_by_test_id("complete-open").click()
+    dialog = page.get_by_test_id("complete-dialog")
+    expect(dialog).to_be_visible()
+    page.get_by_test_id("photo-input").set_input_files(str(PHOTO))
+    preview = page.locator("#photo-preview")
+    expect(preview).to_be_visible()
+    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=preview.element_handle())
+    assert_inside(preview.bounding_box(), page.locator("#photo-box").bounding_box(), "the whole photo shows in its box")
+    page.get_by_test_id("story").fill(story)
+    submit = page.get_by_test_id("complete-submit")
+    expect(submit).to_be_enabled()
+    return submit
+
+
+def assert_inside(inner, outer, what, slack=1):
+    assert (inner["x"] >= outer["x"] - slack and inner["y"] >= outer["y"] - slack
+            and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + slack
+            and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack), (what, inner, outer)
+
+
+def no_errors(*pages):
+    for page in pages:
+        assert not page._ck_errors, f"JavaScript errors on the page: {page._ck_errors}"
+
+
+# MARK: Tests
+
+
+def test_complete_with_photo_celebrates_and_reaches_a_follower_live(browser, server):
+    alice_context, bob_context = new_context(browser), new_context(browser)
+    try:
+        alice = register(alice_context, server, "alice")
+        bob_name = register(bob_context, server, "bob")
+        follow(bob_context, server, alice)
+        daily = todays(alice_context, server)
+        story = "Two fillings: cheese and chives. Slid it onto a warm plate."
+
+        # Bob's feed is open before Alice completes anything.
+        bob = open_challenges(bob_context, server, "#feed")
+        expect(bob.get_by_test_id("feed-empty")).to_be_visible()
+
+        page = open_challenges(alice_context, server)
+        join_in_page(page, daily["id"])
+        submit = fill_completion(page, daily["id"], story)
+        with page.expect_response(lambda r: "/complete" in r.url and r.request.method == "POST") as answer:
+            submit.click()
+        result = answer.value.json()
+        assert answer.value.status == 200 and result["pointsAwarded"] == daily["points"] == 100, result
+
+        celebration = page.get_by_test_id("celebration")
+        expect(celebration).to_be_visible()
+        expect(page.get_by_test_id("celebration-points")).to_have_text(f"+{result['pointsAwarded']} Points")
+        expect(page.locator("#celebration-title")).to_have_text(result["headline"])
+        assert result["headline"] == "Challenge Complete! 🎉"
+        expect(celebration).to_be_hidden(timeout=CELEBRATION_TIMEOUT)
+        expect(page.get_by_test_id("complete-dialog")).to_be_hidden()
+
+        done = card(page, daily["id"])
+        expect(done).to_have_attribute("data-status", "completed")
+        expect(done.get_by_test_id("completed")).to_contain_text("Completed")
+        expect(page.locator("#hero-points")).to_have_text("100")
+        expect(page.locator("#hero-streak")).to_have_text("1 day")
+        page.get_by_test_id("tab-people").click()
+        expect(page.get_by_test_id("stat-points")).to_have_text("100")
+        expect(page.get_by_test_id("stat-completed")).to_have_text("1")
+        expect(page.get_by_test_id("stat-streak")).to_have_text("1")
+
+        # Bob: the card arrived over the stream, with its photo and story.
+        activity_id = result["activity"]["id"]
+        post = feed_item(bob, activity_id)
+        expect(post).to_be_visible()
+        expect(bob.get_by_test_id("feed-empty")).to_be_hidden()
+        expect(post.locator(".ch-post-story")).to_have_text(story)
+        photo = post.locator(".ch-post-photo img")
+        expect(photo).to_be_visible()
+        photo.scroll_into_view_if_needed()
+        bob.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=photo.element_handle())
+        assert bob.evaluate("performance.getEntriesByType('navigation').length") == 1  # no reload happened
+
+        congrats = post.get_by_test_id("congrats")
+        congrats.click()
+        expect(congrats).to_have_attribute("aria-pressed", "true")
+        expect(post.get_by_test_id("congrats-count")).to_have_text("1")
+        post.get_by_test_id("comment-toggle").click()
+        comment = "Looks perfect — well done!"
+        post.get_by_test_id("comment-input").fill(comment)
+        with bob.expect_response(lambda r: r.url.endswith("/comments") and r.request.method == "POST") as posted:
+            post.get_by_test_id("comment-post").click()
+        assert posted.value.status == 201, posted.value.text()
+        expect(post.locator(".ch-comment-body")).to_have_text([comment])
+
+        # Alice reloads and sees both.
+        page.reload()
+        wait_until_ready(page)
+        page.get_by_test_id("tab-feed").click()
+        mine = feed_item(page, activity_id)
+        expect(mine.get_by_test_id("congrats-count")).to_have_text("1")
+        expect(mine.get_by_test_id("congrats")).to_have_attribute("aria-pressed", "false")
+        mine.get_by_test_id("comment-toggle").click()
+        expect(mine.locator(".ch-comment-body")).to_have_text([comment])
+        expect(mine.locator(".ch-comment-name")).to_have_text([bob_name])
+        no_errors(page, bob)
+    finally:
+        alice_context.close()
+        bob_context.close()
+
+
+def test_the_feed_catches_up_after_its_stream_was_cut(browser, server):
+    """A completion posted while a follower's stream is down shows up once it is back (no reload), then live ones again."""
+    alice_context, bob_context = new_context(browser), new_context(browser)
+    try:
+        alice = register(alice_context, server, "alice")
+        register(bob_context, server, "bob")
+        follow(bob_context, server, alice)
+        gate = {"calls": 0, "open": False}
+
+        def stream(route):
+            gate["calls"] += 1
+            if gate["calls"] == 1:
+                # The first stream opens and ends at once, as a dropped connection does…
+                route.fulfill(status=200, headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"},
+                              body="retry: 50\n: connected\n\n")
+            elif not gate["open"]:
+                # …and the server cannot be reached until the gate opens (it never hears of this page meanwhile).
+                route.fulfill(status=503, body="")
+            else:
+                route.continue_()
+
+        bob_context.route("**/api/feed/events", stream)
+        bob = bob_context.new_page()
+        errors = []
+        bob.on("pageerror", lambda error: errors.append(str(error)))
+        bob._ck_errors = errors
+        bob.goto(f"{server}/challenges#feed")
+        bob.wait_for_selector("body[data-ready=true]", state="attached")
+        bob.wait_for_function("document.querySelector('[data-testid=live-status]').dataset.state === 'reconnecting'")
+
+        missed = complete_via_api(alice_context, server, todays(alice_context, server)["id"], story="Posted while you were away.")
+        assert gate["calls"] >= 2 and not feed_item(bob, missed["activity"]["id"]).count()
+        gate["open"] = True
+        expect(bob.get_by_test_id("live-status")).to_have_attribute("data-state", "live", timeout=20_000)
+        expect(feed_item(bob, missed["activity"]["id"])).to_be_visible()
+        expect(feed_item(bob, missed["activity"]["id"]).locator(".ch-post-story")).to_have_text("Posted while you were away.")
+
+        # The stream that came back delivers the next one live, above it.
+        later = complete_via_api(alice_context, server, todays(alice_context, server, "weekly")["id"], story="And one more.")
+        expect(feed_item(bob, later["activity"]["id"])).to_be_visible()
+        ids = bob.locator("#feed-list [data-testid=feed-item]").evaluate_all("(rows) => rows.map((row) => row.dataset.id)")
+        assert ids == [later["activity"]["id"], missed["activity"]["id"]], ids
+        assert bob.evaluate("performance.getEntriesByType('navigation').length") == 1
+        no_errors(bob)
+    finally:
+        alice_context.close()
+        bob_context.close()
+
+
+def test_share_panel_offers_the_card_and_a_public_link_that_can_be_turned_off(browser, server):
+    context, stranger = new_context(browser), new_context(browser)
+    try:
+        register(context, server, "sharer")
+        result = complete_via_api(context, server, todays(context, server)["id"], story="Shared with the world.")
+        activity_id = result["activity"]["id"]
+        page = open_challenges(context, server, "#feed")
+
+        feed_item(page, activity_id).get_by_test_id("share-open").click()
+        panel = page.get_by_test_id("share-panel")
+        expect(panel).to_be_visible()
+        image = page.get_by_test_id("share-card-img")
+        expect(image).to_have_attribute("src", re.compile(rf"/api/activities/{activity_id}/card\.png$"))
+        page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+        assert image.evaluate("(img) => [img.naturalWidth, img.naturalHeight]") == [1080, 1350]
+        # No Web Share for files in headless Chromium: the download is the way, and it is offered.
+        can_share_files = page.evaluate(
+            "() => { try { return Boolean(navigator.canShare && navigator.canShare({ files: [new File([new Uint8Array(8)], 'c.png', { type: 'image/png' })] })); } catch { return false; } }")
+        if not can_share_files:
+            expect(page.get_by_test_id("share-native")).to_be_hidden()
+        download = page.get_by_test_id("share-download")
+        expect(download).to_be_visible()
+        expect(download).to_have_attribute("href", re.compile(r"card\.png$"))
+        expect(download).to_have_attribute("download", re.compile(r"\.png$"))
+        assert context.request.get(f"{server}{download.get_attribute('href')}").headers["content-type"].startswith("image/png")
+
+        # The public link works for someone without an account.
+        expect(page.get_by_test_id("public-link").first).to_be_visible()
+        public_switch = panel.get_by_test_id("public-link")
+        expect(public_switch).to_be_checked()
+        share_url = page.get_by_test_id("share-url").input_value()
+        assert share_url.endswith(f"/s/{activity_id}"), share_url
+        visitor = stranger.new_page()
+        response = visitor.goto(share_url)
+        assert response.status == 200
+        og_image = visitor.locator("meta[property='og:image']")
+        expect(og_image).to_have_attribute("content", re.compile(rf"/s/{activity_id}/card\.png$"))
+        card_image = visitor.locator("img.share-card")
+        visitor.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=card_image.element_handle())
+        expect(visitor.locator(".share-story")).to_contain_text("Shared with the world.")
+
+        # Off: the link and its card are gone.
+        with page.expect_response(lambda r: r.url.endswith(f"/api/activities/{activity_id}") and r.request.method == "PATCH") as patched:
+            public_switch.click()
+        assert patched.value.ok and patched.value.json()["publicLink"] is False
+        expect(public_switch).not_to_be_checked()
+        expect(page.get_by_test_id("share-url")).to_be_hidden()
+        assert stranger.request.get(share_url).status == 404
+        assert stranger.request.get(f"{share_url}/card.png").status == 404
+        assert visitor.goto(share_url).status == 404
+        # The switch on the card says the same.
+        page.keyboard.press("Escape")
+        expect(panel).to_be_hidden()
+        expect(feed_item(page, activity_id).get_by_test_id("public-link")).not_to_be_checked()
+        no_errors(page)
+    finally:
+        context.close()
+        stranger.close()
+
+
+@pytest.mark.parametrize("how", ["calm-switch", "reduced-motion"])
+def test_calm_completion_shows_the_figures_without_movement(browser, server, how):
+    context = new_context(browser, reduced_motion="reduce" if how == "reduced-motion" else "no-preference")
+    try:
+        register(context, server, "calm")
+        daily = todays(context, server)
+        join(context, server, daily["id"])
+        page = open_challenges(context, server)
+        if how == "calm-switch":
+            page.locator("#calm").check()
+            expect(page.locator("body")).to_have_attribute("data-motion", "reduced")
+        submit = fill_completion(page, daily["id"], "Quiet and calm.")
+        with page.expect_response(lambda r: "/complete?" in r.url and r.request.method == "POST") as answer:
+            with page.expect_request(lambda r: "/complete?" in r.url and r.method == "POST") as sent:
+                submit.click()
+        assert "preference=reduced" in sent.value.url, sent.value.url
+        payload = answer.value.json()["celebration"]
+        assert payload["preference"] == "reduced", payload
+        expect(page.get_by_test_id("celebration")).to_be_visible()
+        expect(page.get_by_test_id("celebration-points")).to_have_text("+100 Points")
+        expect(page.locator("#celebration-title")).to_have_text("Challenge Complete! 🎉")
+        # Every step only fades: each animation starts and ends with the same transform.
+        transforms = page.evaluate(
+            """() => document.getAnimations().filter((a) => a.id && a.id.startsWith('step:'))
+                 .map((a) => [a.id, a.effect.getKeyframes().map((k) => k.transform)])""")
+        assert len(transforms) == len(payload["steps"]) > 0, transforms
+        assert all(frames[0] == frames[-1] for _, frames in transforms), transforms
+        # Nothing else in the overlay moves either (no CSS animation or transition on a transform).
+        moving = page.evaluate(
+            """() => document.getAnimations().filter((a) => !(a.id || '').startsWith('step:')
+                 && a.effect && a.effect.target && a.effect.target.closest && a.effect.target.closest('#celebration'))
+                 .map((a) => a.animationName || a.transitionProperty || a.id)""")
+        assert moving == [], moving
+        expect(page.get_by_test_id("celebration")).to_be_hidden(timeout=CELEBRATION_TIMEOUT)
+        expect(card(page, daily["id"])).to_have_attribute("data-status", "completed")
+        no_errors(page)
+    finally:
+        context.close()
+
+
+def test_phone_tabs_dialog_celebration_and_a_double_tap_paying_once(browser, server):
+    context = new_context(browser, PHONE)
+    try:
+        register(context, server, "phone")
+        daily = todays(context, server)
+        page = open_challenges(context, server)
+
+        # The tabs show one section at a time.
+        panes = {name: page.locator(f"[data-pane={name}]") for name in ("challenges", "feed", "people")}
+        for name in ("feed", "people", "challenges"):
+            page.get_by_test_id(f"tab-{name}").tap()
+            expect(page.get_by_test_id(f"tab-{name}")).to_have_attribute("aria-current", "page")
+            for other, pane in panes.items():
+                (expect(pane).to_be_visible if other == name else expect(pane).to_be_hidden)()
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+        join_in_page(page, daily["id"])
+        submit = fill_completion(page, daily["id"], "Made on the go.")
+        expect(submit).to_be_in_viewport(ratio=1)
+        box = submit.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+        assert box["height"] >= 44
+
+        # Two clicks in a row (a double tap's worth): one completion, paid once.
+        completes = []
+        page.on("request", lambda r: completes.append(r.url) if "/complete?" in r.url else None)
+        submit.dblclick()
+        celebration = page.get_by_test_id("celebration")
+        expect(celebration).to_be_visible()
+        expect(page.get_by_test_id("celebration-points")).to_have_text("+100 Points")
+        for part in ("#celebration-title", "#celebration-message", "[data-testid=celebration-points]", "#celebration-close"):
+            part_box = page.locator(part).bounding_box()
+            assert part_box["x"] >= 0 and part_box["x"] + part_box["width"] <= PHONE["width"], (part, part_box)
+            assert part_box["y"] >= 0 and part_box["y"] + part_box["height"] <= PHONE["height"], (part, part_box)
+        expect(celebration).to_be_hidden(timeout=CELEBRATION_TIMEOUT)
+        expect(page.locator("#hero-points")).to_have_text("100")
+        assert stats(context, server)["totalPoints"] == 100
+        # One's own completion is no "new activity" on the Feed tab.
+        expect(page.locator("#feed-dot")).to_be_hidden()
+        assert len(completes) == 1, completes
+
+        page.get_by_test_id("tab-feed").tap()
+        posts = page.locator("#feed-list [data-testid=feed-item][data-type=challenge_completed]")
+        expect(posts).to_have_count(1)
+        page.get_by_test_id("tab-people").tap()
+        expect(page.get_by_test_id("stat-points")).to_have_text("100")
+        expect(page.get_by_test_id("stat-completed")).to_have_text("1")
+        no_errors(page)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_a_file_that_is_not_a_photo_gets_a_kind_message_and_completes_nothing(browser, server, viewport):
+    context = new_context(browser, viewport)
+    try:
+        register(context, server, "oops")
+        daily = todays(context, server)
+        join(context, server, daily["id"])
+        page = open_challenges(context, server)
+        card(page, daily["id"]).get_by_test_id("complete-open").click()
+        page.get_by_test_id("photo-input").set_input_files(
+            {"name": "dinner.jpg", "mimeType": "image/jpeg", "buffer": b"Not a picture at all, just words in a file.\n" * 20})
+        submit = page.get_by_test_id("complete-submit")
+        with page.expect_response(lambda r: r.url.endswith("/api/photos")) as upload:
+            submit.click()
+        assert upload.value.status == 415 and upload.value.json()["code"] == "photo_unsupported", upload.value.text()
+        error = page.get_by_test_id("complete-error")
+        expect(error).to_be_visible()
+        expect(error).to_be_in_viewport(ratio=1)
+        expect(error).to_contain_text(upload.value.json()["message"])
+        expect(error).to_contain_text("JPEG, PNG or WebP")
+        # Sending the same file again cannot help: no "Try again", the file is taken away, and the way on is another photo.
+        expect(page.get_by_test_id("complete-retry")).to_be_hidden()
+        expect(submit).to_be_disabled()
+        expect(page.locator("#photo-preview")).to_be_hidden()
+        expect(page.get_by_test_id("choose-photo")).to_be_focused()
+        expect(page.get_by_test_id("complete-dialog")).to_be_visible()
+        expect(page.get_by_test_id("celebration")).to_be_hidden()
+        # Nothing was completed: not on screen, not on the server.
+        expect(card(page, daily["id"])).to_have_attribute("data-status", "active")
+        assert stats(context, server) == {"challengesCompleted": 0, "totalPoints": 0, "currentStreak": 0, "longestStreak": 0}
+        assert todays(context, server)["participation"]["status"] == "active"
+        # Choosing a real photo then works from the same dialog.
+        page.get_by_test_id("photo-input").set_input_files(str(PHOTO))
+        expect(error).to_be_hidden()
+        expect(submit).to_be_enabled()
+        submit.click()
+        expect(page.get_by_test_id("celebration-points")).to_have_text("+100 Points")
+        no_errors(page)
+    finally:
+        context.close()
+
+
+def test_reloading_during_the_celebration_leaves_it_completed_and_closed(browser, server):
+    context = new_context(browser)
+    try:
+        register(context, server, "reload")
+        daily = todays(context, server)
+        join(context, server, daily["id"])
+        page = open_challenges(context, server)
+        fill_completion(page, daily["id"], "Reloaded mid-party.").click()
+        expect(page.get_by_test_id("celebration")).to_be_visible()
+
+        page.reload()
+        wait_until_ready(page)
+        expect(card(page, daily["id"])).to_have_attribute("data-status", "completed")
+        expect(card(page, daily["id"]).get_by_test_id("completed")).to_be_visible()
+        expect(page.get_by_test_id("celebration")).to_be_hidden()
+        assert page.evaluate("document.querySelectorAll('dialog[open]').length") == 0
+        expect(page.locator("#hero-points")).to_have_text("100")
+        # The page answers to the mouse (nothing invisible lies on top of it).
+        page.get_by_test_id("tab-people").click()
+        expect(page.get_by_test_id("stat-completed")).to_have_text("1")
+        no_errors(page)
+    finally:
+        context.close()
+
+
+def serious_violations(page):
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [(v["id"], v["impact"], v["help"], [n["target"] for n in v["nodes"]][:5])
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("size", [PHONE, {"width": 1194, "height": 834}, LAPTOP], ids=["phone", "tablet", "laptop"])
+def test_no_serious_accessibility_problems(browser, server, size):
+    pytest.importorskip("axe_playwright_python.sync_playwright")
+    context, friend_context = new_context(browser, size), new_context(browser)
+    try:
+        me = register(context, server, "axe")
+        friend = register(friend_context, server, "pal")
+        follow(context, server, friend)
+        follow(friend_context, server, me)
+        complete_via_api(friend_context, server, todays(friend_context, server, index=1)["id"], story="A friend's plate.")
+        complete_via_api(context, server, todays(context, server)["id"], story="My own plate.")
+        join(context, server, todays(context, server, index=1)["id"])
+        page = open_challenges(context, server)
+        found = {}
+
+        found["challenges"] = serious_violations(page)
+        page.get_by_test_id("tab-feed").click()
+        expect(page.locator("#feed-list [data-type=challenge_completed]")).to_have_count(2)
+        page.locator("#feed-list [data-testid=comment-toggle]").first.click()
+        found["feed"] = serious_violations(page)
+        page.get_by_test_id("tab-people").click()
+        expect(page.get_by_test_id("following-list").get_by_test_id("person")).to_have_count(1)
+        found["people"] = serious_violations(page)
+        page.get_by_test_id("tab-challenges").click()
+        card(page, todays(context, server, index=1)["id"]).get_by_test_id("complete-open").click()
+        expect(page.get_by_test_id("complete-dialog")).to_be_visible()
+        page.get_by_test_id("photo-input").set_input_files(str(PHOTO))
+        found["complete dialog"] = serious_violations(page)
+        page.keyboard.press("Escape")
+        page.get_by_test_id("tab-feed").click()
+        page.locator("#feed-list [data-testid=share-open]").first.click()
+        expect(page.get_by_test_id("share-panel")).to_be_visible()
+        found["share panel"] = serious_violations(page)
+
+        assert not any(found.values()), json.dumps(found, indent=1)
+        no_errors(page)
+    finally:
+        context.close()
+        friend_context.close()
