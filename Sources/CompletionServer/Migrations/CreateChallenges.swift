@@ -119,7 +119,9 @@ struct CreateChallenges: AsyncMigration {
     try await sql.create(index: "follows_by_follower").on(ChallengeTables.follows).column("follower_id").column("at_micros").run()
     try await sql.create(index: "activities_by_user").on(ChallengeTables.activities).column("user_id").column("at_micros").run()
     try await sql.create(index: "activities_by_status").on(ChallengeTables.activities).column("status").run()
-    try await sql.create(index: "feed_by_owner").unique().on(ChallengeTables.feed).column("owner_id").column("at_micros").column("activity_id").run()
+    // Owner and time only: every completion writes one entry a follower, and a short key halves that cost
+    // (the activity's id, a 36-character text on SQLite, breaks ties among the few entries of one instant).
+    try await sql.create(index: "feed_by_owner").on(ChallengeTables.feed).column("owner_id").column("at_micros").run()
     try await sql.create(index: "comments_by_activity").on(ChallengeTables.comments).column("activity_id").column("at_micros").run()
     try await sql.create(index: "participations_by_user").on(ChallengeTables.participations).column("user_id").column("joined_at").run()
     try await sql.create(index: "completions_by_streak").on(CompletionRecord.schema).column("user_id").column("domain").column("completed_at").run()
