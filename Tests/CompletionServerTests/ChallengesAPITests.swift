@@ -433,6 +433,31 @@ struct ChallengesAPITests {
     }
   }
 
+  @Test("Two server processes on one PostgreSQL: a completion on one reaches a follower's feed open on the other")
+  func liveFeedAcrossServers() async throws {
+    let options = TestDatabase.options
+    guard case .postgres = options.database else { return }  // SQLite runs one process; CI runs this on PostgreSQL
+    try await withTestApp(options: options) { cook, _ in
+      try await withTestApp(options: options) { other, _ in
+        let username = try await Self.account(cook)
+        let friend = other.stranger()
+        _ = try await Self.account(friend, "friend")
+        try await Self.follow(friend, username)
+        let stream = try await FeedEventReader(friend)
+        do {
+          let daily = try #require(try await Self.overview(cook).challenges.first { $0.type == "daily" })
+          let done = try cook.decode(ChallengeCompletionView.self, from: try await Self.complete(cook, daily, photo: try await Self.upload(cook)))
+          let item = try await stream.next()
+          #expect(item.id == done.activity.id)
+        } catch {
+          try await stream.close()
+          throw error
+        }
+        try await stream.close()
+      }
+    }
+  }
+
   @Test("`completionkit challenges import`: a good file is offered; a bad file is refused whole with a message per row")
   func importCommand() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-challenges-\(UUID().uuidString)")

@@ -56,22 +56,7 @@ final class FeedLive: Sendable {
     if let postgresURL { await hub.startListening(url: postgresURL, eventLoop: app.eventLoopGroup.any(), logger: app.logger) }
     let (subscription, stream) = await hub.subscribe(userID)
     let hub = hub
-    var headers = HTTPHeaders()
-    headers.contentType = HTTPMediaType(type: "text", subType: "event-stream")
-    headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
-    headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
-    let response = Response(status: .ok, headers: headers)
-    response.body = .init(asyncStream: { writer in
-      do {
-        try await writer.write(.buffer(ByteBuffer(string: "retry: 2000\n: connected\n\n")))
-        for await message in stream { try await writer.write(.buffer(message)) }
-        try await writer.write(.end)
-      } catch {
-        try? await writer.write(.error(error))
-      }
-      await hub.unsubscribe(userID, subscription)
-    })
-    return response
+    return LivePages.response(opening: "retry: 2000\n: connected\n\n", stream: stream) { await hub.unsubscribe(userID, subscription) }
   }
 
   func shutdown() async { await hub.shutdown() }
@@ -79,8 +64,7 @@ final class FeedLive: Sendable {
 
 /// The open feed pages of this process, by person.
 actor FeedHub {
-  private var subscribers: [UUID: [Int: AsyncStream<ByteBuffer>.Continuation]] = [:]
-  private var nextID = 0
+  private var pages = LivePages()
   private var database: (@Sendable () -> any Database)?
   private var logger = Logger(label: "completionkit.feed.live")
   private var heartbeat: Task<Void, Never>?
@@ -94,22 +78,19 @@ actor FeedHub {
   }
 
   func subscribe(_ userID: UUID) -> (Int, AsyncStream<ByteBuffer>) {
-    nextID += 1
-    let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(64))
-    subscribers[userID, default: [:]][nextID] = continuation
-    startHeartbeat()
-    return (nextID, stream)
+    if heartbeat == nil { heartbeat = LivePages.heartbeat { [weak self] in await self?.beat() } }
+    return pages.add(userID)
   }
 
   func unsubscribe(_ userID: UUID, _ id: Int) {
-    subscribers[userID]?[id]?.finish()
-    subscribers[userID]?[id] = nil
-    if subscribers[userID]?.isEmpty == true { subscribers[userID] = nil }
+    pages.remove(userID, id)
   }
+
+  private func beat() { pages.sendToAll(LivePages.keepAlive) }
 
   /// Sends `notice` to the pages it concerns.
   func deliver(_ notice: FeedNotice) async {
-    guard !subscribers.isEmpty, let database, let db = database() as? any SQLDatabase else { return }
+    guard !pages.isEmpty, let database, let db = database() as? any SQLDatabase else { return }
     do {
       guard let activity = try await ChallengeStore.activity(notice.activity, on: db) else { return }
       var recipients: Set<UUID> = [activity.user_id]
@@ -120,8 +101,7 @@ actor FeedHub {
         let followers = try await db.raw("SELECT follower_id FROM follows WHERE followee_id = \(bind: activity.user_id)").all(decoding: Row.self)
         recipients.formUnion(followers.map(\.follower_id))
       }
-      for recipient in recipients {
-        guard let pages = subscribers[recipient], !pages.isEmpty else { continue }
+      for recipient in recipients where pages.has(recipient) {
         let message: String
         switch notice.kind {
         case .added:
@@ -133,72 +113,35 @@ actor FeedHub {
           guard recipient != activity.user_id else { continue }
           message = "event: removed\ndata: {\"id\":\"\(activity.id.uuidString)\"}\n\n"
         }
-        let buffer = ByteBuffer(string: message)
-        for continuation in pages.values { continuation.yield(buffer) }
+        pages.send(ByteBuffer(string: message), to: recipient)
       }
     } catch {
       logger.warning("feed live update for \(notice.activity) failed: \(String(reflecting: error))")
     }
   }
 
-  private func startHeartbeat() {
-    guard heartbeat == nil else { return }
-    heartbeat = Task { [weak self] in
-      while !Task.isCancelled {
-        try? await Task.sleep(for: .seconds(ProjectsLive.heartbeatSeconds))
-        guard let self else { return }
-        await self.beat()
-      }
-    }
-  }
-
-  private func beat() {
-    let comment = ByteBuffer(string: ": keep-alive\n\n")
-    for pages in subscribers.values { for continuation in pages.values { continuation.yield(comment) } }
-  }
-
-  /// Listens on PostgreSQL (reconnecting when the connection drops; pages are dropped then so they
-  /// reconnect and reload what they missed).
+  /// Listens on PostgreSQL; when the connection drops, pages are ended so they reconnect and reload.
   func startListening(url: String, eventLoop: any EventLoop, logger: Logger) async {
     if let listening { return await listening.value }
-    let (ready, signal) = AsyncStream<Void>.makeStream()
-    let listening = Task<Void, Never> { for await _ in ready { return } }
-    self.listening = listening
-    listener = Task { [weak self] in
-      while !Task.isCancelled {
-        do {
-          let configuration = try SQLPostgresConfiguration(url: url)
-          let connection = try await PostgresConnection.connect(
-            on: eventLoop, configuration: configuration.coreConfiguration, id: 2, logger: logger)
-          defer { Task { try? await connection.close() } }
-          let notifications = try await connection.listen(FeedLive.channel)
-          signal.yield()
-          for try await notification in notifications {
-            guard let notice = FeedLive.notice(from: notification.payload) else { continue }
-            await self?.deliver(notice)
-          }
-        } catch {
-          signal.yield()
-          if Task.isCancelled { return }
-          logger.warning("feed live: LISTEN connection lost (\(String(reflecting: error))); reconnecting")
-          await self?.dropAll()
-          try? await Task.sleep(for: .seconds(1))
-        }
-      }
-    }
-    await listening.value
+    let (listener, ready) = PostgresListener.start(
+      url: url, channel: FeedLive.channel, connectionID: 2, eventLoop: eventLoop, logger: logger,
+      notification: { [weak self] payload in
+        guard let notice = FeedLive.notice(from: payload) else { return }
+        await self?.deliver(notice)
+      },
+      lost: { [weak self] in await self?.endAll() })
+    self.listener = listener
+    listening = ready
+    await ready.value
   }
 
-  private func dropAll() {
-    for pages in subscribers.values { for continuation in pages.values { continuation.finish() } }
-    subscribers = [:]
-  }
+  private func endAll() { pages.endAll() }
 
   func shutdown() {
     listener?.cancel()
     heartbeat?.cancel()
     listener = nil
     heartbeat = nil
-    dropAll()
+    pages.endAll()
   }
 }

@@ -19,8 +19,6 @@ import Vapor
 /// revision it saw and gets a snapshot when anything changed since.
 final class ProjectsLive: Sendable {
   static let channel = "completionkit_projects"
-  /// A comment line keeps idle connections open through proxies and finds closed ones.
-  static let heartbeatSeconds: UInt64 = 15
 
   private let postgresURL: String?
   let hub: ProjectsHub
@@ -73,26 +71,7 @@ final class ProjectsLive: Sendable {
       first += try Self.event(update)
     }
     let hub = hub
-    var headers = HTTPHeaders()
-    headers.contentType = HTTPMediaType(type: "text", subType: "event-stream")
-    headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
-    headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
-    let response = Response(status: .ok, headers: headers)
-    let opening = first
-    response.body = .init(asyncStream: { writer in
-      do {
-        try await writer.write(.buffer(ByteBuffer(string: opening)))
-        for await message in stream {
-          try await writer.write(.buffer(message))
-        }
-        try await writer.write(.end)
-      } catch {
-        // The page went away. The writer must still be ended (Vapor asserts on a writer left open).
-        try? await writer.write(.error(error))
-      }
-      await hub.unsubscribe(userID, subscription)
-    })
-    return response
+    return LivePages.response(opening: first, stream: stream) { await hub.unsubscribe(userID, subscription) }
   }
 
   /// One server-sent event.
@@ -109,8 +88,7 @@ final class ProjectsLive: Sendable {
 
 /// The open pages of this process, by person, and the changes waiting to be sent to them.
 actor ProjectsHub {
-  private var subscribers: [UUID: [Int: AsyncStream<ByteBuffer>.Continuation]] = [:]
-  private var nextID = 0
+  private var pages = LivePages()
   private var pending: [UUID: ChangeCoalescer<UUID>] = [:]
   private var everything: Set<UUID> = []
   private var database: (@Sendable () -> any Database)?
@@ -128,26 +106,19 @@ actor ProjectsHub {
   }
 
   func subscribe(_ userID: UUID) -> (Int, AsyncStream<ByteBuffer>) {
-    nextID += 1
-    let id = nextID
-    let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(64))
-    subscribers[userID, default: [:]][id] = continuation
-    startHeartbeat()
-    return (id, stream)
+    if heartbeat == nil { heartbeat = LivePages.heartbeat { [weak self] in await self?.beat() } }
+    return pages.add(userID)
   }
 
   func unsubscribe(_ userID: UUID, _ id: Int) {
-    subscribers[userID]?[id]?.finish()
-    subscribers[userID]?[id] = nil
-    if subscribers[userID]?.isEmpty == true {
-      subscribers[userID] = nil
-      pending[userID] = nil
-    }
+    if pages.remove(userID, id) { pending[userID] = nil }
   }
+
+  private func beat() { pages.sendToAll(LivePages.keepAlive) }
 
   /// Notes a committed change; the person's pages hear of it when the coalescing window closes.
   func publish(_ change: ProjectChange) {
-    guard subscribers[change.userID] != nil else { return }  // nobody of theirs is connected here
+    guard pages.has(change.userID) else { return }  // nobody of theirs is connected here
     let now = (clock.now - started).seconds
     var coalescer = pending[change.userID] ?? ChangeCoalescer<UUID>()
     if change.all { everything.insert(change.userID) }
@@ -183,71 +154,33 @@ actor ProjectsHub {
           revision: owner.revision, snapshot: false, inbox: owner.inbox, projects: projects.map(\.view),
           deleted: ids.subtracting(found).map(\.uuidString).sorted())
       }
-      let message = ByteBuffer(string: try ProjectsLive.event(update))
-      for continuation in subscribers[userID]?.values ?? [:].values { continuation.yield(message) }
+      pages.send(ByteBuffer(string: try ProjectsLive.event(update)), to: userID)
     } catch {
       logger.warning("projects live update for \(userID) failed: \(String(reflecting: error))")
     }
   }
 
-  private func startHeartbeat() {
-    guard heartbeat == nil else { return }
-    heartbeat = Task { [weak self] in
-      while !Task.isCancelled {
-        try? await Task.sleep(for: .seconds(ProjectsLive.heartbeatSeconds))
-        guard let self else { return }
-        await self.beat()
-      }
-    }
-  }
-
-  private func beat() {
-    let comment = ByteBuffer(string: ": keep-alive\n\n")
-    for continuations in subscribers.values {
-      for continuation in continuations.values { continuation.yield(comment) }
-    }
-  }
-
-  /// Listens for other processes' (and this one's) changes on PostgreSQL, reconnecting when the
-  /// connection drops. A missed notification while reconnecting is repaired by the pages themselves:
-  /// their stream ends with the listener's connection and they reconnect with their last revision.
+  /// Listens for other processes' (and this one's) changes on PostgreSQL. A notification missed while
+  /// the connection is down is repaired by the pages themselves: their streams end, and they reconnect
+  /// with their last revision.
   func startListening(url: String, eventLoop: any EventLoop, logger: Logger) async {
     if let listening { return await listening.value }
     // The first page waits until LISTEN is active, so nothing committed after its snapshot is missed.
-    let (ready, signal) = AsyncStream<Void>.makeStream()
-    let listening = Task<Void, Never> { for await _ in ready { return } }
-    self.listening = listening
-    listener = Task { [weak self] in
-      while !Task.isCancelled {
-        do {
-          let configuration = try SQLPostgresConfiguration(url: url)
-          let connection = try await PostgresConnection.connect(
-            on: eventLoop, configuration: configuration.coreConfiguration, id: 1, logger: logger)
-          defer { Task { try? await connection.close() } }
-          let notifications = try await connection.listen(ProjectsLive.channel)
-          signal.yield()
-          for try await notification in notifications {
-            guard let change = ProjectsLive.change(from: notification.payload) else { continue }
-            await self?.publish(change)
-          }
-        } catch {
-          signal.yield()
-          if Task.isCancelled { return }
-          logger.warning("projects live: LISTEN connection lost (\(String(reflecting: error))); reconnecting")
-          await self?.dropAll()
-          try? await Task.sleep(for: .seconds(1))
-        }
-      }
-    }
-    await listening.value
+    let (listener, ready) = PostgresListener.start(
+      url: url, channel: ProjectsLive.channel, connectionID: 1, eventLoop: eventLoop, logger: logger,
+      notification: { [weak self] payload in
+        guard let change = ProjectsLive.change(from: payload) else { return }
+        await self?.publish(change)
+      },
+      lost: { [weak self] in await self?.dropAll() })
+    self.listener = listener
+    listening = ready
+    await ready.value
   }
 
   /// Ends every stream so pages reconnect (and get a snapshot): used when notifications may have been missed.
   private func dropAll() {
-    for continuations in subscribers.values {
-      for continuation in continuations.values { continuation.finish() }
-    }
-    subscribers = [:]
+    pages.endAll()
     pending = [:]
   }
 
