@@ -484,6 +484,8 @@ function onPhotoChosen(event) {
 function applyLimits(overview) {
   $("#story").maxLength = overview.storyLimit;
   $("#report-reason").maxLength = overview.commentLimit;
+  // Comment boxes opened before the first load answered get the server's limit too.
+  for (const box of document.querySelectorAll('[data-testid="comment-input"]')) box.maxLength = overview.commentLimit;
   updateCounter();
 }
 
@@ -817,7 +819,12 @@ function insertByTime(element, createdAt) {
  */
 async function catchUpFeed() {
   const feed = state.feed;
-  if (!feed.loaded || feed.loading) return;
+  if (feed.loading) return;
+  // A feed whose last load failed (the server was down) loads again whole once the stream is back.
+  if (!feed.loaded) {
+    if ($("#feed-error").textContent) loadFeed();
+    return;
+  }
   const token = feed.token;
   try {
     const page = await api(`/api/feed?${new URLSearchParams({ filter: feed.filter, limit: String(FEED_PAGE_SIZE) })}`);

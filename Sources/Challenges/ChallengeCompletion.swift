@@ -39,6 +39,8 @@ public enum ChallengeCompletion {
   /// The overlay's words.
   public static let headline = "Challenge Complete! 🎉"
   public static let sharedMessage = "Your achievement has been shared with your followers!"
+  /// The message for a guest, whom nobody can follow yet.
+  public static let guestMessage = "Save your account on the home page so friends can follow you and see it."
 
   /// The policies the recorder applies: points by type, the daily streak, a celebration every time.
   public static let rules = CompletionRules(

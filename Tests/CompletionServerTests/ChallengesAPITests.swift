@@ -93,7 +93,7 @@ struct ChallengesAPITests {
       #expect(done.challenge.participation?.status == "completed" && done.challenge.participation?.progress == 1)
       #expect(done.stats.challengesCompleted == 1 && done.stats.totalPoints == 100 && done.stats.currentStreak == 1 && done.stats.longestStreak == 1)
       #expect(done.celebration?.name == "challengeComplete" && done.dismissAfter == 3)
-      #expect(done.headline == "Challenge Complete! 🎉")
+      #expect(done.headline == "Challenge Complete! 🎉" && done.message == ChallengeCompletion.sharedMessage)
       #expect(done.activity.title == "Completed \(daily.title)! 🎉" && done.activity.subtitle == "100 points earned")
 
       let friendFeed = try await Self.feed(friend)
@@ -180,6 +180,10 @@ struct ChallengesAPITests {
 
       // Nothing was paid by any of it.
       #expect(try await Self.points(app, cook) == 0)
+      // A guest (whom nobody can follow yet) is told how to share instead.
+      let guest = cook.stranger()
+      let guestDone = try guest.decode(ChallengeCompletionView.self, from: try await Self.complete(guest, daily, photo: try await Self.upload(guest)))
+      #expect(guestDone.isFirst && guestDone.message == ChallengeCompletion.guestMessage)
       let done = try cook.decode(ChallengeCompletionView.self, from: try await Self.complete(cook, daily, photo: photo))
       let post = done.activity.id
       #expect(code(try await other.send(.POST, "/api/activities/\(post)/congrats")) == "activity_not_found")
@@ -404,6 +408,16 @@ struct ChallengesAPITests {
       }
       let me = try cook.decode(ProfileView.self, from: try await cook.send(.GET, "/api/social/me"))
       #expect(me.followers == 3 && me.following == 0 && me.isMe)
+
+      // A new follower sees what they did lately; after unfollowing, their posts leave the feed.
+      let daily = try #require(try await Self.overview(cook).challenges.first { $0.type == "daily" })
+      let done = try cook.decode(ChallengeCompletionView.self, from: try await Self.complete(cook, daily, photo: try await Self.upload(cook)))
+      let late = cook.stranger()
+      _ = try await Self.account(late, "late")
+      try await Self.follow(late, username)
+      #expect(try await Self.feed(late, "filter=challenges").items.map(\.id) == [done.activity.id])
+      #expect(try await late.send(.DELETE, "/api/social/follow/\(username)").status == .ok)
+      #expect(try await Self.feed(late, "filter=challenges").items.isEmpty)
       let list = try cook.decode(PeoplePage.self, from: try await cook.send(.GET, "/api/social/followers"))
       #expect(list.total == 3 && list.people.count == 3)
       #expect(try await fans[0].send(.DELETE, "/api/social/follow/\(username)").status == .ok)

@@ -307,6 +307,25 @@ enum ChallengeStore {
     return fannedOut
   }
 
+  /// How many of someone's recent posts a new follower's feed gets at once.
+  static let backfillCount = 20
+
+  /// Copies `followee`'s most recent visible completions into `follower`'s feed (a new follow shows what
+  /// they did lately, not only what comes next). Posts of very big accounts are merged in when read anyway.
+  static func backfill(_ follower: UUID, from followee: UUID, on db: any SQLDatabase) async throws {
+    try await db.raw(
+      """
+      INSERT INTO feed_entries (owner_id, activity_id, at_micros, type)
+      SELECT \(bind: follower), id, at_micros, type FROM activities
+      WHERE id IN (
+        SELECT id FROM activities
+        WHERE user_id = \(bind: followee) AND type = \(bind: FeedActivityType.challengeCompleted) AND fanned_out = true AND status = 'visible'
+          AND id NOT IN (SELECT activity_id FROM feed_entries WHERE owner_id = \(bind: follower))
+        ORDER BY at_micros DESC LIMIT \(unsafeRaw: String(backfillCount)))
+      """
+    ).run()
+  }
+
   /// Feeds holding more than ``feedCap`` + ``feedSlack`` entries (a read: on SQLite it does not hold up writers).
   static func overfullFeeds(limit: Int, on db: any SQLDatabase) async throws -> [UUID] {
     struct Row: Decodable { let owner_id: UUID }

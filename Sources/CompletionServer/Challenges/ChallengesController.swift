@@ -132,7 +132,10 @@ struct ChallengesController: RouteCollection {
   /// pays the type's points, counts the daily streak, shares to followers — exactly once per person and
   /// challenge, however often the request is retried or sent twice at the same moment.
   @Sendable func complete(req: Request) async throws -> Response {
-    guard let userID = req.currentSession?.userID else { throw AppError.unauthenticated }
+    let user = try await req.requireUser()
+    let userID = try user.requireID()
+    // A guest cannot be followed yet: the overlay says how to share instead.
+    let message = user.isGuest ? ChallengeCompletion.guestMessage : ChallengeCompletion.sharedMessage
     let body = try req.decodeJSON(CompleteChallengeRequest.self)
     let (challenge, today, zone) = try await Self.openChallenge(req)
     let preference = try MotionController.preference(req)
@@ -150,7 +153,7 @@ struct ChallengesController: RouteCollection {
       .save { db in
         let (view, notice) = try await Self.record(
           challenge, userID: userID, photoID: photoID, story: story, preference: preference, today: today, zone: zone, at: now,
-          fanOutLimit: fanOutLimit, services: services, on: db)
+          fanOutLimit: fanOutLimit, message: message, services: services, on: db)
         if let notice { announced.set(notice) }
         return try StoredResponse(view)
       }
@@ -164,7 +167,7 @@ struct ChallengesController: RouteCollection {
   /// the activity with its fan-out, and announces it. A completion made before answers as things stand.
   static func record(
     _ challenge: Challenge, userID: UUID, photoID: UUID, story: String?, preference: MotionPreference, today: CalendarDay, zone: TimeZone,
-    at now: Date, fanOutLimit: Int, services: AppServices, on db: any Database
+    at now: Date, fanOutLimit: Int, message: String = ChallengeCompletion.sharedMessage, services: AppServices, on db: any Database
   ) async throws -> (ChallengeCompletionView, FeedNotice?) {
     let sql = ChallengeStore.sql(db)
     let activityID = UUID()
@@ -179,7 +182,7 @@ struct ChallengesController: RouteCollection {
       """
     ).first()
     guard claimed != nil else {
-      return (try await repeatAnswer(challenge, userID: userID, today: today, zone: zone, on: sql), nil)
+      return (try await repeatAnswer(challenge, userID: userID, today: today, zone: zone, message: message, on: sql), nil)
     }
     let completion = ChallengeCompletion.completion(of: challenge, account: userID.uuidString, at: now, timeZone: zone.identifier)
     let recorded = try await CompletionRecorder.record(completion, rules: ChallengeCompletion.rules, preference: preference, on: db)
@@ -206,14 +209,14 @@ struct ChallengesController: RouteCollection {
       challenge: Self.view(challenge, today: today, zone: zone, participation: participation), isFirst: recorded.isFirst,
       pointsAwarded: points, stats: stats, celebration: recorded.choreography.map { ChoreographyPayload($0, preference: preference) },
       dismissAfter: ChallengeCompletion.dismissAfterSeconds, headline: ChallengeCompletion.headline,
-      message: ChallengeCompletion.sharedMessage, activity: activity.view(for: userID, congratulated: false))
+      message: message, activity: activity.view(for: userID, congratulated: false))
     return (view, notice)
   }
 
   /// The answer to a completion that was made before (a second request at the same moment, or a retry
   /// without a key): things as they stand, nothing paid, no celebration.
   static func repeatAnswer(
-    _ challenge: Challenge, userID: UUID, today: CalendarDay, zone: TimeZone, on db: any SQLDatabase
+    _ challenge: Challenge, userID: UUID, today: CalendarDay, zone: TimeZone, message: String, on db: any SQLDatabase
   ) async throws -> ChallengeCompletionView {
     guard let participation = try await ChallengeStore.participation(userID, challenge: challenge.id, on: db),
       let activityID = participation.activity_id, let activity = try await ChallengeStore.activity(activityID, on: db)
@@ -222,7 +225,7 @@ struct ChallengesController: RouteCollection {
     return ChallengeCompletionView(
       challenge: view(challenge, today: today, zone: zone, participation: participation), isFirst: false, pointsAwarded: 0,
       stats: try await ChallengeStore.stats(userID, today: today, zone: zone, on: db), celebration: nil,
-      dismissAfter: ChallengeCompletion.dismissAfterSeconds, headline: ChallengeCompletion.headline, message: ChallengeCompletion.sharedMessage,
+      dismissAfter: ChallengeCompletion.dismissAfterSeconds, headline: ChallengeCompletion.headline, message: message,
       activity: activity.view(for: userID, congratulated: congratulated))
   }
 

@@ -90,6 +90,7 @@ struct SocialController: RouteCollection {
       guard inserted != nil else { return true }
       try await ChallengeStore.bumpCounts(me, followers: 0, following: 1, on: sql)
       try await ChallengeStore.bumpCounts(person.id, followers: 1, following: 0, on: sql)
+      try await ChallengeStore.backfill(me, from: person.id, on: sql)
       let activity = UUID()
       _ = try await ChallengeStore.insert(
         activity: activity, author: me, type: FeedActivityType.follow, at: ChallengeStore.micros(now), title: "\(user.displayName) started following you",
@@ -117,6 +118,13 @@ struct SocialController: RouteCollection {
       guard deleted != nil else { return true }
       try await ChallengeStore.bumpCounts(me, followers: 0, following: -1, on: sql)
       try await ChallengeStore.bumpCounts(person.id, followers: -1, following: 0, on: sql)
+      // Their posts leave this person's feed (their photos are no longer this person's to see).
+      try await sql.raw(
+        """
+        DELETE FROM feed_entries WHERE owner_id = \(bind: me)
+          AND activity_id IN (SELECT id FROM activities WHERE user_id = \(bind: person.id) AND recipient_id IS NULL)
+        """
+      ).run()
       return true
     }
     return try await Self.profile(of: person, viewer: me, req: req, on: db)
