@@ -607,6 +607,15 @@ async function submitCompletion(event) {
     const result = await send(path, { body, headers: { "Idempotency-Key": attempt.key } });
     c.busy = false;
     c.done = true;
+    if (!result.isFirst) {
+      // Completed before (another tab or device): nothing new was shared, so no "Success!" and no celebration.
+      upsertChallenge(result.challenge);
+      renderStats(result.stats);
+      setSubmitState("idle");
+      $("#complete-submit").disabled = true;
+      showCompleteError("You completed this challenge already — the photo and story you shared first are the ones your followers see.", { retry: false });
+      return;
+    }
     setSubmitState("success");
     completed(result);
   } catch (error) {

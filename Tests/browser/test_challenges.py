@@ -531,3 +531,32 @@ def test_no_serious_accessibility_problems(browser, server, size):
     finally:
         context.close()
         friend_context.close()
+
+
+def test_a_second_tab_completing_the_same_challenge_is_told_it_was_done_already(browser, server):
+    context = new_context(browser)
+    try:
+        register(context, server, "twotabs")
+        daily = todays(context, server)
+        join(context, server, daily["id"])
+        first = open_challenges(context, server)
+        second = open_challenges(context, server)
+        first_submit = fill_completion(first, daily["id"], "From the first tab.")
+        second_submit = fill_completion(second, daily["id"], "From the second tab.")
+        first_submit.click()
+        expect(first.get_by_test_id("celebration")).to_be_visible()
+
+        second_submit.click()
+        error = second.get_by_test_id("complete-error")
+        expect(error).to_be_visible()
+        expect(error).to_contain_text("completed this challenge already")
+        expect(second.get_by_test_id("celebration")).to_be_hidden()
+        expect(second.get_by_test_id("complete-submit")).not_to_contain_text("Success")
+        expect(card(second, daily["id"])).to_have_attribute("data-status", "completed")
+        # It paid once, and the story that stands is the first tab's.
+        assert stats(context, server)["totalPoints"] == 100
+        feed = context.request.get(f"{server}/api/feed?filter=challenges").json()
+        assert [item["story"] for item in feed["items"]] == ["From the first tab."]
+        no_errors(first, second)
+    finally:
+        context.close()
