@@ -5,6 +5,10 @@ const icons = {
   cryptogram: '<svg viewBox="0 0 24 24" width="26" height="26" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 15.5h5M15 15.5h5"/><path d="M4.8 11 6.5 5l1.7 6M5.3 9h2.4"/><path d="M15.5 5h2.2a1.5 1.5 0 0 1 0 3h-2.2zM15.5 8h2.6a1.6 1.6 0 0 1 0 3.2h-2.6z"/><path d="M9 19.5h6"/></svg>',
   kids: '<svg viewBox="0 0 24 24" width="26" height="26" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M12 3 6.5 11h3L6 16h12l-3.5-5h3z"/><path d="M12 16v5"/><circle cx="18.5" cy="5.5" r="2"/></svg>',
   motion: '<svg viewBox="0 0 24 24" width="26" height="26" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path d="M3 17c3 0 3-10 6-10s3 10 6 10 3-10 6-10"/></svg>',
+  // A ring filled most of the way with a check: a project nearly done.
+  projects: '<svg viewBox="0 0 24 24" width="26" height="26" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><circle cx="12" cy="12" r="9"/><path d="M12 3a9 9 0 1 1-9 9"/><path d="m8.5 12.5 2.5 2.5 4.5-5"/></svg>',
+  // A trophy: a challenge completed.
+  challenges: '<svg viewBox="0 0 24 24" width="26" height="26" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M8 4h8v5a4 4 0 0 1-8 0z"/><path d="M8 6H5a3 3 0 0 0 3 4M16 6h3a3 3 0 0 1-3 4"/><path d="M12 13v4M8.5 20h7M10 17h4"/></svg>',
 };
 
 async function showSystems() {
