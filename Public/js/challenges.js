@@ -344,6 +344,9 @@ function challengeActions(challenge, status) {
       : "";
     actions.append(h("p", { class: "ch-done", "data-testid": "completed" }, "Completed ✓",
       when ? h("span", { class: "ch-done-when", text: ` · ${when}` }) : null));
+  } else if (status === "revoked") {
+    actions.append(h("p", { class: "muted small ch-ended-note", "data-testid": "revoked",
+      text: "Taken back after review: this completion no longer counts." }));
   } else if (status === "active" && challenge.isOpen) {
     actions.append(
       h("button", { class: "button ch-primary", type: "button", "data-testid": "complete-open", "aria-haspopup": "dialog",

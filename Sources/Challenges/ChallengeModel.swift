@@ -152,4 +152,6 @@ public struct ChallengeID: Hashable, Sendable, CustomStringConvertible {
 /// Where a person stands with a challenge (the seed's `UserChallenge.status`).
 public enum ParticipationStatus: String, Codable, Hashable, Sendable {
   case active, completed, left
+  /// Completed, then taken back by moderation: it no longer counts and cannot be completed again.
+  case revoked
 }

@@ -3,9 +3,9 @@ import CompletionCore
 
 /// A person's part in a challenge (the seed's `UserChallenge`).
 public struct ParticipationView: Codable, Hashable, Sendable {
-  /// "active", "completed" or "left".
+  /// "active", "completed", "left", or "revoked" (completed, then taken back by moderation).
   public let status: String
-  /// 0…1: 1 exactly when completed.
+  /// 0…1: 1 exactly when completed (and standing).
   public let progress: Double
   /// Seconds since 1970.
   public let joinedAt: Double

@@ -374,8 +374,11 @@ struct ChallengesAPITests {
       #expect(pending.map(\.id.uuidString) == [middle] && pending.first?.reasons == ["not cooked", "stock photo"])
       try await ChallengesModeration.review(UUID(uuidString: middle)!, decision: .revoke, operator: "test", note: "confirmed", app: app)
       #expect(try await Self.points(app, cook) == 200)
-      let stats = try await Self.overview(cook).stats
+      let afterRevoke = try await Self.overview(cook)
+      let stats = afterRevoke.stats
       #expect(stats.challengesCompleted == 2 && stats.currentStreak == 1 && stats.longestStreak == 1)
+      let revoked = try #require(afterRevoke.earlier.first { $0.participation?.activityId == middle })
+      #expect(revoked.participation?.status == "revoked" && revoked.participation?.progress == 0)
       let trail = try await ChallengesModeration.trail(UUID(uuidString: middle)!, on: app.db)
       #expect(trail.map { $0.split(separator: " ")[1] } == ["reported", "reported", "hidden", "revoked"])
       await #expect(throws: ChallengesModeration.Refused.self) {

@@ -113,7 +113,9 @@ struct ChallengesController: RouteCollection {
       """
     ).run()
     let row = try await ChallengeStore.participation(userID, challenge: challenge.id, on: db)
-    if row?.status == ParticipationStatus.completed.rawValue { throw ChallengesError.alreadyCompleted }
+    if row?.status == ParticipationStatus.completed.rawValue || row?.status == ParticipationStatus.revoked.rawValue {
+      throw ChallengesError.alreadyCompleted
+    }
     return Self.view(challenge, today: today, zone: zone, participation: row)
   }
 
@@ -177,7 +179,7 @@ struct ChallengesController: RouteCollection {
       VALUES (\(bind: UUID()), \(bind: userID), \(bind: challenge.id), 'completed', 1, \(bind: now), \(bind: now), \(bind: activityID), \(bind: now))
       ON CONFLICT (user_id, challenge_id) DO UPDATE SET status = 'completed', progress = 1, completed_at = excluded.completed_at,
         activity_id = excluded.activity_id, updated_at = excluded.updated_at
-      WHERE challenge_participations.status <> 'completed'
+      WHERE challenge_participations.status NOT IN ('completed', 'revoked')
       RETURNING challenge_id
       """
     ).first()

@@ -107,7 +107,7 @@ public enum ChallengesModeration {
           key: key, rules: ChallengeCompletion.rules, reason: "Revoked by moderation: \(activity.challenge_title ?? activity.title)", at: now,
           on: db)
         try await sql.raw(
-          "UPDATE challenge_participations SET progress = 0, updated_at = \(bind: now) WHERE activity_id = \(bind: id)"
+          "UPDATE challenge_participations SET status = 'revoked', progress = 0, updated_at = \(bind: now) WHERE activity_id = \(bind: id)"
         ).run()
       }
       let result: FeedNotice? =
