@@ -42,8 +42,9 @@ public enum ChallengesModeration {
       try await save(state, of: id, on: sql)
       try await log(id, action: "reported", actor: reporter.uuidString, note: reason, at: now, on: sql)
       if effects.contains(.hide) {
-        // A microsecond after the report that caused it, so the trail reads in order.
-        try await log(id, action: "hidden", actor: "system", note: "\(state.reports) reports", at: now.addingTimeInterval(1e-6), on: sql)
+        // A microsecond after the report that caused it (counted in whole microseconds: a Date this far
+        // from 1970 cannot add one exactly), so the trail reads in order.
+        try await log(id, action: "hidden", actor: "system", note: "\(state.reports) reports", atMicros: ChallengeStore.micros(now) + 1, on: sql)
         try await app.services.feedLive.announce(FeedNotice(kind: .removed, activity: id), on: sql)
         return true
       }
@@ -125,10 +126,14 @@ public enum ChallengesModeration {
   }
 
   private static func log(_ id: UUID, action: String, actor: String, note: String, at now: Date, on db: any SQLDatabase) async throws {
+    try await log(id, action: action, actor: actor, note: note, atMicros: ChallengeStore.micros(now), on: db)
+  }
+
+  private static func log(_ id: UUID, action: String, actor: String, note: String, atMicros: Int64, on db: any SQLDatabase) async throws {
     try await db.raw(
       """
       INSERT INTO moderation_events (id, activity_id, action, actor, note, at_micros)
-      VALUES (\(bind: UUID()), \(bind: id), \(bind: action), \(bind: actor), \(bind: note), \(bind: ChallengeStore.micros(now)))
+      VALUES (\(bind: UUID()), \(bind: id), \(bind: action), \(bind: actor), \(bind: note), \(bind: atMicros))
       """
     ).run()
   }
