@@ -150,7 +150,7 @@ struct ChallengesController: RouteCollection {
       try IdempotencyKey(userID: userID, key: "challenges:\($0)", scope: "\(req.method) \(req.url.path)", body: req)
     }
     let fanOutLimit = req.application.serverOptions.fanOutLimit
-    let announced = Announced()
+    let announced = AfterCommit<FeedNotice>()
     let stored = try await services.runner.run(game: Self.runnerKey(userID, challenge.id), on: req.db, idempotency: idempotency) { now in
       .save { db in
         let (view, notice) = try await Self.record(
@@ -335,12 +335,4 @@ enum PhotoLimits {
   static let maxPixels = 50_000_000
   static let maxSide = 2048
   static let thumbnailSide = 640
-}
-
-/// The notice a committed change should hand to this process's pages (set inside the transaction).
-final class Announced: @unchecked Sendable {
-  private let lock = NSLock()
-  private var notice: FeedNotice?
-  var value: FeedNotice? { lock.withLock { notice } }
-  func set(_ notice: FeedNotice) { lock.withLock { self.notice = notice } }
 }

@@ -77,7 +77,7 @@ struct SocialController: RouteCollection {
     guard person.id != me else { throw ChallengesError.cannotFollowSelf }
     let services = req.application.services
     let now = services.clock.now()
-    let announced = Announced()
+    let announced = AfterCommit<FeedNotice>()
     let fanOutLimit = req.application.serverOptions.fanOutLimit
     _ = try await services.runner.write(on: req.db) { db -> Bool? in
       let sql = ChallengeStore.sql(db)

@@ -351,7 +351,7 @@ struct ProjectsController: RouteCollection {
   /// change touched are told to this process's live pages (a replay changed nothing, so tells no one).
   private func runTaskChange(
     _ req: Request, id: UUID,
-    _ attempt: @escaping @Sendable (_ userID: UUID, _ zone: String, _ touched: TouchedLists, _ now: Date) async throws
+    _ attempt: @escaping @Sendable (_ userID: UUID, _ zone: String, _ touched: AfterCommit<ProjectChange>, _ now: Date) async throws
       -> GameRunner.Step<StoredResponse>
   ) async throws -> Response {
     guard let userID = req.currentSession?.userID else { throw ProjectsError.taskNotFound }
@@ -360,7 +360,7 @@ struct ProjectsController: RouteCollection {
       try IdempotencyKey(userID: userID, key: "projects:\($0)", scope: "\(req.method) \(req.url.path)", body: req)
     }
     let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
-    let touched = TouchedLists()
+    let touched = AfterCommit<ProjectChange>()
     let stored = try await services.runner.run(game: id, on: req.db, idempotency: idempotency) { now in
       try await attempt(userID, zone, touched, now)
     }
@@ -637,15 +637,6 @@ struct ProjectsController: RouteCollection {
     }
     return day.description
   }
-}
-
-/// The lists a committed change touched, handed out of the runner's closure.
-final class TouchedLists: @unchecked Sendable {
-  private let lock = NSLock()
-  private var change: ProjectChange?
-
-  func set(_ change: ProjectChange) { lock.withLock { self.change = change } }
-  var value: ProjectChange? { lock.withLock { change } }
 }
 
 extension Optional {

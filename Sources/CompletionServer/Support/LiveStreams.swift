@@ -120,3 +120,13 @@ enum PostgresListener {
     return (listener, ready)
   }
 }
+
+/// What a write's transaction announced, kept for after its commit: the attempt that landed sets it, and
+/// the request then tells this process's pages (a rolled-back attempt's value is replaced by the next one).
+final class AfterCommit<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value?
+
+  func set(_ value: Value) { lock.withLock { stored = value } }
+  var value: Value? { lock.withLock { stored } }
+}
