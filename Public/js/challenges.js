@@ -89,6 +89,20 @@ function icon(name, className = "ch-icon") {
   return h("span", { class: className, "aria-hidden": "true", html: ICONS[name] });
 }
 
+/**
+ * Marks a button as working without disabling it: a disabled button drops the keyboard focus to <body>, and a
+ * keyboard or screen-reader user would have to find their place again. Its handler ignores presses meanwhile.
+ */
+function setBusy(button, busy) {
+  if (busy) {
+    button.setAttribute("aria-busy", "true");
+    button.setAttribute("aria-disabled", "true");
+  } else {
+    button.removeAttribute("aria-busy");
+    button.removeAttribute("aria-disabled");
+  }
+}
+
 function nextId(prefix) {
   state.uid += 1;
   return `${prefix}-${state.uid}`;
@@ -388,8 +402,7 @@ function upsertChallenge(challenge) {
 
 async function changeParticipation(challengeId, action, button) {
   if (button.getAttribute("aria-busy") === "true") return;
-  button.setAttribute("aria-busy", "true");
-  button.disabled = true;
+  setBusy(button, true);
   showPageError("");
   try {
     const challenge = await api(`/api/challenges/${enc(challengeId)}/${action}?tz=${enc(timeZone())}`, { method: "POST" });
@@ -399,8 +412,7 @@ async function changeParticipation(challengeId, action, button) {
     const target = card && (card.querySelector("[data-testid=complete-open], [data-testid=join]") || card);
     if (target) target.focus();
   } catch (error) {
-    button.removeAttribute("aria-busy");
-    button.disabled = false;
+    setBusy(button, false);
     showPageError(error.message);
   }
 }
@@ -728,7 +740,7 @@ async function loadFeed({ more = false } = {}) {
   }
   feed.loading = true;
   list.setAttribute("aria-busy", "true");
-  button.disabled = true;
+  setBusy(button, true);
   $("#feed-error").textContent = "";
   const query = new URLSearchParams({ filter: feed.filter, limit: String(FEED_PAGE_SIZE) });
   if (more) query.set("cursor", feed.next);
@@ -751,7 +763,7 @@ async function loadFeed({ more = false } = {}) {
     if (token === feed.token) {
       feed.loading = false;
       list.removeAttribute("aria-busy");
-      button.disabled = false;
+      setBusy(button, false);
       renderFeedChrome();
     }
   }
@@ -1001,7 +1013,7 @@ async function loadComments(entry, { more = false } = {}) {
   const moreButton = box.querySelector(".ch-more-comments");
   const error = box.querySelector("[data-role=thread-error]");
   error.textContent = "";
-  moreButton.disabled = true;
+  setBusy(moreButton, true);
   const cursor = more ? `?cursor=${enc(t.next)}` : "";
   try {
     const page = await api(`/api/activities/${enc(entry.item.id)}/comments${cursor}`);
@@ -1018,7 +1030,7 @@ async function loadComments(entry, { more = false } = {}) {
     error.textContent = failure.message;
   } finally {
     t.loading = false;
-    moreButton.disabled = false;
+    setBusy(moreButton, false);
     moreButton.hidden = !t.next;
     renderCommentCount(entry);
   }
@@ -1046,8 +1058,7 @@ async function postComment(event, entry) {
   const body = input.value.trim();
   const error = entry.element.querySelector("[data-role=thread-error]");
   if (!body || button.getAttribute("aria-busy") === "true") return;
-  button.setAttribute("aria-busy", "true");
-  button.disabled = true;
+  setBusy(button, true);
   error.textContent = "";
   try {
     const comment = await api(`/api/activities/${enc(entry.item.id)}/comments`, { method: "POST", body: { body } });
@@ -1055,10 +1066,12 @@ async function postComment(event, entry) {
     entry.item = { ...entry.item, comments: entry.item.comments + 1 };
     input.value = "";
     announce("Comment posted.");
+    // Post has nothing left to send (it is disabled below): the keyboard goes to the empty field, ready for another.
+    if (form.contains(document.activeElement) || document.activeElement === document.body) input.focus({ preventScroll: true });
   } catch (failure) {
     error.textContent = failure.message;
   } finally {
-    button.removeAttribute("aria-busy");
+    setBusy(button, false);
     button.disabled = !input.value.trim();
     renderCommentCount(entry);
   }
@@ -1299,10 +1312,10 @@ function renderProfile(profile) {
 
 async function loadPeople(kind, { more = false } = {}) {
   const box = state.people[kind];
-  if (more && !box.next) return;
-  const token = more ? box.token : ++box.token;
   const button = $(`#${kind}-more`);
-  button.disabled = true;
+  if (more && (!box.next || button.getAttribute("aria-busy") === "true")) return;
+  const token = more ? box.token : ++box.token;
+  setBusy(button, true);
   try {
     const page = await api(`/api/social/${kind}${more ? `?cursor=${enc(box.next)}` : ""}`);
     if (token !== box.token) return;
@@ -1312,8 +1325,14 @@ async function loadPeople(kind, { more = false } = {}) {
     if (kind === "following") for (const person of page.people) if (person.username) state.people.followed.add(person.username);
     const list = $(`#${kind}-list`);
     const rows = page.people.map((person) => personRow(person, kind));
+    // Drawing the list again (a follow from elsewhere, someone new following you) keeps the keyboard on the same person's button.
+    const focused = !more && list.contains(document.activeElement) && document.activeElement.closest(".ch-person");
     if (more) list.append(...rows);
     else list.replaceChildren(...rows);
+    if (focused) {
+      const again = rows.find((row) => row.dataset.username && row.dataset.username === focused.dataset.username);
+      (again || rows[0])?.querySelector("button")?.focus({ preventScroll: true });
+    }
     if (more && rows.length && !box.next) rows[0].querySelector("button, [tabindex]")?.focus();
     $(`#${kind}-count`).textContent = String(page.total);
     $(`#${kind}-empty`).hidden = box.people.length > 0;
@@ -1322,7 +1341,7 @@ async function loadPeople(kind, { more = false } = {}) {
     $("#follow-message").textContent = error.message;
     $("#follow-message").className = "message error";
   } finally {
-    button.disabled = false;
+    setBusy(button, false);
     button.hidden = !box.next;
   }
 }
@@ -1360,8 +1379,8 @@ function refreshFollowerButtons() {
 async function toggleFollow(person, button) {
   if (button.getAttribute("aria-busy") === "true") return;
   const following = button.dataset.following === "true";
-  button.setAttribute("aria-busy", "true");
-  button.disabled = true;
+  // The button stays focusable while it works, and says its new state in place ("Follow" ↔ "Unfollow").
+  setBusy(button, true);
   try {
     const profile = following
       ? await api(`/api/social/follow/${enc(person.username)}`, { method: "DELETE" })
@@ -1372,15 +1391,16 @@ async function toggleFollow(person, button) {
     for (const other of document.querySelectorAll(`.ch-person[data-username="${CSS.escape(person.username)}"] .ch-follow-toggle`)) {
       renderFollowButton(other, person, profile.isFollowing);
     }
-    announce(profile.isFollowing ? `You follow ${person.displayName}.` : `You no longer follow ${person.displayName}.`);
+    announce(profile.isFollowing ? `You now follow ${person.displayName}.` : `You no longer follow ${person.displayName}.`);
     await loadProfile();
+    // Followed back from "Followers": they join "Following" too. (From "Following" itself the row stays, to undo.)
+    if (!button.closest("#following-list")) loadPeople("following");
     loadFeed();
   } catch (error) {
     $("#follow-message").className = "message error";
     $("#follow-message").textContent = error.message;
   } finally {
-    button.removeAttribute("aria-busy");
-    button.disabled = false;
+    setBusy(button, false);
   }
 }
 
@@ -1398,8 +1418,7 @@ async function submitFollow(event) {
     return;
   }
   if (button.getAttribute("aria-busy") === "true") return;
-  button.setAttribute("aria-busy", "true");
-  button.disabled = true;
+  setBusy(button, true);
   message.textContent = "";
   try {
     const profile = await api("/api/social/follow", { method: "POST", body: { username } });
@@ -1415,8 +1434,7 @@ async function submitFollow(event) {
     message.textContent = error.message;
     input.focus();
   } finally {
-    button.removeAttribute("aria-busy");
-    button.disabled = false;
+    setBusy(button, false);
   }
 }
 

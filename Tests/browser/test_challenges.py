@@ -560,3 +560,69 @@ def test_a_second_tab_completing_the_same_challenge_is_told_it_was_done_already(
         no_errors(first, second)
     finally:
         context.close()
+
+# MARK: Keyboard, counting, phone, share card and share sheet
+
+
+def focused_testid(page):
+    return page.evaluate("document.activeElement && (document.activeElement.dataset.testid || document.activeElement.tagName)")
+
+
+def test_the_keyboard_stays_put_after_posting_a_comment_following_and_unfollowing(browser, server):
+    context, friend_context, other_context = new_context(browser), new_context(browser), new_context(browser)
+    try:
+        register(context, server, "keys")
+        friend = register(friend_context, server, "pal")
+        other = register(other_context, server, "newpal")
+        posted = complete_via_api(friend_context, server, todays(friend_context, server)["id"], story="Crisp edges.")
+        follow(context, server, friend)
+        page = open_challenges(context, server, "#feed")
+
+        # Post: the keyboard goes back to the (now empty) comment field, ready for another.
+        post = feed_item(page, posted["activity"]["id"])
+        post.get_by_test_id("comment-toggle").click()
+        field = post.get_by_test_id("comment-input")
+        field.focus()
+        page.keyboard.type("So crisp!")
+        page.keyboard.press("Tab")
+        expect(post.get_by_test_id("comment-post")).to_be_focused()
+        with page.expect_response(lambda r: r.url.endswith("/comments") and r.request.method == "POST") as answer:
+            page.keyboard.press("Enter")
+        assert answer.value.status == 201
+        expect(post.locator(".ch-comment-body")).to_have_text(["So crisp!"])
+        expect(field).to_have_value("")
+        expect(field).to_be_focused()
+
+        # Unfollow and follow again from the list: the same button, in its new state, keeps the keyboard.
+        page.get_by_test_id("tab-people").click()
+        row = page.get_by_test_id("following-list").locator(f"[data-username='{friend}']")
+        toggle = row.get_by_test_id("follow-toggle")
+        expect(toggle).to_have_text("Unfollow")
+        toggle.focus()
+        with page.expect_response(lambda r: f"/api/social/follow/{friend}" in r.url and r.request.method == "DELETE"):
+            page.keyboard.press("Enter")
+        expect(toggle).to_have_text("Follow")
+        expect(page.get_by_test_id("following-count")).to_have_text("0")
+        expect(toggle).to_be_focused()
+        with page.expect_response(lambda r: r.url.endswith("/api/social/follow") and r.request.method == "POST"):
+            page.keyboard.press("Enter")
+        expect(toggle).to_have_text("Unfollow")
+        expect(page.get_by_test_id("following-count")).to_have_text("1")
+        expect(toggle).to_be_focused()
+
+        # Follow by username, pressing the Follow button: the list below is drawn again, the button keeps the keyboard.
+        page.get_by_test_id("follow-username").fill(other)
+        page.get_by_test_id("follow-username").focus()
+        page.keyboard.press("Tab")
+        expect(page.get_by_test_id("follow-submit")).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(page.get_by_test_id("follow-message")).to_contain_text("You now follow")
+        expect(page.get_by_test_id("following-list").locator(f"[data-username='{other}']")).to_be_visible()
+        expect(page.get_by_test_id("following-count")).to_have_text("2")
+        expect(page.get_by_test_id("follow-submit")).to_be_focused()
+        assert focused_testid(page) == "follow-submit"
+        no_errors(page)
+    finally:
+        context.close()
+        friend_context.close()
+        other_context.close()
