@@ -56,7 +56,7 @@ const state = {
     /** Usernames seen in "Following" or followed here (decides "Follow back" on a follower's row). */
     followed: new Set(),
   },
-  complete: { challengeId: null, file: null, previewUrl: null, attempt: null, busy: false, done: false, closeTimer: 0 },
+  complete: { challengeId: null, file: null, previewUrl: null, attempt: null, busy: false, done: false, closeTimer: 0, error: "" },
   celebration: { token: 0, timer: 0 },
   share: { entry: null },
   report: { entry: null },
@@ -87,6 +87,19 @@ function h(tag, props = {}, ...children) {
 
 function icon(name, className = "ch-icon") {
   return h("span", { class: className, "aria-hidden": "true", html: ICONS[name] });
+}
+
+/**
+ * Characters as the server counts them (a Swift Character, one extended grapheme cluster: 👍🏽 or 👨‍👩‍👧 is one),
+ * of the text as it will be sent (the server trims the ends). Without Intl.Segmenter, code points come closest.
+ */
+const GRAPHEMES = typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+function characterCount(text) {
+  const sent = String(text || "").trim();
+  if (!GRAPHEMES) return [...sent].length;
+  let count = 0;
+  for (const _ of GRAPHEMES.segment(sent)) count += 1;
+  return count;
 }
 
 /**
@@ -256,7 +269,7 @@ function renderStats(stats) {
 async function loadOverview() {
   const overview = await api(`/api/challenges?tz=${enc(timeZone())}`);
   state.overview = overview;
-  applyLimits(overview);
+  applyLimits();
   state.challenges = new Map([...overview.challenges, ...overview.earlier].map((c) => [c.id, c]));
   $("#today").textContent = formatDay(overview.today);
   renderStats(overview.stats);
@@ -495,26 +508,46 @@ function onPhotoChosen(event) {
     : "This kind of picture may not work — JPEG, PNG or WebP are safest.";
 }
 
-/** The server's text limits on the fields that have them (the page keeps no copy of its own). */
-function applyLimits(overview) {
-  $("#story").maxLength = overview.storyLimit;
-  $("#report-reason").maxLength = overview.commentLimit;
-  // Comment boxes opened before the first load answered get the server's limit too.
-  for (const box of document.querySelectorAll('[data-testid="comment-input"]')) box.maxLength = overview.commentLimit;
+/**
+ * The server's text limits (the page keeps no copy of its own) are checked as the server counts: in characters,
+ * not the UTF-16 units a field's maxlength counts, which would cut a story of emoji short. So no field has a
+ * maxlength; the counters say how far over the limit a text is, and it is not sent until it fits.
+ */
+function applyLimits() {
   updateCounter();
+  for (const form of document.querySelectorAll(".ch-comment-form")) updateCommentCounter(form);
 }
 
-/** The most characters in a comment, as the server said (no limit until the first load answered). */
+/** The most characters in a story or a comment, as the server said (none known before the first load answered). */
+function storyLimit() {
+  return (state.overview && state.overview.storyLimit) || 0;
+}
+
 function commentLimit() {
-  return (state.overview && state.overview.commentLimit) || 10000;
+  return (state.overview && state.overview.commentLimit) || 0;
+}
+
+/** How many characters `text` is over `limit` (0 when it fits or no limit is known yet). */
+function overLimit(text, limit) {
+  return limit > 0 ? Math.max(0, characterCount(text) - limit) : 0;
+}
+
+/** "12 / 500", or "503 / 500 — 3 too many"; marks the field invalid while it is over. */
+function renderCounter(counter, field, limit, { near = 0.9 } = {}) {
+  const count = characterCount(field.value);
+  const over = limit > 0 ? Math.max(0, count - limit) : 0;
+  counter.textContent = limit > 0 ? `${count} / ${limit}${over ? ` — ${over} too many` : ""}` : "";
+  counter.classList.toggle("is-near", limit > 0 && count >= limit * near);
+  counter.classList.toggle("is-over", over > 0);
+  if (over) field.setAttribute("aria-invalid", "true");
+  else field.removeAttribute("aria-invalid");
+  return { count, over };
 }
 
 function updateCounter() {
-  const story = $("#story");
-  const max = Number(story.maxLength) > 0 ? story.maxLength : (state.overview && state.overview.storyLimit) || 0;
-  const counter = $("#story-count");
-  counter.textContent = `${story.value.length} / ${max}`;
-  counter.classList.toggle("is-near", story.value.length >= max * 0.9);
+  const { over } = renderCounter($("#story-count"), $("#story"), storyLimit());
+  // "Too long" goes away by itself once the story fits.
+  if (!over && state.complete.error === "story") hideCompleteError();
 }
 
 /** idle → busy ("Completing…") → success ("Success! Sharing..."). */
@@ -545,14 +578,16 @@ function setSubmitState(which) {
   }
 }
 
-/** `retry`: whether "Try again" can help (not when the photo itself was refused). */
-function showCompleteError(text, { retry = true } = {}) {
+/** `retry`: whether "Try again" can help (not when the photo itself was refused). `kind` names the cause. */
+function showCompleteError(text, { retry = true, kind = "" } = {}) {
+  state.complete.error = kind;
   $("#complete-error-text").textContent = text;
   $("#complete-retry").hidden = !retry;
   $("#complete-error").hidden = false;
 }
 
 function hideCompleteError() {
+  state.complete.error = "";
   $("#complete-error").hidden = true;
   $("#complete-error-text").textContent = "";
 }
@@ -600,6 +635,12 @@ async function submitCompletion(event) {
   const c = state.complete;
   if (c.busy || c.done || !c.file || !c.challengeId) return;
   const story = $("#story").value.trim();
+  const over = overLimit(story, storyLimit());
+  if (over) {
+    showCompleteError(`Your story is ${plural(over, "character")} too long — it can have up to ${storyLimit()}.`, { retry: false, kind: "story" });
+    $("#story").focus();
+    return;
+  }
   // One attempt is one photo and one story with one Idempotency-Key. "Try again" after a failure repeats that
   // attempt with the same key, so a request that did reach the server is answered from its record instead of
   // paying twice; changing the photo or the story makes a new attempt.
@@ -971,13 +1012,13 @@ async function toggleCongrats(entry) {
 function thread(entry) {
   const item = entry.item;
   const inputId = `comment-input-${item.id}`;
+  const counterId = `comment-count-${item.id}`;
   const form = h("form", { class: "ch-comment-form", novalidate: true, onsubmit: (event) => postComment(event, entry) },
     h("label", { class: "vh", for: inputId, text: "Write a comment" }),
-    h("textarea", { class: "ch-textarea", id: inputId, rows: "2", maxlength: String(commentLimit()), placeholder: "Say something kind…",
-      "data-testid": "comment-input", oninput: (event) => {
-        form.querySelector("[data-testid=comment-post]").disabled = !event.currentTarget.value.trim();
-      } }),
-    h("button", { class: "button ch-primary ch-small", type: "submit", "data-testid": "comment-post", disabled: true }, "Post"));
+    h("textarea", { class: "ch-textarea", id: inputId, rows: "2", placeholder: "Say something kind…", "aria-describedby": counterId,
+      "data-testid": "comment-input", oninput: () => updateCommentCounter(form) }),
+    h("button", { class: "button ch-primary ch-small", type: "submit", "data-testid": "comment-post", disabled: true }, "Post"),
+    h("p", { class: "ch-counter ch-comment-count", id: counterId, "data-testid": "comment-count", hidden: true }));
   return h("div", { class: "ch-thread", id: `thread-${item.id}`, hidden: true, "data-testid": "comment-thread" },
     h("ol", { class: "ch-comments", "data-testid": "comment-list", "aria-label": `Comments on ${item.title}` }),
     h("button", { class: "button quiet ch-small ch-more-comments", type: "button", hidden: true, "data-testid": "comment-more",
@@ -985,6 +1026,16 @@ function thread(entry) {
     h("p", { class: "ch-comments-empty muted small", hidden: true, text: "No comments yet — be the first to cheer them on." }),
     h("p", { class: "message error", role: "alert", "data-role": "thread-error" }),
     form);
+}
+
+/** Post is there once there is something to say; the counter shows itself as the comment nears the server's limit. */
+function updateCommentCounter(form) {
+  const input = form.querySelector("[data-testid=comment-input]");
+  const counter = form.querySelector("[data-testid=comment-count]");
+  const button = form.querySelector("[data-testid=comment-post]");
+  const { count } = renderCounter(counter, input, commentLimit());
+  counter.hidden = !(commentLimit() > 0 && count >= commentLimit() * 0.8);
+  if (button.getAttribute("aria-busy") !== "true") button.disabled = !input.value.trim();
 }
 
 function toggleThread(entry) {
@@ -1058,6 +1109,12 @@ async function postComment(event, entry) {
   const body = input.value.trim();
   const error = entry.element.querySelector("[data-role=thread-error]");
   if (!body || button.getAttribute("aria-busy") === "true") return;
+  const over = overLimit(body, commentLimit());
+  if (over) {
+    error.textContent = `Your comment is ${plural(over, "character")} too long — it can have up to ${commentLimit()}.`;
+    input.focus();
+    return;
+  }
   setBusy(button, true);
   error.textContent = "";
   try {
@@ -1072,7 +1129,7 @@ async function postComment(event, entry) {
     error.textContent = failure.message;
   } finally {
     setBusy(button, false);
-    button.disabled = !input.value.trim();
+    updateCommentCounter(form);
     renderCommentCount(entry);
   }
 }
@@ -1165,6 +1222,8 @@ function itemMenu(entry) {
 function openReport(entry, returnTo) {
   state.report = { entry, returnTo };
   $("#report-reason").value = "";
+  $("#report-reason").removeAttribute("aria-invalid");
+  $("#report-error").textContent = "";
   $("#report-dialog").returnValue = "";
   $("#report-dialog").showModal();
 }
@@ -1630,6 +1689,16 @@ function wire() {
   // Report
   const report = $("#report-dialog");
   report.addEventListener("close", onReportClosed);
+  // A reason over the server's limit is not sent: the dialog stays and says by how much.
+  $("#report-form").addEventListener("submit", (event) => {
+    const field = $("#report-reason");
+    const over = event.submitter && event.submitter.value === "report" ? overLimit(field.value, commentLimit()) : 0;
+    $("#report-error").textContent = over ? `That’s ${plural(over, "character")} too long — a reason can have up to ${commentLimit()}.` : "";
+    if (!over) return;
+    event.preventDefault();
+    field.setAttribute("aria-invalid", "true");
+    field.focus();
+  });
   closeOnBackdrop(report);
 
   $("#follow-form").addEventListener("submit", submitFollow);

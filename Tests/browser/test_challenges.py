@@ -564,6 +564,11 @@ def test_a_second_tab_completing_the_same_challenge_is_told_it_was_done_already(
 # MARK: Keyboard, counting, phone, share card and share sheet
 
 
+def limits(context, server):
+    overview = context.request.get(f"{server}/api/challenges?tz=UTC").json()
+    return overview["storyLimit"], overview["commentLimit"]
+
+
 def focused_testid(page):
     return page.evaluate("document.activeElement && (document.activeElement.dataset.testid || document.activeElement.tagName)")
 
@@ -626,3 +631,63 @@ def test_the_keyboard_stays_put_after_posting_a_comment_following_and_unfollowin
         context.close()
         friend_context.close()
         other_context.close()
+
+
+def test_story_and_comment_count_characters_as_the_server_does(browser, server):
+    """👍🏽 or 👨‍👩‍👧 is one character to the server (a Swift Character): one to the counter, and the field takes as many as the server does."""
+    context, friend_context = new_context(browser), new_context(browser)
+    try:
+        register(context, server, "emoji")
+        friend = register(friend_context, server, "pal")
+        friends_post = complete_via_api(friend_context, server, todays(friend_context, server)["id"])
+        follow(context, server, friend)
+        story_limit, comment_limit = limits(context, server)
+        daily = todays(context, server)
+        join(context, server, daily["id"])
+        page = open_challenges(context, server)
+        card(page, daily["id"]).get_by_test_id("complete-open").click()
+        page.get_by_test_id("photo-input").set_input_files(str(PHOTO))
+        story = page.get_by_test_id("story")
+        counter = page.get_by_test_id("story-count")
+
+        story.fill("👍🏽👨‍👩‍👧e\u0301")
+        expect(counter).to_have_text(f"3 / {story_limit}")
+        # As many families as the server takes: nothing is cut off, and the counter is full, not over.
+        family = "👨‍👩‍👧" * story_limit
+        story.fill(family)
+        assert story.input_value() == family
+        expect(counter).to_have_text(f"{story_limit} / {story_limit}")
+        # One more is too many: the counter says so and nothing is sent.
+        story.fill(family + "👍🏽")
+        expect(counter).to_contain_text("1 too many")
+        expect(story).to_have_attribute("aria-invalid", "true")
+        sent = []
+        page.on("request", lambda r: sent.append(r.url) if "/complete?" in r.url else None)
+        page.get_by_test_id("complete-submit").click()
+        expect(page.get_by_test_id("complete-error")).to_contain_text("too long")
+        expect(story).to_be_focused()
+        assert sent == []
+        # Back at the limit, the server takes it whole.
+        story.fill(family)
+        expect(story).not_to_have_attribute("aria-invalid", "true")
+        with page.expect_response(lambda r: "/complete?" in r.url and r.request.method == "POST") as answer:
+            page.get_by_test_id("complete-submit").click()
+        assert answer.value.status == 200, answer.value.text()
+        assert answer.value.json()["activity"]["story"] == family
+
+        # A comment of as many thumbs as the server takes goes through whole.
+        page.get_by_test_id("celebration-close").click()
+        page.get_by_test_id("tab-feed").click()
+        post = feed_item(page, friends_post["activity"]["id"])
+        post.get_by_test_id("comment-toggle").click()
+        thumbs = "👍🏽" * comment_limit
+        post.get_by_test_id("comment-input").fill(thumbs)
+        assert post.get_by_test_id("comment-input").input_value() == thumbs
+        with page.expect_response(lambda r: r.url.endswith("/comments") and r.request.method == "POST") as answer:
+            post.get_by_test_id("comment-post").click()
+        assert answer.value.status == 201, answer.value.text()
+        expect(post.locator(".ch-comment-body")).to_have_text([thumbs])
+        no_errors(page)
+    finally:
+        context.close()
+        friend_context.close()
