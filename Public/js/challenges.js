@@ -1587,25 +1587,52 @@ function viewFromHash() {
 
 // MARK: Dialog comfort
 
-/** Keeps a focused field in a dialog above a phone's keyboard (the visual viewport shrinks; the layout does not). */
-function keepFieldsVisible() {
+/**
+ * Keeps what has the keyboard in sight. In a dialog: a field above a phone's keyboard (the visual viewport
+ * shrinks; the layout does not). On the page: clear of the sticky top bar and the phone's tab bar at the bottom.
+ * Tab already stops short of them (the root's scroll padding is their height, and --topbar-h is measured here
+ * as the top bar wraps); this also covers focus moved by a script, and a keyboard that comes up afterwards.
+ */
+function keepFocusVisible() {
   const viewport = window.visualViewport;
-  const sync = () => {
-    if (viewport) document.documentElement.style.setProperty("--ch-vvh", `${viewport.height}px`);
+  const root = document.documentElement;
+  const topbar = $(".topbar");
+  const tabs = $(".ch-tabs");
+  const measure = () => {
+    if (viewport) root.style.setProperty("--ch-vvh", `${viewport.height}px`);
+    root.style.setProperty("--topbar-h", `${Math.ceil(topbar.getBoundingClientRect().height)}px`);
+  };
+  /** The band of the window nothing covers. */
+  const clearBand = () => {
+    let top = viewport ? viewport.offsetTop : 0;
+    let bottom = viewport ? viewport.offsetTop + viewport.height : window.innerHeight;
+    top = Math.max(top, topbar.getBoundingClientRect().bottom);
+    if (getComputedStyle(tabs).position === "fixed") bottom = Math.min(bottom, tabs.getBoundingClientRect().top);
+    return { top, bottom };
   };
   const reveal = () => {
-    const field = document.activeElement;
-    if (!field || !field.closest("dialog[open]") || !field.matches("input, textarea")) return;
-    field.scrollIntoView({ block: "nearest" });
+    const element = document.activeElement;
+    if (!element || element === document.body || !element.isConnected) return;
+    if (element.closest("dialog[open]")) {
+      if (element.matches("input, textarea")) element.scrollIntoView({ block: "nearest" });
+      return;
+    }
+    if (element.closest(".topbar, .ch-tabs")) return;
+    const box = element.getBoundingClientRect();
+    const band = clearBand();
+    const hidden = box.top < band.top || box.bottom > band.bottom;
+    // A whole card taller than the band is left where it is: scrolling to one of its edges would only jump.
+    if (hidden && box.height > 0 && box.height <= band.bottom - band.top) element.scrollIntoView({ block: "nearest" });
   };
-  sync();
-  viewport?.addEventListener("resize", () => {
-    sync();
+  measure();
+  if (window.ResizeObserver) new ResizeObserver(measure).observe(topbar);
+  const resized = () => {
+    measure();
     reveal();
-  });
-  document.addEventListener("focusin", (event) => {
-    if (event.target.closest && event.target.closest("dialog[open]")) requestAnimationFrame(reveal);
-  });
+  };
+  (viewport || window).addEventListener("resize", resized);
+  if (viewport) window.addEventListener("resize", resized);
+  document.addEventListener("focusin", () => requestAnimationFrame(reveal));
 }
 
 /** A click on a dialog's backdrop closes it (not while a completion is on its way). */
@@ -1705,7 +1732,7 @@ function wire() {
   $("#followers-more").addEventListener("click", () => loadPeople("followers", { more: true }));
   $("#following-more").addEventListener("click", () => loadPeople("following", { more: true }));
 
-  keepFieldsVisible();
+  keepFocusVisible();
 }
 
 async function start() {

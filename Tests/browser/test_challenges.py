@@ -691,3 +691,82 @@ def test_story_and_comment_count_characters_as_the_server_does(browser, server):
     finally:
         context.close()
         friend_context.close()
+
+
+def test_on_a_phone_the_tab_bar_never_covers_the_focused_control(browser, server):
+    context, friend_context = new_context(browser, PHONE), new_context(browser)
+    try:
+        register(context, server, "thumb")
+        friend = register(friend_context, server, "cook")
+        overview = friend_context.request.get(f"{server}/api/challenges?tz=UTC").json()
+        open_ones = [c for c in overview["challenges"] if c["isOpen"]][:4]
+        assert len(open_ones) >= 3, overview["challenges"]
+        for challenge in open_ones:
+            complete_via_api(friend_context, server, challenge["id"], story=f"Made {challenge['title']}.")
+        follow(context, server, friend)
+        page = open_challenges(context, server, "#feed")
+        expect(page.locator("#feed-list [data-type=challenge_completed]")).to_have_count(len(open_ones))
+        assert page.evaluate("document.documentElement.scrollHeight") > 2 * PHONE["height"]
+
+        check = """() => {
+            const el = document.activeElement;
+            if (!el || el === document.body) return { where: 'body' };
+            if (el.closest('.ch-tabs, footer')) return { where: 'outside' };
+            const box = el.getBoundingClientRect();
+            const bar = document.querySelector('.ch-tabs').getBoundingClientRect();
+            const top = document.querySelector('.topbar').getBoundingClientRect();
+            return { where: 'page', id: el.dataset.testid || el.tagName, bottom: box.bottom, top: box.top,
+                     barTop: bar.top, topbarBottom: top.bottom, y: scrollY };
+        }"""
+        page.evaluate("() => { scrollTo(0, 0); document.querySelector('#feed-title').focus(); }")
+        seen = []
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            spot = page.evaluate(check)
+            if spot["where"] == "outside":
+                break
+            assert spot["where"] == "page", seen
+            seen.append(spot)
+            assert spot["bottom"] <= spot["barTop"] + 0.5, ("covered by the tab bar", spot)
+            assert spot["top"] >= spot["topbarBottom"] - 0.5, ("under the top bar", spot)
+        assert any(spot["id"] == "share-open" for spot in seen[-3:]), seen[-3:]
+
+        # And back up: nothing hides under the sticky top bar either.
+        for _ in range(len(seen) - 1):
+            page.keyboard.press("Shift+Tab")
+            spot = page.evaluate(check)
+            assert spot["where"] == "page", spot
+            assert spot["top"] >= spot["topbarBottom"] - 0.5, ("under the top bar", spot)
+            assert spot["bottom"] <= spot["barTop"] + 0.5, ("covered by the tab bar", spot)
+
+        # The last post's controls, each waiting just under the bar (in the window, but hidden) when Tab reaches it.
+        last = page.locator("#feed-list [data-testid=feed-item]").last
+        last.get_by_test_id("comment-toggle").click()
+        order = ["item-menu", "congrats", "comment-toggle", "share-open", "comment-input"]
+        for before, target in zip(order, order[1:]):
+            page.evaluate("""([post, target]) => {
+                const el = post.querySelector(`[data-testid=${target}]`);
+                const bar = document.querySelector('.ch-tabs').getBoundingClientRect();
+                scrollBy(0, el.getBoundingClientRect().top - (bar.top + 8));
+            }""", [last.element_handle(), target])
+            assert last.get_by_test_id(target).bounding_box()["y"] > page.locator(".ch-tabs").bounding_box()["y"]
+            last.get_by_test_id(before).evaluate("(el) => el.focus({ preventScroll: true })")
+            page.keyboard.press("Tab")
+            expect(last.get_by_test_id(target)).to_be_focused()
+            spot = page.evaluate(check)
+            assert spot["bottom"] <= spot["barTop"] + 0.5, ("covered by the tab bar", target, spot)
+            assert spot["top"] >= spot["topbarBottom"] - 0.5, ("under the top bar", target, spot)
+
+        # The on-screen keyboard comes up (the window gets shorter, the bar rises): the field stays in sight above it.
+        field = last.get_by_test_id("comment-input")
+        assert field.bounding_box()["y"] > 420
+        page.set_viewport_size({"width": PHONE["width"], "height": 420})
+        page.wait_for_function("""(el) => {
+            const box = el.getBoundingClientRect();
+            return document.activeElement === el && box.bottom <= document.querySelector('.ch-tabs').getBoundingClientRect().top
+              && box.top >= document.querySelector('.topbar').getBoundingClientRect().bottom;
+        }""", arg=field.element_handle())
+        no_errors(page)
+    finally:
+        context.close()
+        friend_context.close()
