@@ -58,7 +58,7 @@ const state = {
   },
   complete: { challengeId: null, file: null, previewUrl: null, attempt: null, busy: false, done: false, closeTimer: 0, error: "" },
   celebration: { token: 0, timer: 0 },
-  share: { entry: null },
+  share: { entry: null, cardToken: 0 },
   report: { entry: null },
   /** Challenge ids whose end already made us reload the overview (so a clock difference cannot loop). */
   endedReloads: new Set(),
@@ -1265,25 +1265,81 @@ function canShareFiles() {
 function openShare(entry) {
   const item = entry.item;
   state.share.entry = entry;
-  const image = $("#share-card-img");
-  const missing = !item.cardUrl;
-  image.hidden = missing;
-  $("#share-card-missing").hidden = !missing;
-  if (item.cardUrl) {
-    image.src = item.cardUrl;
-    image.alt = `Share card: ${item.actor.displayName} completed ${item.challengeTitle || "a challenge"}`;
-  }
-  const native = canShareFiles() && !missing;
-  $("#share-native").hidden = !native;
-  const download = $("#share-download");
-  download.hidden = missing;
-  download.href = item.cardUrl || "#";
-  download.classList.toggle("ch-primary", !native);
+  showShareCard(item);
   $("#share-title").textContent = item.isMine ? "Share your completion" : `Share ${item.actor.displayName}’s completion`;
   setShareStatus("");
   renderShareLink(entry);
   $("#share-panel").showModal();
-  (native ? $("#share-native") : download.hidden ? $("#share-panel .ch-close") : download).focus();
+  const download = $("#share-download");
+  const first = [$("#share-native"), download, $("#copy-link")].find((control) => !control.hidden && !control.closest("[hidden]"));
+  (first || $("#share-panel .ch-close")).focus();
+}
+
+/**
+ * The card is a PNG the server draws. Until it arrives its frame (the card's own shape) shows a quiet placeholder,
+ * so the sheet does not jump when it lands; if it cannot be loaded, the frame says so kindly.
+ */
+function showShareCard(item) {
+  const frame = $("#share-card");
+  const image = $("#share-card-img");
+  const token = ++state.share.cardToken;
+  const download = $("#share-download");
+  download.href = item.cardUrl || "#";
+  if (!item.cardUrl) {
+    image.removeAttribute("src");
+    setCardState("missing");
+    return;
+  }
+  image.alt = `Share card: ${item.actor.displayName} completed ${item.challengeTitle || "a challenge"}`;
+  setCardState("loading");
+  image.onload = () => {
+    if (token === state.share.cardToken) setCardState("ready");
+  };
+  image.onerror = () => {
+    if (token === state.share.cardToken) setCardState("failed");
+  };
+  image.src = item.cardUrl;
+  // From the cache it may be there already.
+  if (image.complete && image.naturalWidth > 0) setCardState("ready");
+
+  function setCardState(which) {
+    frame.dataset.state = which;
+    if (which === "loading") frame.setAttribute("aria-busy", "true");
+    else frame.removeAttribute("aria-busy");
+    image.hidden = which === "missing" || which === "failed";
+    const live = state.share.entry && liveShareUrl(state.share.entry.item);
+    $("#share-card-note").textContent = {
+      loading: "Loading the share card…",
+      missing: "The share card isn’t ready yet.",
+      failed: `Sorry, we couldn’t load the share card.${live ? " You can still share the link." : " Please try again later."}`,
+    }[which] || "";
+    // Without a card there is nothing to download.
+    download.hidden = which === "missing" || which === "failed";
+    renderShareButtons();
+  }
+}
+
+/** The post's public address, when its public link is on. */
+function liveShareUrl(item) {
+  return item.publicLink && item.shareUrl ? new URL(item.shareUrl, location.origin).href : "";
+}
+
+/**
+ * "Share…" opens the system share sheet (Web Share API) where the browser has one: with the public link and the
+ * story when the link is on, or with the card's picture when it is off and the browser can share files.
+ */
+function shareWhat(item) {
+  if (!navigator.share) return null;
+  if (liveShareUrl(item)) return "link";
+  if (item.cardUrl && canShareFiles() && $("#share-card").dataset.state !== "failed") return "card";
+  return null;
+}
+
+function renderShareButtons() {
+  const entry = state.share.entry;
+  const native = Boolean(entry && shareWhat(entry.item));
+  $("#share-native").hidden = !native;
+  $("#share-download").classList.toggle("ch-primary", !native);
 }
 
 function renderShareLink(entry) {
@@ -1291,12 +1347,13 @@ function renderShareLink(entry) {
   const wrap = $("#share-public-wrap");
   wrap.hidden = !item.isMine;
   $("#share-public").checked = item.publicLink;
-  const live = item.publicLink && item.shareUrl;
+  const live = liveShareUrl(item);
   $("#copy-row").hidden = !live;
-  $("#share-url").value = live ? new URL(item.shareUrl, location.origin).href : "";
+  $("#share-url").value = live;
   $("#share-public-help").textContent = item.isMine
-    ? (item.publicLink ? "Anyone with the link can see this completion." : "Turn on to get a link anyone can open, even without an account.")
+    ? (item.publicLink ? "Anyone with the link can see this completion." : "Turn this on to get a link anyone can open, even without an account.")
     : (live ? "Anyone with the link can see this completion." : "");
+  renderShareButtons();
 }
 
 function setShareStatus(text, kind = "") {
@@ -1305,25 +1362,38 @@ function setShareStatus(text, kind = "") {
   status.className = `message ${kind}`;
 }
 
+/** What the system sheet gets besides the link: the post's title, and its story in quotes. */
+function shareText(item) {
+  return item.story ? `${item.title}\n“${item.story}”` : item.title;
+}
+
 async function shareNative() {
   const entry = state.share.entry;
-  if (!entry || !entry.item.cardUrl) return;
   const button = $("#share-native");
-  button.disabled = true;
+  const what = entry && shareWhat(entry.item);
+  if (!what || button.getAttribute("aria-busy") === "true") return;
+  const item = entry.item;
+  setBusy(button, true);
   setShareStatus("");
   try {
-    const response = await fetch(entry.item.cardUrl, { credentials: "same-origin" });
-    if (!response.ok) throw new Error("The share card could not be loaded. Try downloading it instead.");
-    const blob = await response.blob();
-    const file = new File([blob], "completion.png", { type: "image/png" });
-    if (!navigator.canShare || !navigator.canShare({ files: [file] })) throw new Error("This browser cannot share pictures. Download the card instead.");
-    await navigator.share({ files: [file], title: entry.item.title, text: entry.item.title });
+    if (what === "link") {
+      // Nothing is awaited before share(): the browser allows it only straight after the press.
+      await navigator.share({ title: item.title, text: shareText(item), url: liveShareUrl(item) });
+    } else {
+      const response = await fetch(item.cardUrl, { credentials: "same-origin" });
+      if (!response.ok) throw new Error("The share card could not be loaded. Try downloading it instead.");
+      const file = new File([await response.blob()], "completion.png", { type: "image/png" });
+      if (!navigator.canShare || !navigator.canShare({ files: [file] })) throw new Error("This browser can’t share pictures. Download the card instead.");
+      await navigator.share({ files: [file], title: item.title, text: shareText(item) });
+    }
     setShareStatus("Shared.", "ok");
   } catch (error) {
-    // Closing the share sheet is not a failure.
-    if (error && error.name !== "AbortError") setShareStatus(error.message, "error");
+    // Closing the share sheet is not a failure. A refusal of the link falls back to copying it.
+    if (error && error.name === "AbortError") return;
+    if (what === "link") await copyLink();
+    else setShareStatus(error.message, "error");
   } finally {
-    button.disabled = false;
+    setBusy(button, false);
   }
 }
 
@@ -1336,7 +1406,7 @@ async function copyLink() {
   } catch {
     input.select();
     const ok = document.execCommand && document.execCommand("copy");
-    if (!ok) return setShareStatus("Select the link and copy it.", "error");
+    if (!ok) return setShareStatus("Couldn’t copy the link: select it above and copy it.", "error");
   }
   setShareStatus("Link copied.", "ok");
 }

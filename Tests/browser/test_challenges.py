@@ -770,3 +770,119 @@ def test_on_a_phone_the_tab_bar_never_covers_the_focused_control(browser, server
     finally:
         context.close()
         friend_context.close()
+
+
+def test_the_share_card_has_a_placeholder_while_it_loads_and_a_kind_word_if_it_fails(browser, server):
+    context = new_context(browser)
+    try:
+        register(context, server, "cardwait")
+        first = complete_via_api(context, server, todays(context, server)["id"], story="First.")["activity"]["id"]
+        second = complete_via_api(context, server, todays(context, server, "weekly")["id"], story="Second.")["activity"]["id"]
+        held = []
+        context.route(f"**/api/activities/{first}/card.png", lambda route: held.append(route))
+        context.route(f"**/api/activities/{second}/card.png", lambda route: route.abort())
+        page = open_challenges(context, server, "#feed")
+
+        feed_item(page, first).get_by_test_id("share-open").click()
+        frame = page.get_by_test_id("share-card")
+        expect(frame).to_be_visible()
+        expect(frame).to_have_attribute("aria-busy", "true")
+        expect(frame).to_contain_text("Loading the share card")
+        # The card's request is held by the route (handlers run while Playwright talks to the page).
+        for _ in range(200):
+            if held:
+                break
+            page.evaluate("() => new Promise(requestAnimationFrame)")
+        assert held, "the card was never asked for"
+        before = frame.bounding_box()
+        assert before["height"] > 200, before
+        assert abs(before["width"] / before["height"] - 1080 / 1350) < 0.02, before
+        held[0].continue_()
+        image = page.get_by_test_id("share-card-img")
+        page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle())
+        expect(frame).not_to_have_attribute("aria-busy", "true")
+        expect(image).to_be_visible()
+        after = frame.bounding_box()
+        assert abs(after["height"] - before["height"]) <= 1 and abs(after["width"] - before["width"]) <= 1, (before, after)
+        page.keyboard.press("Escape")
+
+        feed_item(page, second).get_by_test_id("share-open").click()
+        expect(frame).to_contain_text("couldn’t load the share card")
+        expect(frame).not_to_have_attribute("aria-busy", "true")
+        expect(page.get_by_test_id("share-card-img")).to_be_hidden()
+        failed = frame.bounding_box()
+        assert abs(failed["height"] - before["height"]) <= 1, (before, failed)
+        no_errors(page)
+    finally:
+        context.close()
+
+
+SHARE_STUB = """
+window.__shared = [];
+window.__shareAnswer = 'ok';
+Object.defineProperty(Navigator.prototype, 'share', { configurable: true, value: async function (data) {
+  window.__shared.push({ title: data.title, text: data.text, url: data.url, files: (data.files || []).length });
+  if (window.__shareAnswer !== 'ok') throw new DOMException('Not allowed', window.__shareAnswer);
+} });
+Object.defineProperty(Navigator.prototype, 'canShare', { configurable: true, value: function (data) { return !(data && data.files); } });
+"""
+
+
+def test_the_share_sheet_shares_the_link_and_story_and_copies_the_link(browser, server):
+    story = "Shared with the world."
+    sharing = new_context(browser)
+    plain = new_context(browser)
+    try:
+        # Where the Web Share API exists, "Share…" hands over the public link and the story.
+        sharing.add_init_script(SHARE_STUB)
+        sharing.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+        register(sharing, server, "sharer")
+        activity_id = complete_via_api(sharing, server, todays(sharing, server)["id"], story=story)["activity"]["id"]
+        page = open_challenges(sharing, server, "#feed")
+        feed_item(page, activity_id).get_by_test_id("share-open").click()
+        share = page.get_by_test_id("share-native")
+        expect(share).to_be_visible()
+        expect(share).to_be_focused()
+        share_url = page.get_by_test_id("share-url").input_value()
+        assert share_url.endswith(f"/s/{activity_id}"), share_url
+        share.click()
+        expect(page.get_by_test_id("share-status")).to_have_text("Shared.")
+        shared = page.evaluate("window.__shared")
+        assert len(shared) == 1 and shared[0]["url"] == share_url and story in shared[0]["text"], shared
+        # Closing the system sheet is no failure; a share the browser refuses falls back to copying the link.
+        page.evaluate("window.__shareAnswer = 'AbortError'")
+        share.click()
+        expect(page.get_by_test_id("share-status")).to_have_text("")
+        page.evaluate("window.__shareAnswer = 'NotAllowedError'")
+        share.click()
+        expect(page.get_by_test_id("share-status")).to_have_text("Link copied.")
+        assert page.evaluate("navigator.clipboard.readText()") == share_url
+
+        # With the public link off there is no link to share: the Share button goes, the card stays.
+        page.get_by_test_id("share-panel").get_by_test_id("public-link").click()
+        expect(page.get_by_test_id("share-url")).to_be_hidden()
+        expect(share).to_be_hidden()
+        expect(page.get_by_test_id("share-download")).to_be_visible()
+        page.get_by_test_id("share-panel").get_by_test_id("public-link").click()
+        expect(share).to_be_visible()
+
+        # Without the Web Share API (desktop Chromium): the link is copied, with visible confirmation.
+        plain.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+        register(plain, server, "copier")
+        other_id = complete_via_api(plain, server, todays(plain, server)["id"], story=story)["activity"]["id"]
+        other = open_challenges(plain, server, "#feed")
+        assert other.evaluate("typeof navigator.share") == "undefined"
+        feed_item(other, other_id).get_by_test_id("share-open").click()
+        expect(other.get_by_test_id("share-native")).to_be_hidden()
+        link = other.get_by_test_id("share-url")
+        expect(link).to_have_attribute("readonly", "")
+        copy = other.get_by_test_id("copy-link")
+        expect(copy).to_be_visible()
+        copy.click()
+        expect(other.get_by_test_id("share-status")).to_have_text("Link copied.")
+        assert other.evaluate("navigator.clipboard.readText()") == link.input_value()
+        assert link.input_value().endswith(f"/s/{other_id}")
+        no_errors(page, other)
+    finally:
+        sharing.close()
+        plain.close()
