@@ -327,7 +327,7 @@ function challengeCard(challenge) {
   const chips = h("div", { class: "ch-card-chips" },
     h("span", { class: "ch-type", text: typeLabel(challenge.type) }),
     status === "active" ? h("span", { class: "ch-joined", text: "Joined" }) : null,
-    h("span", { class: "ch-points", "data-testid": "challenge-points" }, icon("star"), `${challenge.points} points`));
+    h("span", { class: "ch-points", "data-testid": "challenge-points" }, icon("star"), plural(challenge.points, "point")));
   const time = h("p", { class: "ch-time" }, icon("clock"),
     h("span", { "data-ends-at": String(challenge.endsAt), "data-testid": "time-left", text: timeLeft(challenge.endsAt) }));
   card.append(chips, h("h3", { class: "ch-card-title", id: titleId, text: challenge.title }),
@@ -373,7 +373,7 @@ function challengeActions(challenge, status) {
       when ? h("span", { class: "ch-done-when", text: ` · ${when}` }) : null));
   } else if (status === "revoked") {
     actions.append(h("p", { class: "muted small ch-ended-note", "data-testid": "revoked",
-      text: "Taken back after review: this completion no longer counts." }));
+      text: "Removed after review: this completion no longer counts." }));
   } else if (status === "active" && challenge.isOpen) {
     actions.append(
       h("button", { class: "button ch-primary", type: "button", "data-testid": "complete-open", "aria-haspopup": "dialog",
@@ -669,7 +669,7 @@ async function submitCompletion(event) {
       renderStats(result.stats);
       setSubmitState("idle");
       $("#complete-submit").disabled = true;
-      showCompleteError("You completed this challenge already — the photo and story you shared first are the ones your followers see.", { retry: false });
+      showCompleteError("You’ve already completed this challenge — the photo and story you shared first are the ones your followers see.", { retry: false });
       return;
     }
     setSubmitState("success");
@@ -948,7 +948,7 @@ function completionCard(entry) {
   }
   if (item.story) post.append(h("p", { class: "ch-post-story", text: item.story }));
   if (item.points != null) {
-    post.append(h("p", { class: "ch-earned", "data-testid": "points-earned" }, icon("star"), `${item.points} points earned`));
+    post.append(h("p", { class: "ch-earned", "data-testid": "points-earned" }, icon("star"), `${plural(item.points, "point")} earned`));
   }
   post.append(postActions(entry, titleId));
   if (item.isMine) post.append(publicLinkRow(entry));
@@ -1188,7 +1188,7 @@ async function setPublicLink(entry, on) {
 function itemMenu(entry) {
   const menuId = nextId("menu");
   const toggle = h("button", { class: "ch-menu-toggle", type: "button", "aria-expanded": "false", "aria-controls": menuId,
-    "aria-label": `More for ${entry.item.actor.displayName}’s post`, "data-testid": "item-menu" }, icon("more"));
+    "aria-label": `More options for ${entry.item.actor.displayName}’s post`, "data-testid": "item-menu" }, icon("more"));
   const panel = h("div", { class: "ch-menu-panel", id: menuId, hidden: true },
     h("button", { class: "ch-menu-item", type: "button", "data-testid": "report",
       onclick: () => {
@@ -1542,7 +1542,7 @@ async function submitFollow(event) {
   message.className = "message";
   if (!username) {
     message.className = "message error";
-    message.textContent = "Type the username of the person to follow.";
+    message.textContent = "Type the username of the person you want to follow.";
     input.focus();
     return;
   }
@@ -1745,7 +1745,7 @@ function wire() {
   $("#photo-input").addEventListener("change", onPhotoChosen);
   $("#photo-preview").addEventListener("error", () => {
     // A picture this browser cannot show may still be one the server can read.
-    if (state.complete.file) $("#photo-note").textContent = "No preview for this picture here, but you can still send it.";
+    if (state.complete.file) $("#photo-note").textContent = "This picture can’t be previewed here, but you can still send it.";
   });
   $("#story").addEventListener("input", updateCounter);
   $("#complete-form").addEventListener("submit", submitCompletion);
@@ -1814,7 +1814,7 @@ async function start() {
   const overview = loadOverview().catch((error) => {
     $("#challenge-groups").removeAttribute("aria-busy");
     $("#challenge-groups").replaceChildren(h("div", { class: "ch-empty" },
-      h("p", { class: "ch-empty-title", text: "Today’s challenges could not be loaded." }),
+      h("p", { class: "ch-empty-title", text: "We couldn’t load today’s challenges." }),
       h("p", { class: "muted small", text: error.message }),
       h("button", { class: "button ch-small", type: "button", onclick: () => location.reload() }, "Try again")));
   });

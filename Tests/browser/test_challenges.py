@@ -549,7 +549,7 @@ def test_a_second_tab_completing_the_same_challenge_is_told_it_was_done_already(
         second_submit.click()
         error = second.get_by_test_id("complete-error")
         expect(error).to_be_visible()
-        expect(error).to_contain_text("completed this challenge already")
+        expect(error).to_contain_text("already completed this challenge")
         expect(second.get_by_test_id("celebration")).to_be_hidden()
         expect(second.get_by_test_id("complete-submit")).not_to_contain_text("Success")
         expect(card(second, daily["id"])).to_have_attribute("data-status", "completed")
@@ -560,6 +560,7 @@ def test_a_second_tab_completing_the_same_challenge_is_told_it_was_done_already(
         no_errors(first, second)
     finally:
         context.close()
+
 
 # MARK: Keyboard, counting, phone, share card and share sheet
 
