@@ -193,6 +193,7 @@ struct BenchServer {
     app.logger.logLevel = .error
     try configure(app, options: options)
     try await prepareDatabase(app)
+    try await app.asyncBoot()  // the lifecycle handlers `serve` runs too (background checkpoints, feed trimming)
     try await app.server.start(address: .hostname("127.0.0.1", port: 0))
     guard let port = app.http.server.shared.localAddress?.port else { fatalError("no port") }
     // One connection per simulated player: the client's default of 8 per host would queue requests in the
@@ -284,6 +285,7 @@ func serveForProbing(port: Int) async throws {
   app.logger.logLevel = .error
   try configure(app, options: options)
   try await prepareDatabase(app)
+  try await app.asyncBoot()  // the lifecycle handlers `serve` runs too (background checkpoints, feed trimming)
   try await app.server.start(address: .hostname("127.0.0.1", port: port))
   print("serving on http://127.0.0.1:\(port)")
   try await Task.sleep(for: .seconds(3600))
