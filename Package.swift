@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "Projects", targets: ["Projects"]),
     .library(name: "Challenges", targets: ["Challenges"]),
     .library(name: "Imaging", targets: ["Imaging"]),
+    .library(name: "CompletionClient", targets: ["CompletionClient"]),
     .library(name: "CompletionAPI", targets: ["CompletionAPI"]),
     .library(name: "StreamingJSON", targets: ["StreamingJSON"]),
     .library(name: "CompletionServer", targets: ["CompletionServer"]),
@@ -72,11 +73,16 @@ let package = Package(
       ]
     ),
     // SwiftUI layer for Apple platforms; every file is wrapped in `#if canImport(SwiftUI)`.
+    // A typed client of the HTTP API over the shared types (the command line's `tasks` and `login` use it).
+    .target(
+      name: "CompletionClient",
+      dependencies: ["CompletionAPI", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
     .target(name: "CompletionKitUI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame", "Projects", "Challenges"]),
     .executableTarget(
       name: "completionkit",
       dependencies: [
         "CompletionServer",
+        "CompletionClient",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -138,6 +144,7 @@ let package = Package(
       dependencies: [
         "CompletionServer",
         "CompletionAPI",
+        "CompletionClient",
         .product(name: "VaporTesting", package: "vapor"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CompletionAPI
+import CompletionClient
 import FluentSQL
 import Foundation
 import NIOCore
@@ -334,6 +335,64 @@ struct ProjectsAPITests {
       }
       #expect(!next.snapshot && next.projects.map(\.name) == ["Garden"] && next.projects.first?.completed == 9)
       try await quiet.close()
+    }
+  }
+
+  @Test("The command line: login gives a token; tasks added and completed with it reach an open page live; bad names are refused kindly")
+  func commandLineTasks() async throws {
+    try await withTestApp { browser, _ in
+      let name = uniqueUsername("cli")
+      _ = try await browser.send(.GET, "/api/me")
+      let registered = try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse"))
+      #expect(registered.status == .created)
+      let project = try await Self.project(browser, "Garden")
+      _ = try await Self.task(browser, "Dig the bed", in: project)
+      let stream = try await EventStreamReader(browser)
+      let snapshot = try await stream.next()
+      #expect(snapshot.projects.first?.total == 1)
+
+      // `completionkit login`: a password sign-in, then a bearer token.
+      var signIn = CompletionClient(server: browser.base)
+      try await signIn.login(username: name, password: "correct horse")
+      let token = try await signIn.createToken()
+      let console = TaskConsole(client: CompletionClient(server: browser.base, credential: .bearer(token.token)))
+
+      // `completionkit tasks add --project Garden "Sow the beans"`: the page's ring sees 2 tasks.
+      let added = try await console.add("Sow the beans", project: "garden")
+      #expect(added.contains("Sow the beans") && added.contains("Garden"))
+      var update = try await stream.next()
+      while update.projects.first?.total != 2 { update = try await stream.next() }
+      #expect(update.projects.first?.completed == 0)
+
+      // `completionkit tasks done "dig"` (a title's start) and then by short id: the ring closes.
+      let first = try await console.setCompleted("dig", true)
+      #expect(first.contains("Completed “Dig the bed”") && first.contains("50 %"))
+      let listed = try await console.list(project: "Garden")
+      #expect(listed.contains("Garden — 50 % (1 of 2 done)") && listed.contains("[x]") && listed.contains("[ ]"))
+      let beans = try await console.find("Sow the beans")
+      let last = try await console.setCompleted(TaskConsole.shortID(beans.task.id), true)
+      #expect(last.contains("100 %") && last.contains("Project complete"))
+      update = try await stream.next()
+      while update.projects.first?.isComplete != true { update = try await stream.next() }
+      #expect(update.projects.first?.percent == 100)
+      try await stream.close()
+
+      // Names that pick out nothing, or too much, are refused with a message; nothing changes.
+      await #expect(throws: TaskConsole.Problem.noTask("weed")) { try await console.setCompleted("weed", true) }
+      await #expect(throws: TaskConsole.Problem.noProject("Kitchen")) { try await console.add("Knives", project: "Kitchen") }
+      _ = try await console.add("Sow the peas", project: nil)
+      await #expect(throws: TaskConsole.Problem.self) { try await console.setCompleted("sow", true) }
+      // The server's refusals arrive as typed errors with the stable code.
+      let stranger = TaskConsole(client: CompletionClient(server: browser.base, credential: .bearer("not-a-token")))
+      do {
+        _ = try await stranger.client.updateTask(beans.task.id, TaskRequest(completed: false))
+        Issue.record("a made-up token changed a task")
+      } catch let error as APIError {
+        #expect(error.status == 404 || error.status == 401)
+        #expect(!error.code.isEmpty)
+      }
+      let after = try await console.list(project: nil)
+      #expect(after.contains("Garden — 100 % (2 of 2 done)"))
     }
   }
 

@@ -1,0 +1,137 @@
+import ArgumentParser
+import CompletionClient
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where a command that talks to a running server finds it, and who it acts as.
+struct ServerOptionsGroup: ParsableArguments {
+  @Option(help: "The server's address (default $COMPLETIONKIT_SERVER, or http://127.0.0.1:8080).")
+  var server: String?
+
+  @Option(help: "A bearer token from `completionkit login` (default $COMPLETIONKIT_TOKEN).")
+  var token: String?
+
+  var serverURL: String {
+    server ?? ProcessInfo.processInfo.environment["COMPLETIONKIT_SERVER"] ?? "http://127.0.0.1:8080"
+  }
+
+  /// A client signed in with the token, or an error saying how to get one.
+  func client() throws -> CompletionClient {
+    guard let token = token ?? ProcessInfo.processInfo.environment["COMPLETIONKIT_TOKEN"], !token.isEmpty else {
+      throw ClientTransportError(description: "No token: run `completionkit login --username NAME` and set COMPLETIONKIT_TOKEN, or pass --token.")
+    }
+    return CompletionClient(server: serverURL, credential: .bearer(token))
+  }
+}
+
+/// Runs a client command: its output on standard output; a refusal from the server, or a server that is not
+/// there, as one kind line on standard error and exit 1 (not the usage text: nothing was typed wrong).
+func runClientCommand(_ body: () async throws -> String) async throws {
+  do {
+    print(try await body())
+  } catch let error as APIError {
+    FileHandle.standardError.write(Data("\(error.message) (\(error.code))\n".utf8))
+    throw ExitCode.failure
+  } catch let error as ClientTransportError {
+    FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+    throw ExitCode.failure
+  } catch let error as TaskConsole.Problem {
+    FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+    throw ExitCode.failure
+  }
+}
+
+struct Login: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Sign in to a running server and print a bearer token for scripts and `completionkit tasks`.",
+    discussion: "The password is read from $COMPLETIONKIT_PASSWORD, or from standard input (not echoed on a terminal).")
+
+  @OptionGroup var target: ServerOptionsGroup
+  @Option(help: "Your username.") var username: String
+
+  func run() async throws {
+    let password: String
+    if let fromEnvironment = ProcessInfo.processInfo.environment["COMPLETIONKIT_PASSWORD"] {
+      password = fromEnvironment
+    } else if isatty(STDIN_FILENO) == 1, let typed = getpass("Password: ") {
+      password = String(cString: typed)
+    } else {
+      password = readLine(strippingNewline: true) ?? ""
+    }
+    var client = CompletionClient(server: target.serverURL)
+    try await runClientCommand {
+      try await client.login(username: username, password: password)
+      let token = try await client.createToken()
+      return """
+        \(token.token)
+        Signed in as \(token.user.username ?? username). Keep this token secret; use it with:
+          export COMPLETIONKIT_TOKEN=\(token.token)
+        """
+    }
+  }
+}
+
+struct TasksCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "tasks",
+    abstract: "Your projects' tasks on a running server: list, add, complete, reopen (open pages follow live).",
+    subcommands: [List.self, Add.self, Done.self, Reopen.self], defaultSubcommand: List.self)
+
+  struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The Inbox and every project, with each task's short id.")
+    @OptionGroup var target: ServerOptionsGroup
+    @Option(help: "Only this project (or \"inbox\").") var project: String?
+
+    func run() async throws {
+      try await runClientCommand {
+        let console = TaskConsole(client: try target.client())
+        return try await console.list(project: project)
+      }
+    }
+  }
+
+  struct Add: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add a task to the Inbox or to a project.")
+    @OptionGroup var target: ServerOptionsGroup
+    @Option(help: "The project's name (default: the Inbox).") var project: String?
+    @Argument(help: "The task's title.") var title: String
+
+    func run() async throws {
+      try await runClientCommand {
+        let console = TaskConsole(client: try target.client())
+        return try await console.add(title, project: project)
+      }
+    }
+  }
+
+  struct Done: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Complete a task, named by its id (or the start of it) or its title.")
+    @OptionGroup var target: ServerOptionsGroup
+    @Argument(help: "The task's id, the first characters of it, or its title.") var task: String
+
+    func run() async throws {
+      try await runClientCommand {
+        let console = TaskConsole(client: try target.client())
+        return try await console.setCompleted(task, true)
+      }
+    }
+  }
+
+  struct Reopen: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mark a completed task as not done.")
+    @OptionGroup var target: ServerOptionsGroup
+    @Argument(help: "The task's id, the first characters of it, or its title.") var task: String
+
+    func run() async throws {
+      try await runClientCommand {
+        let console = TaskConsole(client: try target.client())
+        return try await console.setCompleted(task, false)
+      }
+    }
+  }
+}
