@@ -64,6 +64,40 @@ def test_a_change_in_one_page_moves_the_ring_in_another(context, server):
     assert not first._ck_errors and not second._ck_errors
 
 
+def test_the_command_line_moves_the_ring_in_an_open_page(context, server):
+    """`completionkit login` and `completionkit tasks done` as a person types them; the open page follows live."""
+    import subprocess
+    import sys
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "support"))
+    from ckserver import ROOT, binary
+
+    name = "cli" + uuid.uuid4().hex[:10]
+    context.request.get(f"{server}/api/me")
+    registered = context.request.post(
+        f"{server}/api/account/register", data=json.dumps({"username": name, "password": "correct horse"}),
+        headers={"Content-Type": "application/json"})
+    assert registered.ok, registered.text()
+    garden, _ = start(context, server)
+    page = open_projects(context, server)
+    wait_for_ring(page, garden["id"], 1 / 3)
+
+    env = {"PATH": "/usr/bin:/bin", "COMPLETIONKIT_SERVER": server}
+    login = subprocess.run([str(binary()), "login", "--username", name], input="correct horse\n", capture_output=True,
+                           text=True, cwd=ROOT, env=env, timeout=60)
+    assert login.returncode == 0, login.stderr
+    env["COMPLETIONKIT_TOKEN"] = login.stdout.splitlines()[0].strip()
+    done = subprocess.run([str(binary()), "tasks", "done", "dig the"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "Completed “Dig the beds”" in done.stdout and "66 %" in done.stdout
+    wait_for_ring(page, garden["id"], 2 / 3)
+    assert page.locator(f"[data-testid=ring][data-project-id='{garden['id']}']").first.get_attribute("aria-valuenow") == "66"
+
+    # A name that matches nothing changes nothing, and says so.
+    missing = subprocess.run([str(binary()), "tasks", "done", "weed the lawn"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    assert missing.returncode == 1 and "No task matches" in missing.stderr
+    assert not page._ck_errors
+
+
 def test_the_ring_catches_up_after_the_connection_was_cut(context, server):
     garden, tasks = start(context, server)
     page = open_projects(context, server)
