@@ -366,13 +366,25 @@ struct ChallengesAPITests {
       _ = try await readers[0].send(.POST, "/api/activities/\(middle)/report", json: ReportRequest(reason: "not cooked"))
       _ = try await readers[0].send(.POST, "/api/activities/\(middle)/report", json: ReportRequest(reason: "again"))  // once per person
       #expect(try await Self.feed(readers[2]).items.contains { $0.id == middle })
+      let authorPage = try await FeedEventReader(cook)
+      let readerPage = try await FeedEventReader(readers[2])
       _ = try await readers[1].send(.POST, "/api/activities/\(middle)/report", json: ReportRequest(reason: "stock photo"))
       #expect(!(try await Self.feed(readers[2]).items.contains { $0.id == middle }))
+      // Open pages follow at once: a reader's loses the post; its author's shows it waiting for review.
+      let gone = try await readerPage.nextEvent()
+      #expect(gone.event == "removed" && String(decoding: gone.data, as: UTF8.self).contains(middle))
+      let mine = try await authorPage.nextEvent()
+      let state = try JSONDecoder().decode(FeedItemView.self, from: mine.data)
+      #expect(mine.event == "changed" && state.id == middle && state.status == "pending_review")
+      try await readerPage.close()
       #expect(try await Self.feed(cook).items.first { $0.id == middle }?.status == "pending_review")
 
       let pending = try await ChallengesModeration.list(all: false, on: app.db)
       #expect(pending.map(\.id.uuidString) == [middle] && pending.first?.reasons == ["not cooked", "stock photo"])
       try await ChallengesModeration.review(UUID(uuidString: middle)!, decision: .revoke, operator: "test", note: "confirmed", app: app)
+      let revokedLive = try JSONDecoder().decode(FeedItemView.self, from: try await authorPage.nextEvent().data)
+      #expect(revokedLive.id == middle && revokedLive.status == "revoked")
+      try await authorPage.close()
       #expect(try await Self.points(app, cook) == 200)
       let afterRevoke = try await Self.overview(cook)
       let stats = afterRevoke.stats
@@ -429,7 +441,7 @@ struct ChallengesAPITests {
     }
   }
 
-  @Test("Live: a follower's open feed receives a new completion without a reload")
+  @Test("Live: a follower's open feed receives a new completion, then others' congrats and comments, without a reload")
   func liveFeed() async throws {
     try await withTestApp { cook, _ in
       let username = try await Self.account(cook)
@@ -442,6 +454,26 @@ struct ChallengesAPITests {
         let done = try cook.decode(ChallengeCompletionView.self, from: try await Self.complete(cook, daily, photo: try await Self.upload(cook)))
         let item = try await stream.next()
         #expect(item.id == done.activity.id && !item.isMine && item.type == "challenge_completed")
+
+        // Someone else's congrats and comment reach the open page as `changed` cards with the new counts.
+        let neighbour = cook.stranger()
+        _ = try await Self.account(neighbour, "neighbour")
+        try await Self.follow(neighbour, username)
+        _ = try await neighbour.send(.POST, "/api/activities/\(item.id)/congrats")
+        var changed = try await stream.nextEvent()
+        #expect(changed.event == "changed")
+        var card = try JSONDecoder().decode(FeedItemView.self, from: changed.data)
+        #expect(card.id == item.id && card.congrats == 1 && card.congratulated == false)
+        _ = try await neighbour.send(.POST, "/api/activities/\(item.id)/comments", json: CommentRequest(body: "Looks great"))
+        changed = try await stream.nextEvent()
+        card = try JSONDecoder().decode(FeedItemView.self, from: changed.data)
+        #expect(changed.event == "changed" && card.comments == 1)
+        // The friend's own congrats, made in another tab, comes back saying so.
+        let tab = cook.stranger()
+        tab.sessionCookie = friend.sessionCookie
+        _ = try await tab.send(.POST, "/api/activities/\(item.id)/congrats")
+        card = try JSONDecoder().decode(FeedItemView.self, from: try await stream.nextEvent().data)
+        #expect(card.congrats == 2 && card.congratulated == true)
       } catch {
         try await stream.close()
         throw error
@@ -528,6 +560,16 @@ final class FeedEventReader: @unchecked Sendable {
       }
     }
     lines = stream.makeAsyncIterator()
+  }
+
+  /// The next event of any kind: its name and its data (a card, or `{"id"}` for `removed`).
+  func nextEvent() async throws -> (event: String, data: Data) {
+    var event = ""
+    while let line = try await lines.next() {
+      if line.hasPrefix("event: ") { event = String(line.dropFirst(7)) }
+      if line.hasPrefix("data: ") { return (event, Data(line.dropFirst(6).utf8)) }
+    }
+    throw Abort(.gone, reason: "the stream ended")
   }
 
   /// The next `activity` event's card.

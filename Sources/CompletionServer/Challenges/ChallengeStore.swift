@@ -270,6 +270,15 @@ enum ChallengeStore {
     return Set(rows.map(\.activity_id))
   }
 
+  /// Which of `people` congratulated `activity` (one query).
+  static func congratulators(of activity: UUID, among people: [UUID], on db: any SQLDatabase) async throws -> Set<UUID> {
+    guard !people.isEmpty else { return [] }
+    struct Row: Decodable { let user_id: UUID }
+    let rows = try await db.raw("SELECT user_id FROM congrats WHERE activity_id = \(bind: activity) AND user_id IN (\(binds: people))")
+      .all(decoding: Row.self)
+    return Set(rows.map(\.user_id))
+  }
+
   /// Inserts an activity and delivers it: into the author's own feed, and into every follower's (one
   /// statement) unless the author has more followers than `fanOutLimit` — then followers merge it in when
   /// they read. A follow notice goes to its recipient only. (Feeds over their cap are trimmed later, off

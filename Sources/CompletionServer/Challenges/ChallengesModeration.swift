@@ -111,9 +111,10 @@ public enum ChallengesModeration {
           "UPDATE challenge_participations SET status = 'revoked', progress = 0, updated_at = \(bind: now) WHERE activity_id = \(bind: id)"
         ).run()
       }
-      let result: FeedNotice? =
-        effects.contains(.hide) ? FeedNotice(kind: .removed, activity: id) : effects.contains(.show) ? FeedNotice(kind: .added, activity: id) : nil
-      if let result { try await app.services.feedLive.announce(result, on: sql) }
+      // Hidden, shown again, or (a hidden one revoked, a visible one kept) changed: its author sees the state.
+      let kind: FeedNotice.Kind = effects.contains(.hide) ? .removed : effects.contains(.show) ? .added : .changed
+      let result: FeedNotice? = FeedNotice(kind: kind, activity: id)
+      try await app.services.feedLive.announce(FeedNotice(kind: kind, activity: id), on: sql)
       return .some(result)
     }
     if let notice = notice ?? nil { app.services.feedLive.committed(notice) }

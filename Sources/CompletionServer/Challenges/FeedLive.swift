@@ -10,13 +10,21 @@ import Vapor
 
 /// What happened to a feed item.
 struct FeedNotice: Sendable, Hashable {
-  enum Kind: String, Sendable { case added = "a", removed = "r" }
+  enum Kind: String, Sendable {
+    /// A new item (or one shown again after review).
+    case added = "a"
+    /// Hidden from feeds (reported, or revoked); its author still sees it, with its state.
+    case removed = "r"
+    /// Its counts or state changed (congrats, comments, a review).
+    case changed = "c"
+  }
   let kind: Kind
   let activity: UUID
 }
 
-/// Pushes new feed items to the open feed pages of everyone whose feed they belong in, as server-sent
-/// events (`activity` with the card, `removed` with its id). As for projects (``ProjectsLive``), a change
+/// Pushes feed items to the open feed pages of everyone whose feed they belong in, as server-sent
+/// events (`activity` with a new card, `changed` with a card whose counts or state moved, `removed` with
+/// its id). As for projects (``ProjectsLive``), a change
 /// is announced inside its transaction: on PostgreSQL by a `NOTIFY` that every server process hears, on
 /// SQLite in-process after the commit. Recipients are worked out when the notice arrives: the author, the
 /// addressee of a follow notice, and the author's followers who have a page open here.
@@ -101,19 +109,31 @@ actor FeedHub {
         let followers = try await db.raw("SELECT follower_id FROM follows WHERE followee_id = \(bind: activity.user_id)").all(decoding: Row.self)
         recipients.formUnion(followers.map(\.follower_id))
       }
-      for recipient in recipients where pages.has(recipient) {
-        let message: String
+      let open = recipients.filter { pages.has($0) }
+      guard !open.isEmpty else { return }
+      // Who of them congratulated it (one query), so each card says "you congratulated" rightly.
+      let congratulated =
+        notice.kind == .added ? [] : try await ChallengeStore.congratulators(of: activity.id, among: Array(open), on: db)
+      for recipient in open {
+        let isAuthor = recipient == activity.user_id
+        let visible = activity.status == "visible"
+        let event: String
         switch notice.kind {
         case .added:
           // A hidden item reaches only its author (who sees its state); nobody else hears of it.
-          guard activity.status == "visible" || recipient == activity.user_id else { continue }
-          let json = String(decoding: try StreamingJSONEncoder().encode(activity.view(for: recipient, congratulated: false)), as: UTF8.self)
-          message = "event: activity\ndata: \(json)\n\n"
-        case .removed:
-          guard recipient != activity.user_id else { continue }
-          message = "event: removed\ndata: {\"id\":\"\(activity.id.uuidString)\"}\n\n"
+          guard visible || isAuthor else { continue }
+          event = "activity"
+        case .removed, .changed:
+          // Others lose an item that is no longer visible; its author sees its new state instead.
+          if !visible && !isAuthor {
+            pages.send(ByteBuffer(string: "event: removed\ndata: {\"id\":\"\(activity.id.uuidString)\"}\n\n"), to: recipient)
+            continue
+          }
+          event = "changed"
         }
-        pages.send(ByteBuffer(string: message), to: recipient)
+        let view = activity.view(for: recipient, congratulated: congratulated.contains(recipient))
+        let json = String(decoding: try StreamingJSONEncoder().encode(view), as: UTF8.self)
+        pages.send(ByteBuffer(string: "event: \(event)\ndata: \(json)\n\n"), to: recipient)
       }
     } catch {
       logger.warning("feed live update for \(notice.activity) failed: \(String(reflecting: error))")

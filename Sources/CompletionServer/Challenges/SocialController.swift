@@ -214,8 +214,10 @@ struct SocialController: RouteCollection {
     guard let me = req.currentSession?.userID else { throw ChallengesError.activityNotFound }
     let id = try Self.activityID(req)
     _ = try await ChallengeStore.visibleActivity(id, viewer: me, on: ChallengeStore.sql(req.db))
-    let now = req.application.services.clock.now()
-    let count = try await req.application.services.runner.write(on: req.db) { db -> Int? in
+    let services = req.application.services
+    let now = services.clock.now()
+    let announced = AfterCommit<FeedNotice>()
+    let count = try await services.runner.write(on: req.db) { db -> Int? in
       let sql = ChallengeStore.sql(db)
       let changed: SQLRow? =
         on
@@ -228,11 +230,14 @@ struct SocialController: RouteCollection {
         : try await sql.raw("DELETE FROM congrats WHERE activity_id = \(bind: id) AND user_id = \(bind: me) RETURNING user_id").first()
       struct Row: Decodable { let congrats: Int }
       if changed != nil {
+        try await services.feedLive.announce(FeedNotice(kind: .changed, activity: id), on: sql)
+        announced.set(FeedNotice(kind: .changed, activity: id))
         return try await sql.raw("UPDATE activities SET congrats = congrats + \(bind: on ? 1 : -1) WHERE id = \(bind: id) RETURNING congrats")
           .first(decoding: Row.self)?.congrats
       }
       return try await sql.raw("SELECT congrats FROM activities WHERE id = \(bind: id)").first(decoding: Row.self)?.congrats
     }
+    if let notice = announced.value { services.feedLive.committed(notice) }
     return CongratsView(congrats: count ?? 0, congratulated: on)
   }
 
@@ -286,14 +291,17 @@ struct SocialController: RouteCollection {
     _ = try await ChallengeStore.visibleActivity(id, viewer: me, on: ChallengeStore.sql(req.db))
     let commentID = UUID()
     let at = ChallengeStore.micros(req.application.services.clock.now())
-    _ = try await req.application.services.runner.write(on: req.db) { db -> Bool? in
+    let services = req.application.services
+    _ = try await services.runner.write(on: req.db) { db -> Bool? in
       let sql = ChallengeStore.sql(db)
       try await sql.raw(
         "INSERT INTO comments (id, activity_id, user_id, body, at_micros) VALUES (\(bind: commentID), \(bind: id), \(bind: me), \(bind: text), \(bind: at))"
       ).run()
       try await sql.raw("UPDATE activities SET comments = comments + 1 WHERE id = \(bind: id)").run()
+      try await services.feedLive.announce(FeedNotice(kind: .changed, activity: id), on: sql)
       return true
     }
+    services.feedLive.committed(FeedNotice(kind: .changed, activity: id))
     let view = CommentView(
       id: commentID.uuidString, author: PersonView(id: me.uuidString, username: user.username, displayName: user.displayName), body: text,
       createdAt: Double(at) / 1_000_000, isMine: true)
@@ -305,7 +313,9 @@ struct SocialController: RouteCollection {
     guard let me = req.currentSession?.userID, let raw = req.parameters.get("id"), let id = UUID(uuidString: raw) else {
       throw ChallengesError.commentNotFound
     }
-    let deleted = try await req.application.services.runner.write(on: req.db) { db -> Bool? in
+    let services = req.application.services
+    let announced = AfterCommit<FeedNotice>()
+    let deleted = try await services.runner.write(on: req.db) { db -> Bool? in
       let sql = ChallengeStore.sql(db)
       struct Row: Decodable { let activity_id: UUID }
       guard
@@ -313,9 +323,13 @@ struct SocialController: RouteCollection {
           .first(decoding: Row.self)
       else { return false }
       try await sql.raw("UPDATE activities SET comments = comments - 1 WHERE id = \(bind: row.activity_id)").run()
+      let notice = FeedNotice(kind: .changed, activity: row.activity_id)
+      try await services.feedLive.announce(notice, on: sql)
+      announced.set(notice)
       return true
     }
     guard deleted == true else { throw ChallengesError.commentNotFound }
+    if let notice = announced.value { services.feedLive.committed(notice) }
     return .noContent
   }
 
