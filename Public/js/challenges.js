@@ -935,11 +935,8 @@ function completionCard(entry) {
     icon("trophy", "ch-trophy"),
     item.isMine ? null : itemMenu(entry));
   post.append(head);
-  if (item.isMine && item.status && item.status !== "visible") {
-    post.append(h("p", { class: "ch-post-status", text: item.status === "revoked"
-      ? "Removed after review — only you can see this."
-      : "Hidden from feeds while we take a look." }));
-  }
+  post.append(h("p", { class: "ch-post-status", "data-testid": "post-status" }));
+  renderStatus(entry, post);
   if (item.photoUrl) {
     post.append(h("figure", { class: "ch-post-photo" },
       h("img", { src: item.photoUrl, loading: "lazy", decoding: "async",
@@ -956,6 +953,34 @@ function completionCard(entry) {
   post.append(thread(entry));
   li.append(post);
   return li;
+}
+
+/** One's own post that is not in feeds says why; the line is empty (and hidden) otherwise. */
+function renderStatus(entry, root = entry.element) {
+  const line = root.querySelector("[data-testid=post-status]");
+  if (!line) return;
+  const item = entry.item;
+  const text = !item.isMine || !item.status || item.status === "visible" ? ""
+    : item.status === "revoked" ? "Removed after review — only you can see this."
+    : "Hidden from feeds while we take a look.";
+  line.textContent = text;
+  line.hidden = !text;
+}
+
+/** A card whose counts or state moved elsewhere (someone's congrats or comment, another tab, a review): updated where it is. */
+function updateItem(item) {
+  const entry = state.feed.entries.get(item.id);
+  if (!entry) return;
+  if (!item.isMine && item.status && item.status !== "visible") {
+    removeItem(item.id);
+    return;
+  }
+  // A congrats of ours still on its way keeps what the page shows; the server's answer to it settles the count.
+  const own = entry.pending ? { congrats: entry.item.congrats, congratulated: entry.item.congratulated } : {};
+  entry.item = { ...entry.item, ...item, ...own };
+  renderCongrats(entry);
+  renderCommentCount(entry);
+  renderStatus(entry);
 }
 
 function postActions(entry, titleId) {
@@ -1589,12 +1614,18 @@ function connectLive() {
     setLiveStatus("live");
     const item = parse(event.data);
     if (!item || !item.id) return;
-    receiveItem(item, { live: true });
+    // A post shown again after review may be on the page already (its author's): then it is brought up to date.
+    if (state.feed.entries.has(item.id)) updateItem(item);
+    else receiveItem(item, { live: true });
     // Someone followed you: the counts and the list of followers move.
     if (item.type === "follow" && state.people.loaded) {
       loadProfile();
       loadPeople("followers");
     }
+  });
+  source.addEventListener("changed", (event) => {
+    const item = parse(event.data);
+    if (item && item.id) updateItem(item);
   });
   source.addEventListener("removed", (event) => {
     const data = parse(event.data);

@@ -887,3 +887,47 @@ def test_the_share_sheet_shares_the_link_and_story_and_copies_the_link(browser, 
     finally:
         sharing.close()
         plain.close()
+
+
+def test_open_pages_follow_congrats_comments_and_a_review_live(browser, server):
+    """Counts others change, and a post hidden by reports, reach open pages without a reload."""
+    author_context, reader_context = new_context(browser), new_context(browser)
+    cheerers = [new_context(browser) for _ in range(3)]
+    try:
+        author = register(author_context, server, "live")
+        register(reader_context, server, "reader")
+        follow(reader_context, server, author)
+        for index, context in enumerate(cheerers):
+            register(context, server, f"cheer{index}")
+            follow(context, server, author)
+        done = complete_via_api(author_context, server, todays(author_context, server)["id"])
+        post = done["activity"]["id"]
+        author_page = open_challenges(author_context, server, "#feed")
+        reader_page = open_challenges(reader_context, server, "#feed")
+        for page in (author_page, reader_page):
+            expect(feed_item(page, post)).to_be_visible()
+            expect(feed_item(page, post).get_by_test_id("congrats-count")).to_have_text("0")
+
+        # Someone else's congrats and comment: both open pages show the new counts.
+        assert cheerers[0].request.post(f"{server}/api/activities/{post}/congrats").ok
+        assert cheerers[1].request.post(f"{server}/api/activities/{post}/comments", data={"body": "Looks delicious"}).ok
+        for page in (author_page, reader_page):
+            expect(feed_item(page, post).get_by_test_id("congrats-count")).to_have_text("1")
+            expect(feed_item(page, post).locator("[data-role=comment-count]")).to_have_text("1")
+        expect(feed_item(reader_page, post).get_by_test_id("congrats")).to_have_attribute("aria-pressed", "false")
+
+        # The reader's own congrats from another tab of theirs: pressed, and counted once.
+        other_tab = reader_context.new_page()
+        assert other_tab.request.post(f"{server}/api/activities/{post}/congrats").ok
+        expect(feed_item(reader_page, post).get_by_test_id("congrats")).to_have_attribute("aria-pressed", "true")
+        expect(feed_item(reader_page, post).get_by_test_id("congrats-count")).to_have_text("2")
+
+        # Three reports hide it: it leaves the reader's page; its author's page says it is waiting for review.
+        for context in cheerers:
+            assert context.request.post(f"{server}/api/activities/{post}/report", data={"reason": "not cooked"}).ok
+        expect(feed_item(reader_page, post)).to_have_count(0)
+        expect(feed_item(author_page, post).get_by_test_id("post-status")).to_have_text("Hidden from feeds while we take a look.")
+        no_errors(author_page, reader_page)
+    finally:
+        for context in [author_context, reader_context, *cheerers]:
+            context.close()
