@@ -58,7 +58,7 @@ const state = {
   },
   complete: { challengeId: null, file: null, previewUrl: null, attempt: null, busy: false, done: false, closeTimer: 0, error: "" },
   celebration: { token: 0, timer: 0 },
-  share: { entry: null, cardToken: 0 },
+  share: { entry: null, cardToken: 0, file: null },
   report: { entry: null },
   /** Challenge ids whose end already made us reload the overview (so a clock difference cannot loop). */
   endedReloads: new Set(),
@@ -1317,6 +1317,7 @@ function showShareCard(item) {
   }
   image.alt = `Share card: ${item.actor.displayName} completed ${item.challengeTitle || "a challenge"}`;
   setCardState("loading");
+  state.share.file = null;
   image.onload = () => {
     if (token === state.share.cardToken) setCardState("ready");
   };
@@ -1340,7 +1341,26 @@ function showShareCard(item) {
     }[which] || "";
     // Without a card there is nothing to download.
     download.hidden = which === "missing" || which === "failed";
+    if (which === "ready") prepareCardFile(item, token);
     renderShareButtons();
+  }
+}
+
+/**
+ * Where the system sheet takes pictures, the card is made ready as a file while the sheet is open, so "Share…"
+ * can hand it over at once (a browser lets a page share only straight after the press).
+ */
+async function prepareCardFile(item, token) {
+  if (!canShareFiles() || state.share.file) return;
+  try {
+    const response = await fetch(item.cardUrl, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const file = new File([await response.blob()], "completion.png", { type: "image/png" });
+    if (token !== state.share.cardToken || !navigator.canShare({ files: [file] })) return;
+    state.share.file = file;
+    renderShareButtons();
+  } catch {
+    // The link (when on) and the download are still there.
   }
 }
 
@@ -1350,20 +1370,22 @@ function liveShareUrl(item) {
 }
 
 /**
- * "Share…" opens the system share sheet (Web Share API) where the browser has one: with the public link and the
- * story when the link is on, or with the card's picture when it is off and the browser can share files.
+ * "Share…" opens the system share sheet (Web Share API) where the browser has one: with the card's picture where
+ * the browser can share files, and the public link and the story when the link is on.
  */
 function shareWhat(item) {
   if (!navigator.share) return null;
+  if (state.share.file) return "card";
   if (liveShareUrl(item)) return "link";
-  if (item.cardUrl && canShareFiles() && $("#share-card").dataset.state !== "failed") return "card";
   return null;
 }
 
 function renderShareButtons() {
   const entry = state.share.entry;
-  const native = Boolean(entry && shareWhat(entry.item));
+  const what = entry && shareWhat(entry.item);
+  const native = Boolean(what);
   $("#share-native").hidden = !native;
+  $("#share-native").dataset.shares = what || "";
   $("#share-download").classList.toggle("ch-primary", !native);
 }
 
@@ -1401,22 +1423,17 @@ async function shareNative() {
   setBusy(button, true);
   setShareStatus("");
   try {
-    if (what === "link") {
-      // Nothing is awaited before share(): the browser allows it only straight after the press.
-      await navigator.share({ title: item.title, text: shareText(item), url: liveShareUrl(item) });
-    } else {
-      const response = await fetch(item.cardUrl, { credentials: "same-origin" });
-      if (!response.ok) throw new Error("The share card could not be loaded. Try downloading it instead.");
-      const file = new File([await response.blob()], "completion.png", { type: "image/png" });
-      if (!navigator.canShare || !navigator.canShare({ files: [file] })) throw new Error("This browser can’t share pictures. Download the card instead.");
-      await navigator.share({ files: [file], title: item.title, text: shareText(item) });
-    }
+    // Nothing is awaited before share(): the browser allows it only straight after the press.
+    const data = { title: item.title, text: shareText(item) };
+    if (liveShareUrl(item)) data.url = liveShareUrl(item);
+    if (what === "card") data.files = [state.share.file];
+    await navigator.share(data);
     setShareStatus("Shared.", "ok");
   } catch (error) {
     // Closing the share sheet is not a failure. A refusal of the link falls back to copying it.
     if (error && error.name === "AbortError") return;
-    if (what === "link") await copyLink();
-    else setShareStatus(error.message, "error");
+    if (liveShareUrl(item)) await copyLink();
+    else setShareStatus("Your browser didn’t share the card. Download it instead.", "error");
   } finally {
     setBusy(button, false);
   }

@@ -931,3 +931,32 @@ def test_open_pages_follow_congrats_comments_and_a_review_live(browser, server):
     finally:
         for context in [author_context, reader_context, *cheerers]:
             context.close()
+
+
+def test_where_the_browser_shares_pictures_share_hands_over_the_card_png_with_the_link(browser, server):
+    context = new_context(browser)
+    try:
+        # A system sheet that takes files (as on phones): the card goes as a PNG, with the link and the story.
+        context.add_init_script(SHARE_STUB.replace("return !(data && data.files);", "return true;"))
+        register(context, server, "picture")
+        activity_id = complete_via_api(context, server, todays(context, server)["id"], story="With the card.")["activity"]["id"]
+        page = open_challenges(context, server, "#feed")
+        feed_item(page, activity_id).get_by_test_id("share-open").click()
+        expect(page.locator("#share-card")).to_have_attribute("data-state", "ready")
+        share = page.get_by_test_id("share-native")
+        expect(share).to_have_attribute("data-shares", "card")
+        share.click()
+        expect(page.get_by_test_id("share-status")).to_have_text("Shared.")
+        shared = page.evaluate("window.__shared")
+        assert shared[-1]["files"] == 1 and shared[-1]["url"].endswith(f"/s/{activity_id}") and "With the card." in shared[-1]["text"], shared
+        # With the link off, the picture alone (and the story) is shared.
+        page.get_by_test_id("share-panel").get_by_test_id("public-link").click()
+        expect(page.get_by_test_id("share-url")).to_be_hidden()
+        expect(share).to_have_attribute("data-shares", "card")
+        share.click()
+        expect(page.get_by_test_id("share-status")).to_have_text("Shared.")
+        shared = page.evaluate("window.__shared")
+        assert len(shared) == 2 and shared[-1]["files"] == 1 and not shared[-1]["url"], shared
+        no_errors(page)
+    finally:
+        context.close()
