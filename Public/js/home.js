@@ -76,10 +76,7 @@ function wireAccount() {
   document.querySelector("#save-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const values = formValues(event.target);
-    if (!/^[A-Za-z0-9._-]{3,32}$/.test(values.username)) {
-      return setMessage("Usernames are 3–32 letters, digits, dots, dashes or underscores.", "error");
-    }
-    if (values.password.length < 8) return setMessage("Passwords need at least 8 characters.", "error");
+    // The username and password rules live on the server; its message says what to change.
     try {
       await api("/api/account/register", { method: "POST", body: values });
       event.target.reset();

@@ -152,4 +152,48 @@ struct AccountTests {
       #expect(try await stale.send(.POST, "/api/account/tokens").status == .unauthorized)
     }
   }
+
+  @Test("Passwords: blank, too short and over 72 bytes are refused with the right message; a longer guess never signs in")
+  func passwordRules() async throws {
+    try await withTestApp { browser in
+      for (password, code) in [
+        ("        ", "blank_password"), ("short", "weak_password"), (String(repeating: "a", count: 73), "password_too_long"),
+        (String(repeating: "é", count: 37), "password_too_long"), (String(repeating: "x", count: 201), "password_too_long"),
+      ] {
+        let visitor = browser.stranger()
+        let response = try await visitor.send(.POST, "/api/account/register", json: RegisterRequest(username: uniqueUsername(), password: password))
+        #expect(response.status == .badRequest)
+        let error = try visitor.decode(APIErrorBody.self, from: response)
+        #expect(error.code == code, "\(password.count) characters")
+        if code == "password_too_long" { #expect(error.message.contains("72")) }
+      }
+      // Exactly 72 bytes is allowed; the same 72 followed by anything does not sign in (bcrypt reads 72 bytes).
+      let name = uniqueUsername("long")
+      let exact = String(repeating: "A", count: 72)
+      #expect(try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: exact)).status == .created)
+      let other = browser.stranger()
+      let longer = try await other.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: exact + "anything"))
+      #expect(longer.status == .unauthorized)
+      #expect(try await other.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: exact)).status == .ok)
+    }
+  }
+
+  @Test("Saving a guest's account starts a new session: the guest's old session id no longer signs anyone in")
+  func registerRotatesTheSession() async throws {
+    try await withTestApp { browser in
+      let guest = try browser.decode(UserResponse.self, from: try await browser.send(.GET, "/api/me"))
+      let before = try #require(browser.sessionCookie)
+      let name = uniqueUsername("fix")
+      let saved = try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse"))
+      #expect(saved.status == .created)
+      let after = try #require(browser.sessionCookie)
+      #expect(after != before)
+      #expect(try browser.decode(UserResponse.self, from: try await browser.send(.GET, "/api/me")).username == name)
+      // Whoever knew the session id from before (a fixed one) is not signed in to the new account.
+      let attacker = browser.stranger()
+      attacker.sessionCookie = before
+      let seen = try attacker.decode(UserResponse.self, from: try await attacker.send(.GET, "/api/me"))
+      #expect(seen.id != guest.id && seen.username == nil && seen.isGuest)
+    }
+  }
 }

@@ -22,6 +22,10 @@ def test_save_account_sign_out_and_sign_in(page, server):
     page.fill("#save-form input[name=password]", "short")
     page.click("#save-form button[type=submit]")
     expect(page.locator("#account-message")).to_contain_text("at least 8 characters")
+    # The server's rules, said in the page: a password of spaces only is refused kindly.
+    page.fill("#save-form input[name=password]", "        ")
+    page.click("#save-form button[type=submit]")
+    expect(page.locator("#account-message")).to_contain_text("only spaces")
 
     page.fill("#save-form input[name=password]", "correct horse battery")
     page.click("#save-form button[type=submit]")

@@ -50,7 +50,7 @@ struct AccountController: RouteCollection {
   @Sendable func register(req: Request) async throws -> Response {
     let body = try req.decodeJSON(RegisterRequest.self)
     let username = try Self.validUsername(body.username)
-    guard body.password.count >= 8, body.password.count <= 200 else { throw AppError.weakPassword }
+    try Self.checkNewPassword(body.password)
     let displayName = body.displayName?.trimmingCharacters(in: .whitespacesAndNewlines)
     if let current = try await req.currentUser(), !current.isGuest { throw AppError.alreadyRegistered }
     if try await User.query(on: req.db).filter(\.$username == username).first() != nil { throw AppError.usernameTaken }
@@ -66,9 +66,27 @@ struct AccountController: RouteCollection {
       // Two people raced for the same name; the unique index decided.
       throw AppError.usernameTaken
     }
+    // A new session for the new account: a session id known before signing up (fixed by someone else on a
+    // shared computer, say) must not become the account's.
+    if let previous = req.currentSession, previous.kind == .cookie {
+      try await AuthToken.query(on: req.db).filter(\.$id == previous.tokenID).delete()
+      req.application.services.sessions.forget(tokenID: previous.tokenID)
+      let secret = try await Sessions.issue(for: try user.requireID(), kind: .cookie, at: req.application.services.clock.now(), on: req.db)
+      req.pendingSessionCookie = Sessions.cookie(for: secret, secure: req.application.serverOptions.secureCookies)
+    }
     let response = Response(status: .created)
     try response.content.encode(try user.toResponse())
     return response
+  }
+
+  /// bcrypt reads only a password's first 72 bytes: a longer one would let in anything that starts the same.
+  static let maxPasswordBytes = 72
+
+  /// The rules for a new password: at least 8 characters, not only spaces, at most ``maxPasswordBytes`` bytes.
+  static func checkNewPassword(_ password: String) throws {
+    guard password.count >= 8 else { throw AppError.weakPassword }
+    guard !password.allSatisfy(\.isWhitespace) else { throw AppError.blankPassword }
+    guard password.utf8.count <= maxPasswordBytes else { throw AppError.passwordTooLong }
   }
 
   /// `POST /api/account/login`: signs this browser in to a saved account.
@@ -79,7 +97,10 @@ struct AccountController: RouteCollection {
     // Verify against a fixed hash when the name is unknown so timing does not reveal which names exist.
     let storedHash = user?.passwordHash ?? Self.unknownUserHash
     let matches = try await req.password.async.verify(body.password, created: storedHash)
-    guard let user, matches, let userID = user.id else { throw AppError.invalidCredentials }
+    // Longer than any password can be: never a match, however its first 72 bytes compare.
+    guard let user, matches, body.password.utf8.count <= Self.maxPasswordBytes, let userID = user.id else {
+      throw AppError.invalidCredentials
+    }
     if let previous = req.currentSession, previous.kind == .cookie {
       try await AuthToken.query(on: req.db).filter(\.$id == previous.tokenID).delete()
       req.application.services.sessions.forget(tokenID: previous.tokenID)

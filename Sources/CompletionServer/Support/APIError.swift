@@ -18,13 +18,15 @@ public enum AppError: APIErrorConvertible, Equatable {
   case usernameTaken
   case invalidUsername
   case weakPassword
+  case blankPassword
+  case passwordTooLong
   case alreadyRegistered
   case namedAccountRequired
   case unsupportedMediaType
 
   public var status: HTTPResponseStatus {
     switch self {
-    case .invalidJSON, .invalidParameter, .invalidUsername, .weakPassword: .badRequest
+    case .invalidJSON, .invalidParameter, .invalidUsername, .weakPassword, .blankPassword, .passwordTooLong: .badRequest
     case .notFound: .notFound
     case .unauthenticated, .invalidCredentials: .unauthorized
     case .namedAccountRequired: .forbidden
@@ -43,6 +45,8 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .usernameTaken: "username_taken"
     case .invalidUsername: "invalid_username"
     case .weakPassword: "weak_password"
+    case .blankPassword: "blank_password"
+    case .passwordTooLong: "password_too_long"
     case .alreadyRegistered: "already_registered"
     case .namedAccountRequired: "named_account_required"
     case .unsupportedMediaType: "unsupported_media_type"
@@ -59,6 +63,8 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .usernameTaken: "That username is taken. Please choose another."
     case .invalidUsername: "Usernames are 3–32 letters, digits, dots, dashes or underscores."
     case .weakPassword: "Passwords need at least 8 characters."
+    case .blankPassword: "A password of only spaces is easy to guess: use letters, digits or symbols too."
+    case .passwordTooLong: "Passwords can be at most 72 bytes long: 72 plain letters or digits, fewer with accents or emoji."
     case .alreadyRegistered: "This account already has a username and password."
     case .namedAccountRequired: "Save your account with a username and password first."
     case .unsupportedMediaType: "Send the request body as JSON (Content-Type: application/json)."
