@@ -4,6 +4,8 @@ import Testing
 import Vapor
 import VaporTesting
 
+@testable import CompletionServer
+
 @Suite("Accounts", .serialized)
 struct AccountTests {
   @Test("A first visit gets a guest and an http-only session cookie; the cookie brings the same guest back")
@@ -195,5 +197,64 @@ struct AccountTests {
       let seen = try attacker.decode(UserResponse.self, from: try await attacker.send(.GET, "/api/me"))
       #expect(seen.id != guest.id && seen.username == nil && seen.isGuest)
     }
+  }
+
+  @Test("Password guessing slows down: after 5 failures a username waits (429 + Retry-After, even with the right password); so does an address after 20")
+  func loginThrottle() async throws {
+    try await withTestApp { (browser: TestClient, app: Application) in
+      let name = uniqueUsername("guarded")
+      _ = try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse"))
+      let guesser = browser.stranger()
+      for _ in 0..<6 {
+        let wrong = try await guesser.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "wrong guess"))
+        #expect(wrong.status == .unauthorized)
+      }
+      let held = try await guesser.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "correct horse"))
+      #expect(held.status == .tooManyRequests)
+      #expect(try guesser.decode(APIErrorBody.self, from: held).code == "too_many_attempts")
+      #expect(held.headers.first(name: "Retry-After").flatMap(Int.init) == 1)
+      // Once the wait is over the right password works, and the count starts again.
+      let clock = app.services.clock
+      clock.set(to: clock.now().addingTimeInterval(2))
+      #expect(try await guesser.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "correct horse")).status == .ok)
+      #expect(try await guesser.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "wrong guess")).status == .unauthorized)
+
+      // Many names tried from one address: after 20 failures (7 above) that address waits too, whatever the name.
+      for index in 0..<14 {
+        let response = try await guesser.send(.POST, "/api/account/login", json: LoginRequest(username: "nobody\(index)", password: "whatever"))
+        #expect(response.status == .unauthorized)
+      }
+      let blocked = try await guesser.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "correct horse"))
+      #expect(blocked.status == .tooManyRequests && blocked.headers.first(name: "Retry-After") != nil)
+      #expect(try guesser.decode(APIErrorBody.self, from: blocked).message.contains("wait"))
+    }
+  }
+
+  @Test("Password hashing runs a few at a time: beyond the queue, requests are turned away as busy, and the queue drains in order")
+  func passwordWorkIsCapped() async throws {
+    let work = PasswordWork(limit: 1, maxWaiting: 1)
+    let (started, startedSignal) = AsyncStream<Void>.makeStream()
+    let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+    let first = Task {
+      try await work.run {
+        startedSignal.yield()
+        for await _ in release { break }
+        return "first"
+      }
+    }
+    for await _ in started { break }
+    let second = Task { try await work.run { "second" } }  // waits for the slot
+    // The one slot is taken; once the second is waiting the queue is full and a third is refused at once.
+    while work.waitingCount < 1 { await Task.yield() }
+    do {
+      _ = try await work.run { "third" }
+      Issue.record("a third hash ran while the slot and the queue were full")
+    } catch let error as AppError {
+      #expect(error == .busy && error.retryAfter == 1)
+    }
+    releaseSignal.yield()
+    #expect(try await first.value == "first")
+    #expect(try await second.value == "second")
+    #expect(try await work.run { "after" } == "after")
   }
 }

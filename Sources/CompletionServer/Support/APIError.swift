@@ -6,6 +6,12 @@ public protocol APIErrorConvertible: Error {
   var status: HTTPResponseStatus { get }
   var code: String { get }
   var message: String { get }
+  /// Seconds after which trying again makes sense (sent as `Retry-After`), if any.
+  var retryAfter: Int? { get }
+}
+
+extension APIErrorConvertible {
+  public var retryAfter: Int? { nil }
 }
 
 /// Errors of the server itself (accounts, requests, motion parameters).
@@ -23,6 +29,8 @@ public enum AppError: APIErrorConvertible, Equatable {
   case alreadyRegistered
   case namedAccountRequired
   case unsupportedMediaType
+  case tooManyAttempts(retryAfter: Int)
+  case busy
 
   public var status: HTTPResponseStatus {
     switch self {
@@ -32,6 +40,8 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .namedAccountRequired: .forbidden
     case .usernameTaken, .alreadyRegistered: .conflict
     case .unsupportedMediaType: .unsupportedMediaType
+    case .tooManyAttempts: .tooManyRequests
+    case .busy: .serviceUnavailable
     }
   }
 
@@ -50,6 +60,8 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .alreadyRegistered: "already_registered"
     case .namedAccountRequired: "named_account_required"
     case .unsupportedMediaType: "unsupported_media_type"
+    case .tooManyAttempts: "too_many_attempts"
+    case .busy: "busy"
     }
   }
 
@@ -68,6 +80,17 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .alreadyRegistered: "This account already has a username and password."
     case .namedAccountRequired: "Save your account with a username and password first."
     case .unsupportedMediaType: "Send the request body as JSON (Content-Type: application/json)."
+    case .tooManyAttempts(let seconds):
+      "Too many sign-in attempts. Please wait \(seconds < 120 ? "\(seconds) seconds" : "\((seconds + 59) / 60) minutes") and try again."
+    case .busy: "The server is busy signing people in. Please try again in a moment."
+    }
+  }
+
+  public var retryAfter: Int? {
+    switch self {
+    case .tooManyAttempts(let seconds): seconds
+    case .busy: 1
+    default: nil
     }
   }
 }

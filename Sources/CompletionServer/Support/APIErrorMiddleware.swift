@@ -23,6 +23,7 @@ struct APIErrorMiddleware: AsyncMiddleware {
     case let error as any APIErrorConvertible:
       status = error.status
       body = APIErrorBody(code: error.code, message: error.message)
+      if let seconds = error.retryAfter { headers.replaceOrAdd(name: "Retry-After", value: String(seconds)) }
     case let error as DecodingError:
       status = .badRequest
       body = APIErrorBody(code: "invalid_json", message: "The request body is not valid JSON for this endpoint: \(Self.describe(error))")

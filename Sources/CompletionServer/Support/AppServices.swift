@@ -8,6 +8,10 @@ struct AppServices: Sendable {
   /// The time every server path uses (the test hook can move it).
   let clock: AppClock
   let sessions: SessionCache
+  /// Delays after failed sign-ins, per username and client address.
+  let loginThrottle = LoginThrottle()
+  /// Password hashing, a few at a time.
+  let passwordWork = PasswordWork()
   /// Load → handle → save for every per-game request.
   let runner: GameRunner
   let quotes: QuoteStore
