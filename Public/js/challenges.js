@@ -532,7 +532,7 @@ function overLimit(text, limit) {
   return limit > 0 ? Math.max(0, characterCount(text) - limit) : 0;
 }
 
-/** "12 / 500", or "503 / 500 — 3 too many"; marks the field invalid while it is over. */
+/** "12 / {limit}", or "{limit + 3} / {limit} — 3 too many" (the limit is the server's); marks the field invalid while it is over. */
 function renderCounter(counter, field, limit, { near = 0.9 } = {}) {
   const count = characterCount(field.value);
   const over = limit > 0 ? Math.max(0, count - limit) : 0;

@@ -48,6 +48,40 @@ public struct TokenResponse: Codable, Hashable, Sendable {
   }
 }
 
+/// `POST /api/account/tokens` `{expiresInDays?}` (optional body): how long the token lasts, 1–365 days (90).
+public struct TokenRequest: Codable, Hashable, Sendable {
+  public let expiresInDays: Int?
+
+  public init(expiresInDays: Int? = nil) { self.expiresInDays = expiresInDays }
+}
+
+/// One of a person's sign-ins (never its secret): a browser session or an API token.
+public struct SignInView: Codable, Hashable, Sendable {
+  public let id: String
+  /// "browser" (a session cookie) or "token" (a bearer token).
+  public let kind: String
+  /// Seconds since 1970.
+  public let createdAt: Double?
+  public let expiresAt: Double
+  /// The sign-in this request was made with.
+  public let current: Bool
+
+  public init(id: String, kind: String, createdAt: Double?, expiresAt: Double, current: Bool) {
+    self.id = id
+    self.kind = kind
+    self.createdAt = createdAt
+    self.expiresAt = expiresAt
+    self.current = current
+  }
+}
+
+/// `GET /api/account/tokens`: every sign-in of the person, newest first.
+public struct SignInList: Codable, Hashable, Sendable {
+  public let signIns: [SignInView]
+
+  public init(signIns: [SignInView]) { self.signIns = signIns }
+}
+
 /// `GET`/`PUT /api/account/celebrations`: which kinds of celebration a person turned off.
 public struct CelebrationSettings: Codable, Hashable, Sendable {
   /// Kinds turned off ("cryptogram"); completions still pay and count, they just are not celebrated.

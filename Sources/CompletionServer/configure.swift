@@ -50,6 +50,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   // Open live streams end first, so the server can stop without waiting for pages that never hang up.
   app.lifecycle.use(ProjectsLiveShutdown())
   app.lifecycle.use(FeedJanitor())
+  app.lifecycle.use(SessionRevocations())
   if case .sqliteFile(let path) = options.database { app.lifecycle.use(SQLiteCheckpointer(path: path)) }
   if options.testHooks {
     app.logger.warning("Test hooks are on: POST /api/test/clock moves the game clock. Never use this for real play.")

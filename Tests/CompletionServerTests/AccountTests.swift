@@ -257,4 +257,79 @@ struct AccountTests {
     #expect(try await second.value == "second")
     #expect(try await work.run { "after" } == "after")
   }
+
+  @Test("Sign-ins can be listed and ended one by one or everywhere; tokens expire when asked; nobody ends someone else's")
+  func tokensListRevokeEverywhere() async throws {
+    try await withTestApp { browser in
+      let name = uniqueUsername("tok")
+      _ = try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse"))
+      let week = try browser.decode(TokenResponse.self, from: try await browser.send(.POST, "/api/account/tokens", json: TokenRequest(expiresInDays: 7)))
+      let plain = try browser.decode(TokenResponse.self, from: try await browser.send(.POST, "/api/account/tokens"))
+      for days in [0, 366] {
+        let refused = try await browser.send(.POST, "/api/account/tokens", json: TokenRequest(expiresInDays: days))
+        #expect(refused.status == .badRequest)
+      }
+      let list = try browser.decode(SignInList.self, from: try await browser.send(.GET, "/api/account/tokens"))
+      #expect(list.signIns.count == 3)
+      #expect(list.signIns.filter(\.current).map(\.kind) == ["browser"])
+      #expect(list.signIns.filter { $0.kind == "token" }.count == 2)
+      let lifetimes = list.signIns.filter { $0.kind == "token" }.map { (($0.expiresAt - ($0.createdAt ?? 0)) / 86_400).rounded() }.sorted()
+      #expect(lifetimes == [7, 90])
+
+      // A script with the week token lists the same sign-ins; ending it stops it at once.
+      let script = browser.stranger()
+      let bearer: HTTPHeaders = ["Authorization": "Bearer \(week.token)"]
+      let seen = try script.decode(SignInList.self, from: try await script.send(.GET, "/api/account/tokens", headers: bearer))
+      let weekID = try #require(seen.signIns.first(where: \.current)?.id)
+      #expect(try await browser.send(.DELETE, "/api/account/tokens/\(weekID)").status == .noContent)
+      #expect(try await script.send(.GET, "/api/account/tokens", headers: bearer).status == .unauthorized)
+
+      // Someone else cannot end (or learn of) these sign-ins.
+      let stranger = browser.stranger()
+      _ = try await stranger.send(.POST, "/api/account/register", json: RegisterRequest(username: uniqueUsername("other"), password: "correct horse"))
+      let mine = try browser.decode(SignInList.self, from: try await browser.send(.GET, "/api/account/tokens")).signIns
+      for signIn in mine {
+        #expect(try await stranger.send(.DELETE, "/api/account/tokens/\(signIn.id)").status == .notFound)
+      }
+      #expect(try stranger.decode(SignInList.self, from: try await stranger.send(.GET, "/api/account/tokens")).signIns.count == 1)
+
+      // Signed in on a second browser too; "sign out everywhere" ends the browsers and the token alike.
+      let laptop = browser.stranger()
+      _ = try await laptop.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "correct horse"))
+      #expect(try await laptop.send(.GET, "/api/account/tokens").status == .ok)
+      let before = try #require(browser.sessionCookie)
+      #expect(try await browser.send(.POST, "/api/account/logout-everywhere").status == .noContent)
+      #expect(try await laptop.send(.GET, "/api/account/tokens").status == .unauthorized)
+      #expect(try await script.send(.GET, "/api/account/tokens", headers: ["Authorization": "Bearer \(plain.token)"]).status == .unauthorized)
+      let replay = browser.stranger()
+      replay.sessionCookie = before
+      #expect(try await replay.send(.GET, "/api/account/tokens").status == .unauthorized)
+      #expect(try await stranger.send(.GET, "/api/account/tokens").status == .ok)
+    }
+  }
+
+  @Test("Two server processes on one PostgreSQL: a sign-out on one is refused by the other at once, though it had cached the sign-in")
+  func signOutAcrossServers() async throws {
+    let options = TestDatabase.options
+    guard case .postgres = options.database else { return }  // SQLite runs one process; CI runs this on PostgreSQL
+    try await withTestApp(options: options) { first in
+      try await withTestApp(options: options) { second in
+        let name = uniqueUsername("multi")
+        _ = try await first.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse"))
+        let elsewhere = second.stranger()
+        elsewhere.sessionCookie = first.sessionCookie
+        for _ in 0..<2 { #expect(try await elsewhere.send(.GET, "/api/account/tokens").status == .ok) }  // now cached there
+        #expect(try await first.send(.POST, "/api/account/logout").status == .noContent)
+        // The notification arrives within moments; well inside the cache's 30 seconds.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        var status = HTTPStatus.ok
+        while status == .ok, clock.now < deadline {
+          status = try await elsewhere.send(.GET, "/api/account/tokens").status
+          if status == .ok { await Task.yield() }
+        }
+        #expect(status == .unauthorized)
+      }
+    }
+  }
 }

@@ -47,6 +47,7 @@ func withTestApp(options: ServerOptions = TestDatabase.options, _ body: (TestCli
   do {
     try configure(app, options: options)
     try await MigrationGate.shared.prepare(app)
+    try await app.asyncBoot()  // the lifecycle handlers `serve` runs (sign-out news from other servers, …)
     try await app.server.start(address: .hostname("127.0.0.1", port: 0))
     guard let port = app.http.server.shared.localAddress?.port else { throw Abort(.internalServerError, reason: "no port") }
     try await body(TestClient(app: app, base: "http://127.0.0.1:\(port)"), app)

@@ -13,6 +13,9 @@ struct AccountController: RouteCollection {
     account.post("login", use: login)
     account.post("logout", use: logout)
     account.post("tokens", use: createToken)
+    account.get("tokens", use: signIns)
+    account.delete("tokens", ":id", use: revoke)
+    account.post("logout-everywhere", use: logoutEverywhere)
     account.get("celebrations", use: celebrations)
     account.put("celebrations", use: setCelebrations)
   }
@@ -69,8 +72,7 @@ struct AccountController: RouteCollection {
     // A new session for the new account: a session id known before signing up (fixed by someone else on a
     // shared computer, say) must not become the account's.
     if let previous = req.currentSession, previous.kind == .cookie {
-      try await AuthToken.query(on: req.db).filter(\.$id == previous.tokenID).delete()
-      req.application.services.sessions.forget(tokenID: previous.tokenID)
+      try await Sessions.end([previous.tokenID], app: req.application, on: req.db)
       let secret = try await Sessions.issue(for: try user.requireID(), kind: .cookie, at: req.application.services.clock.now(), on: req.db)
       req.pendingSessionCookie = Sessions.cookie(for: secret, secure: req.application.serverOptions.secureCookies)
     }
@@ -109,8 +111,7 @@ struct AccountController: RouteCollection {
     }
     services.loginThrottle.succeeded(username: username)
     if let previous = req.currentSession, previous.kind == .cookie {
-      try await AuthToken.query(on: req.db).filter(\.$id == previous.tokenID).delete()
-      req.application.services.sessions.forget(tokenID: previous.tokenID)
+      try await Sessions.end([previous.tokenID], app: req.application, on: req.db)
     }
     let secret = try await Sessions.issue(for: userID, kind: .cookie, at: req.application.services.clock.now(), on: req.db)
     req.pendingSessionCookie = Sessions.cookie(for: secret, secure: req.application.serverOptions.secureCookies)
@@ -119,10 +120,45 @@ struct AccountController: RouteCollection {
 
   /// `POST /api/account/logout`: forgets this sign-in.
   @Sendable func logout(req: Request) async throws -> HTTPStatus {
-    if let session = req.currentSession {
-      try await AuthToken.query(on: req.db).filter(\.$id == session.tokenID).delete()
-      req.application.services.sessions.forget(tokenID: session.tokenID)
+    if let session = req.currentSession { try await Sessions.end([session.tokenID], app: req.application, on: req.db) }
+    req.pendingSessionCookie = Sessions.expiredCookie(secure: req.application.serverOptions.secureCookies)
+    return .noContent
+  }
+
+  /// `GET /api/account/tokens`: the person's sign-ins (browsers and API tokens), newest first, never a secret.
+  @Sendable func signIns(req: Request) async throws -> SignInList {
+    guard let session = req.currentSession else { throw AppError.unauthenticated }
+    let now = req.application.services.clock.now()
+    let tokens = try await AuthToken.query(on: req.db).filter(\.$user.$id == session.userID).filter(\.$expiresAt > now)
+      .sort(\.$createdAt, .descending).all()
+    return SignInList(
+      signIns: tokens.compactMap { token in
+        guard let id = token.id else { return nil }
+        return SignInView(
+          id: id.uuidString, kind: token.kind == .cookie ? "browser" : "token", createdAt: token.createdAt?.timeIntervalSince1970,
+          expiresAt: token.expiresAt.timeIntervalSince1970, current: id == session.tokenID)
+      })
+  }
+
+  /// `DELETE /api/account/tokens/{id}`: ends one of one's own sign-ins, on every server at once.
+  @Sendable func revoke(req: Request) async throws -> HTTPStatus {
+    guard let session = req.currentSession else { throw AppError.unauthenticated }
+    guard let id = req.parameters.get("id").flatMap(UUID.init(uuidString:)),
+      try await AuthToken.query(on: req.db).filter(\.$id == id).filter(\.$user.$id == session.userID).first() != nil
+    else { throw AppError.notFound("That sign-in") }
+    try await Sessions.end([id], app: req.application, on: req.db)
+    if id == session.tokenID, session.kind == .cookie {
+      req.pendingSessionCookie = Sessions.expiredCookie(secure: req.application.serverOptions.secureCookies)
     }
+    return .noContent
+  }
+
+  /// `POST /api/account/logout-everywhere`: ends every sign-in of the person (this one too), every API token
+  /// included.
+  @Sendable func logoutEverywhere(req: Request) async throws -> HTTPStatus {
+    guard let session = req.currentSession else { throw AppError.unauthenticated }
+    let ids = try await AuthToken.query(on: req.db).filter(\.$user.$id == session.userID).all().compactMap(\.id)
+    try await Sessions.end(ids, app: req.application, on: req.db)
     req.pendingSessionCookie = Sessions.expiredCookie(secure: req.application.serverOptions.secureCookies)
     return .noContent
   }
@@ -131,7 +167,15 @@ struct AccountController: RouteCollection {
   @Sendable func createToken(req: Request) async throws -> Response {
     let user = try await req.requireUser()
     guard !user.isGuest, let userID = user.id else { throw AppError.namedAccountRequired }
-    let secret = try await Sessions.issue(for: userID, kind: .bearer, at: req.application.services.clock.now(), on: req.db)
+    var days = Sessions.bearerDefaultDays
+    if req.body.data.map({ $0.readableBytes > 0 }) == true {
+      days = try req.decodeJSON(TokenRequest.self).expiresInDays ?? days
+    }
+    guard (1...Sessions.bearerMaxDays).contains(days) else {
+      throw AppError.invalidParameter("expiresInDays", "a token lasts 1 to \(Sessions.bearerMaxDays) days")
+    }
+    let secret = try await Sessions.issue(
+      for: userID, kind: .bearer, at: req.application.services.clock.now(), lifetime: TimeInterval(days) * 86_400, on: req.db)
     let response = Response(status: .created)
     try response.content.encode(TokenResponse(token: secret, user: try user.toResponse()))
     return response

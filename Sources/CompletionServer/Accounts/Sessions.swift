@@ -10,8 +10,9 @@ enum Sessions {
   static let cookieName = "ck_session"
   /// How long a browser stays signed in without coming back.
   static let cookieLifetime: TimeInterval = 60 * 60 * 24 * 180
-  /// How long an API token is valid.
-  static let bearerLifetime: TimeInterval = 60 * 60 * 24 * 365
+  /// How long an API token is valid unless its creator says otherwise, and at most.
+  static let bearerDefaultDays = 90
+  static let bearerMaxDays = 365
 
   /// A new random secret, URL-safe.
   static func makeSecret() -> String {
@@ -28,12 +29,27 @@ enum Sessions {
   }
 
   /// Stores a new sign-in for `user` and returns its secret (the only time it exists in clear).
-  static func issue(for userID: UUID, kind: AuthToken.Kind, at now: Date, on db: any Database) async throws -> String {
+  static func issue(
+    for userID: UUID, kind: AuthToken.Kind, at now: Date, lifetime: TimeInterval? = nil, on db: any Database
+  ) async throws -> String {
     let secret = makeSecret()
-    let lifetime = kind == .cookie ? cookieLifetime : bearerLifetime
+    let lifetime = lifetime ?? (kind == .cookie ? cookieLifetime : TimeInterval(bearerDefaultDays) * 86_400)
     let token = AuthToken(userID: userID, tokenHash: hash(secret), kind: kind, expiresAt: now.addingTimeInterval(lifetime))
     try await token.create(on: db)
     return secret
+  }
+
+  /// Ends sign-ins: deleted, forgotten by this process's cache at once, and on PostgreSQL announced to every
+  /// other server process sharing the database (``SessionRevocations``), so none keeps trusting its copy.
+  static func end(_ tokenIDs: [UUID], app: Application, on db: any Database) async throws {
+    guard !tokenIDs.isEmpty else { return }
+    try await AuthToken.query(on: db).filter(\.$id ~~ tokenIDs).delete()
+    for id in tokenIDs { app.services.sessions.forget(tokenID: id) }
+    if case .postgres = app.serverOptions.database, let sql = db as? any SQLDatabase {
+      for id in tokenIDs {
+        try await sql.raw("SELECT pg_notify(\(bind: SessionRevocations.channel), \(bind: id.uuidString))").run()
+      }
+    }
   }
 
   /// The cookie that carries a session secret: http-only, same-site lax, secure when served over HTTPS.
@@ -201,11 +217,49 @@ final class SessionCache: Sendable {
     }
   }
 
+  /// Forgets everything (the news of sign-outs from other servers may have been missed).
+  func forgetAll() {
+    entries.withLock { $0.removeAll() }
+  }
+
   /// Forgets the sign-in with this token id (signed out, or replaced by a login).
   func forget(tokenID: UUID) {
     entries.withLock { entries in
       guard let hash = entries.first(where: { $0.value.session.tokenID == tokenID })?.key else { return }
       entries[hash] = nil
     }
+  }
+}
+
+/// Hears, on PostgreSQL, of sign-ins ended by other server processes, and forgets them here at once (the
+/// cache would otherwise trust them for up to ``SessionCache/lifetime``). While the connection is down the
+/// news may be missed, so the cache is emptied then. SQLite runs one process: nothing to hear.
+struct SessionRevocations: LifecycleHandler {
+  static let channel = "completionkit_signout"
+
+  private final class Running: @unchecked Sendable {
+    let lock = NSLock()
+    var task: Task<Void, Never>?
+  }
+
+  private let running = Running()
+
+  func didBootAsync(_ application: Application) async throws {
+    guard case .postgres(let url) = application.serverOptions.database else { return }
+    let cache = application.services.sessions
+    let (listener, ready) = PostgresListener.start(
+      url: url, channel: Self.channel, connectionID: 3, eventLoop: application.eventLoopGroup.any(), logger: application.logger,
+      notification: { payload in
+        if let id = UUID(uuidString: payload) { cache.forget(tokenID: id) }
+      },
+      lost: { cache.forgetAll() })
+    running.lock.withLock { running.task = listener }
+    await ready.value
+  }
+
+  func shutdownAsync(_ application: Application) async {
+    let task = running.lock.withLock { running.task }
+    task?.cancel()
+    await task?.value
   }
 }

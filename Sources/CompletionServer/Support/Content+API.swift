@@ -4,6 +4,7 @@ import Vapor
 // The shared API types stay free of Vapor; the server makes them `Content` here.
 extension UserResponse: Content {}
 extension TokenResponse: Content {}
+extension SignInList: Content {}
 extension CelebrationSettings: Content {}
 extension HealthResponse: Content {}
 extension SystemSummary: Content {}

@@ -25,6 +25,8 @@ struct SQLiteCheckpointer: LifecycleHandler {
   private final class Running: @unchecked Sendable {
     let lock = NSLock()
     var task: Task<Void, Never>?
+    var connection: SQLiteConnection?
+    var threads: NIOThreadPool?
   }
 
   private let running = Running()
@@ -35,35 +37,40 @@ struct SQLiteCheckpointer: LifecycleHandler {
 
   func didBootAsync(_ application: Application) async throws {
     let app = application
-    let path = path
+    // Opened here, outside the task: a connection must be closed before it goes, and an open that a
+    // cancellation interrupted would lose it.
+    let threads = NIOThreadPool(numberOfThreads: 1)
+    threads.start()
+    let connection: SQLiteConnection
+    do {
+      connection = try await SQLiteConnection.open(storage: .file(path: path), threadPool: threads, logger: app.logger, on: app.eventLoopGroup.any())
+    } catch {
+      app.logger.warning("background checkpointing is off: \(String(reflecting: error))")
+      try? await threads.shutdownGracefully()
+      return
+    }
     running.lock.withLock {
+      running.connection = connection
+      running.threads = threads
       running.task = Task {
-        let threads = NIOThreadPool(numberOfThreads: 1)
-        threads.start()
-        defer { threads.shutdownGracefully { _ in } }
-        do {
-          let connection = try await SQLiteConnection.open(
-            storage: .file(path: path), threadPool: threads, logger: app.logger, on: app.eventLoopGroup.any())
-          while !Task.isCancelled {
-            try? await Task.sleep(for: Self.interval)
-            guard !Task.isCancelled else { break }
-            do {
-              try await connection.query("PRAGMA wal_checkpoint(PASSIVE)", []) { _ in }
-            } catch {
-              app.logger.warning("background checkpoint failed: \(String(reflecting: error))")
-            }
+        while !Task.isCancelled {
+          try? await Task.sleep(for: Self.interval)
+          guard !Task.isCancelled else { break }
+          do {
+            try await connection.query("PRAGMA wal_checkpoint(PASSIVE)", []) { _ in }
+          } catch {
+            if !Task.isCancelled { app.logger.warning("background checkpoint failed: \(String(reflecting: error))") }
           }
-          try? await connection.close()
-        } catch {
-          app.logger.warning("background checkpointing is off: \(String(reflecting: error))")
         }
       }
     }
   }
 
   func shutdownAsync(_ application: Application) async {
-    let task = running.lock.withLock { running.task }
+    let (task, connection, threads) = running.lock.withLock { (running.task, running.connection, running.threads) }
     task?.cancel()
     await task?.value
+    try? await connection?.close()
+    try? await threads?.shutdownGracefully()
   }
 }
