@@ -401,7 +401,8 @@ async function applyMove(response) {
   }
   for (const effect of byType("hint")) {
     revealed.push(...(effect.cells || []));
-    say(`Hint: one letter revealed (${response.game.hints} used).`, "");
+    const count = (effect.cells || []).length;
+    say(`Hint: a letter revealed${count > 1 ? ` in ${count} cells` : ""} (${response.game.hints} used).`, "");
   }
   renderGame();
   popCells(revealed);

@@ -128,7 +128,7 @@ public struct CryptogramEffectView: Codable, Hashable, Sendable {
     switch effect {
     case .revealed(let cells, let letter): (type, self.cells, self.letter) = ("revealed", cells, String(letter))
     case .mistake(let cell, let letter, _): (type, cells, self.letter) = ("mistake", [cell], String(letter))
-    case .hintUsed(let cell, _): (type, cells, letter) = ("hint", [cell], nil)
+    case .hintUsed(let cells, _): (type, self.cells, letter) = ("hint", cells, nil)
     case .failed: (type, cells, letter) = ("failed", nil, nil)
     case .solved: (type, cells, letter) = ("solved", nil, nil)
     case .paused: (type, cells, letter) = ("paused", nil, nil)

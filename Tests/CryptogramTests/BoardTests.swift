@@ -68,15 +68,18 @@ struct BoardTests {
     #expect(board.mistakes == 0 && board.revealed == puzzle.prefilled && board.restarts == 1 && board.limitsMistakes)
   }
 
-  @Test("Hints reveal the chosen cell or the first empty one, and are counted")
+  @Test("Hints reveal the chosen cell or the first empty one — and every cell of the same cipher letter — and are counted")
   func hints() {
     let puzzle = Puzzle(quote: quote, seed: 5)
     var board = Board(puzzle: puzzle)
     let first = firstHidden(board, puzzle)
-    #expect(board.handle(.hint(cell: nil, at: t0), in: puzzle) == [.hintUsed(cell: first, hints: 1)])
+    let sameAsFirst = puzzle.cells.filter { $0.cipher == puzzle.cells[first].cipher && $0.index != first }.map(\.index)
+    #expect(board.handle(.hint(cell: nil, at: t0), in: puzzle) == [.hintUsed(cells: [first] + sameAsFirst, hints: 1)])
     let chosen = puzzle.letterCells.last { !board.revealed.contains($0) }!
-    #expect(board.handle(.hint(cell: chosen, at: t0), in: puzzle) == [.hintUsed(cell: chosen, hints: 2)])
-    #expect(board.hinted == [first, chosen])
+    let sameAsChosen = puzzle.cells.filter { $0.cipher == puzzle.cells[chosen].cipher && $0.index != chosen }.map(\.index)
+    #expect(board.handle(.hint(cell: chosen, at: t0), in: puzzle) == [.hintUsed(cells: [chosen] + sameAsChosen, hints: 2)])
+    #expect(board.hinted == Set([first, chosen] + sameAsFirst + sameAsChosen))
+    #expect(sameAsFirst.count + sameAsChosen.count > 0, "the quote repeats a letter, so the rule is exercised")
     #expect(board.handle(.hint(cell: chosen, at: t0), in: puzzle) == [.refused(.alreadyRevealed)])
     #expect(board.handle(.hint(cell: 4_000, at: t0), in: puzzle) == [.refused(.noSuchCell)])
     #expect(board.hints == 2)

@@ -2,12 +2,14 @@
 
 The page never holds the answer, so the tests solve puzzles the way a stuck player would: by pressing the
 on-screen Hint button until every letter is shown. Where a test needs a *wrong* letter it types the cell's own
-code letter (the cipher never maps a letter to itself); where it needs a *right* one it copies a letter the
-page already shows for the same code letter.
+code letter (the cipher never maps a letter to itself); where it needs a *right* one it works the answer out
+from the bundled quote library, as a player who knew the quote would.
 
 No sleeps: the tests wait on the page's state with expect(), and check motion through the Web Animations API
 (delays, durations, frozen frames) and through animation events recorded by an init script.
 """
+import json
+import pathlib
 import re
 
 from playwright.sync_api import expect
@@ -167,34 +169,70 @@ def test_random_short_puzzle_renders_words_and_counts_a_mistake(page, server):
     expect(page.locator("#mistakes")).to_have_class(re.compile("is-warning"))
 
 
-def test_a_right_letter_fills_every_matching_cell_and_moves_on(page, server):
+def solution_of(game):
+    """The plain letter of each cipher letter, worked out from the bundled quote library (the page never has it)."""
+    library = json.loads((pathlib.Path(__file__).resolve().parents[2] / "Sources/Cryptogram/Resources/quotes.json").read_text())
+    cells = game["cells"]
+    for quote in library:
+        text = quote["text"]
+        if len(text) != len(cells):
+            continue
+        mapping, fits = {}, True
+        for cell, character in zip(cells, text):
+            if cell["isLetter"]:
+                if not character.isalpha() or mapping.setdefault(cell["cipher"], character.upper()) != character.upper():
+                    fits = False
+                    break
+            elif cell["shown"] != character:
+                fits = False
+                break
+        if fits:
+            return mapping
+    raise AssertionError("the quote is not in the library")
+
+
+def test_a_known_letter_fills_every_matching_cell_given_hinted_or_guessed(page, server):
     open_cryptogram(page, server)
-    start_random(page, "short")
-    find_pair = """() => {
-      const cells = Array.from(document.querySelectorAll('#board .cg-cell'));
-      for (const shown of cells.filter((c) => c.classList.contains('is-shown'))) {
-        const empty = cells.find((c) => c.dataset.cipher === shown.dataset.cipher && !c.classList.contains('is-shown'));
-        if (empty) return { letter: shown.querySelector('.cg-plain').textContent, index: empty.dataset.index, cipher: empty.dataset.cipher };
-      }
-      return null;
-    }"""
-    pair = page.evaluate(find_pair)
-    hints = page.locator("#hints")
-    while pair is None:  # a hint shows one more letter; sooner or later one repeats
-        count = int(hints.get_attribute("data-count"))
-        page.click("#hint")
-        expect(hints).to_have_attribute("data-count", str(count + 1))
-        assert page.locator("#game").get_attribute("data-status") == "playing", "solved before a letter repeated"
-        pair = page.evaluate(find_pair)
-    page.click(f"#board .cg-cell[data-index='{pair['index']}']")
-    expect(page.locator(f"#board .cg-cell[data-index='{pair['index']}']")).to_have_class(re.compile("is-selected"))
-    page.keyboard.press(pair["letter"])
-    matching = page.locator(f"#board .cg-cell[data-cipher={pair['cipher']}] .cg-plain")
-    expect(matching).to_have_text([pair["letter"]] * matching.count())
+    with page.expect_response(lambda r: r.url.endswith("/api/cryptogram/games") and r.request.method == "POST") as started:
+        start_random(page, "medium")
+    game = started.value.json()["game"] if "game" in started.value.json() else started.value.json()
+    answer = solution_of(game)
+
+    def hidden_by_cipher():
+        shown = page.evaluate(
+            "() => Array.from(document.querySelectorAll('#board .cg-cell')).map((c) => [c.dataset.index, c.dataset.cipher || '', c.classList.contains('is-shown')])")
+        groups = {}
+        for index, cipher, is_shown in shown:
+            if cipher and not is_shown:
+                groups.setdefault(cipher, []).append(index)
+        return groups
+
+    # Given letters: no cipher letter is shown in one cell and hidden in another.
+    everything = page.evaluate("() => Array.from(document.querySelectorAll('#board .cg-cell')).map((c) => [c.dataset.cipher || '', c.classList.contains('is-shown')])")
+    given = {cipher for cipher, is_shown in everything if cipher and is_shown}
+    assert given and not (given & set(hidden_by_cipher())), "a given letter left a matching cell empty"
+
+    # A hint on a repeated letter fills every cell of it.
+    repeated = [cipher for cipher, indices in hidden_by_cipher().items() if len(indices) > 1]
+    assert len(repeated) >= 2, "a medium quote repeats letters"
+    hinted = repeated[0]
+    page.click(f"#board .cg-cell[data-index='{hidden_by_cipher()[hinted][0]}']")
+    page.click("#hint")
+    matching = page.locator(f"#board .cg-cell[data-cipher={hinted}] .cg-plain")
+    expect(matching).to_have_text([answer[hinted]] * matching.count())
+    assert hinted not in hidden_by_cipher()
+
+    # A right letter typed in one cell fills every cell of it, and the selection moves on to an empty cell.
+    guessed = repeated[1]
+    first = hidden_by_cipher()[guessed][0]
+    page.click(f"#board .cg-cell[data-index='{first}']")
+    expect(page.locator(f"#board .cg-cell[data-index='{first}']")).to_have_class(re.compile("is-selected"))
+    page.keyboard.press(answer[guessed])
+    matching = page.locator(f"#board .cg-cell[data-cipher={guessed}] .cg-plain")
+    expect(matching).to_have_text([answer[guessed]] * matching.count())
     expect(page.locator("#mistakes")).to_have_text("0 / 3")
-    # The selection moved on to an empty cell.
     expect(page.locator("#board .cg-cell.is-selected")).not_to_have_class(re.compile("is-shown"))
-    assert selected_cell(page).get_attribute("data-index") != pair["index"]
+    assert selected_cell(page).get_attribute("data-index") != str(first)
 
 
 def test_keyboard_moves_the_selection(page, server):

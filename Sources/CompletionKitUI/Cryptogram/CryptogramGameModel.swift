@@ -141,10 +141,10 @@ public final class CryptogramGameModel {
       if let selectedCell, cells.contains(selectedCell) {
         self.selectedCell = nextEmptyCell(after: selectedCell)
       }
-    case .hintUsed(let cell, _):
-      clearMistake(ifIn: [cell])
-      if selectedCell == cell {
-        selectedCell = nextEmptyCell(after: cell)
+    case .hintUsed(let cells, _):
+      clearMistake(ifIn: cells)
+      if let selectedCell, cells.contains(selectedCell) {
+        self.selectedCell = nextEmptyCell(after: selectedCell)
       }
     case .mistake(let cell, let letter, _):
       showMistake(cell: cell, letter: letter)

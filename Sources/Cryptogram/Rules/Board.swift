@@ -28,7 +28,8 @@ public struct Board: Hashable, Sendable, Codable {
     case revealed(cells: [Int], letter: Character)
     /// A wrong letter: show it as an error briefly, then clear it.
     case mistake(cell: Int, letter: Character, mistakes: Int)
-    case hintUsed(cell: Int, hints: Int)
+    /// A hint showed a letter: the chosen cell first, then every other cell with the same cipher letter.
+    case hintUsed(cells: [Int], hints: Int)
     /// The mistake limit was reached: offer continue, try again or a new puzzle.
     case failed(mistakes: Int)
     /// Every letter is found.
@@ -147,9 +148,12 @@ public struct Board: Hashable, Sendable, Codable {
       index = first
     }
     session.recordHint(at: date)
-    revealed.insert(index)
-    hinted.insert(index)
-    return [.hintUsed(cell: index, hints: session.hints)] + solvedIfComplete(at: date, in: puzzle)
+    // Like a right guess, a hint shows its letter everywhere it is enciphered the same way.
+    let cipher = puzzle.cells[index].cipher
+    let cells = [index] + puzzle.cells.filter { $0.cipher == cipher && $0.index != index && !revealed.contains($0.index) }.map(\.index)
+    revealed.formUnion(cells)
+    hinted.formUnion(cells)
+    return [.hintUsed(cells: cells, hints: session.hints)] + solvedIfComplete(at: date, in: puzzle)
   }
 
   private func refusalForInput(on index: Int, in puzzle: Puzzle) -> Refusal? {

@@ -26,7 +26,8 @@ public struct Puzzle: Hashable, Sendable {
   public let seed: UInt64
   public let cipher: Cipher
   public let cells: [Cell]
-  /// Cells shown from the start: one cell for each of about 20 % of the distinct letters.
+  /// Cells shown from the start: every cell of about 20 % of the distinct letters (a given letter shows
+  /// everywhere it is enciphered the same way, as a right guess does).
   public let prefilled: Set<Int>
 
   /// Builds the puzzle for `quote` from `seed` (same inputs, same puzzle).
@@ -37,15 +38,14 @@ public struct Puzzle: Hashable, Sendable {
       let plain = Letters.index(of: character)
       return Cell(index: offset, character: character, plain: plain, cipher: plain.map(cipher.encipher))
     }
-    // Prefill: pick letters from the sorted distinct set (stable order), then one cell of each.
+    // Prefill: pick letters from the sorted distinct set (stable order), then every cell of each.
     let distinct = Array(Set(cells.compactMap(\.plain))).sorted()
     let count = Self.prefillCount(distinctLetters: distinct.count)
     var chosen = distinct
     chosen.shuffle(using: &generator)
     var prefilled = Set<Int>()
     for letter in chosen.prefix(count) {
-      let candidates = cells.filter { $0.plain == letter }.map(\.index)
-      if let cell = candidates.randomElement(using: &generator) { prefilled.insert(cell) }
+      prefilled.formUnion(cells.filter { $0.plain == letter }.map(\.index))
     }
     self.quote = quote
     self.seed = seed
