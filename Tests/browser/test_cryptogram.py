@@ -528,3 +528,20 @@ def test_a_page_that_fell_behind_catches_up(page, server):
     expect(page.locator("#message")).to_contain_text("paused")
     expect(page.locator("#paused-panel")).to_be_visible()
     other.close()
+
+
+def test_phone_text_links_are_big_enough_to_tap(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        for path, links in [("/cryptogram", ["← All systems", "Your stats →"]), ("/cryptogram/stats", ["← Back to the puzzle", "All systems"])]:
+            page.goto(server + path)
+            expect(page.locator("body")).to_have_attribute("data-ready", "true")
+            for name in links:
+                box = page.locator(".cg-crumbs").get_by_role("link", name=name).bounding_box()
+                assert box and box["height"] >= 44, (path, name, box)
+        page.goto(server + "/motion")
+        box = page.get_by_role("link", name="← All systems").bounding_box()
+        assert box and box["height"] >= 44, box
+    finally:
+        context.close()
