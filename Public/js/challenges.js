@@ -501,6 +501,12 @@ function onPhotoChosen(event) {
   const input = event.currentTarget;
   const file = input.files && input.files[0];
   if (!file) return;
+  // A file the browser knows is not a picture at all (a text file, a PDF) is not offered for sending.
+  if (file.type && !file.type.startsWith("image/")) {
+    setPreview(null);
+    showCompleteError("That file isn’t a picture. Choose a photo — JPEG, PNG or WebP.", { retry: false, kind: "photo" });
+    return;
+  }
   setPreview(file);
   hideCompleteError();
   $("#photo-note").textContent = PHOTO_TYPES.includes(file.type) || !file.type
@@ -977,7 +983,19 @@ function updateItem(item) {
   }
   // A congrats of ours still on its way keeps what the page shows; the server's answer to it settles the count.
   const own = entry.pending ? { congrats: entry.item.congrats, congratulated: entry.item.congratulated } : {};
-  entry.item = { ...entry.item, ...item, ...own };
+  const statusChanged = (entry.item.status || "visible") !== (item.status || "visible");
+  // The whole card is replaced: a field the server now leaves out (a public link, the points) is gone.
+  entry.item = { ...item, ...own };
+  if (statusChanged && entry.item.type === "challenge_completed") {
+    // Hidden, shown again or revoked: the card is drawn again (a revoked one loses its points and share card).
+    const hadFocus = entry.element.contains(document.activeElement);
+    const fresh = completionCard(entry);
+    entry.element.replaceWith(fresh);
+    entry.element = fresh;
+    if (hadFocus) fresh.querySelector("[data-focus]")?.focus();
+    if (state.share.entry === entry) renderShareLink(entry);
+    return;
+  }
   renderCongrats(entry);
   renderCommentCount(entry);
   renderStatus(entry);
@@ -1336,7 +1354,7 @@ function showShareCard(item) {
     const live = state.share.entry && liveShareUrl(state.share.entry.item);
     $("#share-card-note").textContent = {
       loading: "Loading the share card…",
-      missing: "The share card isn’t ready yet.",
+      missing: item.status === "revoked" ? "This completion was removed after review, so it has no share card." : "The share card isn’t ready yet.",
       failed: `Sorry, we couldn’t load the share card.${live ? " You can still share the link." : " Please try again later."}`,
     }[which] || "";
     // Without a card there is nothing to download.
@@ -1395,9 +1413,14 @@ function renderShareLink(entry) {
   wrap.hidden = !item.isMine;
   $("#share-public").checked = item.publicLink;
   const live = liveShareUrl(item);
+  const outOfFeeds = Boolean(item.status && item.status !== "visible");
+  // A post out of feeds has no public link: the switch says so instead of promising one.
+  $("#share-public").disabled = outOfFeeds;
   $("#copy-row").hidden = !live;
   $("#share-url").value = live;
-  $("#share-public-help").textContent = item.isMine
+  $("#share-public-help").textContent = outOfFeeds
+    ? (item.status === "revoked" ? "This completion was removed after review, so it has no public link." : "While this post is hidden from feeds it has no public link.")
+    : item.isMine
     ? (item.publicLink ? "Anyone with the link can see this completion." : "Turn this on to get a link anyone can open, even without an account.")
     : (live ? "Anyone with the link can see this completion." : "");
   renderShareButtons();

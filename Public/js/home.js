@@ -99,6 +99,16 @@ function wireAccount() {
       setMessage(error.message, "error");
     }
   });
+  document.querySelector("#logout-everywhere").addEventListener("click", async () => {
+    try {
+      await api("/api/account/logout-everywhere", { method: "POST" });
+      await showAccount(true);
+      showTab("login");
+      setMessage("You are signed out on every device and every API token has stopped working.", "ok");
+    } catch (error) {
+      setMessage(error.message, "error");
+    }
+  });
   document.querySelector("#logout").addEventListener("click", async () => {
     try {
       await api("/api/account/logout", { method: "POST" });

@@ -223,7 +223,11 @@ struct ChallengesAPITests {
       _ = try await cook.send(.POST, "/api/activities/\(post)/comments", json: CommentRequest(body: "Thank you"))
       let thread = try cook.decode(CommentPage.self, from: try await cook.send(.GET, "/api/activities/\(post)/comments"))
       #expect(thread.comments.map(\.body) == ["Looks great!", "Thank you"] && thread.total == 2)
-      #expect(try await cook.send(.DELETE, "/api/comments/\(comment.id)").status == .notFound)  // not the cook's
+      // Its author may delete a comment, and so may the post's owner; nobody else.
+      let other = try friends[1].decode(
+        CommentView.self, from: try await friends[1].send(.POST, "/api/activities/\(post)/comments", json: CommentRequest(body: "Meh")))
+      #expect(try await friends[0].send(.DELETE, "/api/comments/\(other.id)").status == .notFound)
+      #expect(try await cook.send(.DELETE, "/api/comments/\(other.id)").status == .noContent)
       #expect(try await friends[0].send(.DELETE, "/api/comments/\(comment.id)").status == .noContent)
       let empty = try await cook.send(.POST, "/api/activities/\(post)/comments", json: CommentRequest(body: "   "))
       #expect(empty.status == .badRequest)
@@ -238,6 +242,12 @@ struct ChallengesAPITests {
       let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
       let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
       #expect(width * 5 == height * 4)
+
+      // A guest cannot follow anyone (no name to be followed back by; guests cost nothing to make).
+      let guest = cook.stranger()
+      let refused = try await guest.send(.POST, "/api/social/follow", json: FollowRequest(username: username))
+      #expect(refused.status == .forbidden)
+      #expect(try guest.decode(APIErrorBody.self, from: refused).code == "named_account_required")
 
       // Public by default for the one who shared it; anyone may open the page; the owner can turn it off.
       let anonymous = cook.stranger()
@@ -376,6 +386,7 @@ struct ChallengesAPITests {
       let mine = try await authorPage.nextEvent()
       let state = try JSONDecoder().decode(FeedItemView.self, from: mine.data)
       #expect(mine.event == "changed" && state.id == middle && state.status == "pending_review")
+      #expect(state.shareUrl == nil && state.cardUrl != nil && state.points == 100)  // under review: no public link
       try await readerPage.close()
       #expect(try await Self.feed(cook).items.first { $0.id == middle }?.status == "pending_review")
 
@@ -384,6 +395,12 @@ struct ChallengesAPITests {
       try await ChallengesModeration.review(UUID(uuidString: middle)!, decision: .revoke, operator: "test", note: "confirmed", app: app)
       let revokedLive = try JSONDecoder().decode(FeedItemView.self, from: try await authorPage.nextEvent().data)
       #expect(revokedLive.id == middle && revokedLive.status == "revoked")
+      // Its points were paid back: no points, no card, no public link; it cannot be made public again.
+      #expect(revokedLive.points == nil && revokedLive.cardUrl == nil && revokedLive.shareUrl == nil)
+      #expect(try await cook.send(.GET, "/api/activities/\(middle)/card.png").status == .notFound)
+      let relink = try await cook.send(.PATCH, "/api/activities/\(middle)", json: ActivitySettingsRequest(publicLink: true))
+      #expect(relink.status == .conflict)
+      #expect(try cook.decode(APIErrorBody.self, from: relink).code == "post_not_public")
       try await authorPage.close()
       #expect(try await Self.points(app, cook) == 200)
       let afterRevoke = try await Self.overview(cook)

@@ -426,9 +426,15 @@ def test_a_file_that_is_not_a_photo_gets_a_kind_message_and_completes_nothing(br
         join(context, server, daily["id"])
         page = open_challenges(context, server)
         card(page, daily["id"]).get_by_test_id("complete-open").click()
+        submit = page.get_by_test_id("complete-submit")
+        # A file the browser itself knows is text is refused before anything is sent, kindly.
+        page.get_by_test_id("photo-input").set_input_files({"name": "notes.txt", "mimeType": "text/plain", "buffer": b"shopping list\n"})
+        expect(page.get_by_test_id("complete-error")).to_contain_text("isn’t a picture")
+        expect(submit).to_be_disabled()
+        expect(page.locator("#photo-preview")).to_be_hidden()
+        # One that claims to be a JPEG goes to the server, which reads its bytes.
         page.get_by_test_id("photo-input").set_input_files(
             {"name": "dinner.jpg", "mimeType": "image/jpeg", "buffer": b"Not a picture at all, just words in a file.\n" * 20})
-        submit = page.get_by_test_id("complete-submit")
         with page.expect_response(lambda r: r.url.endswith("/api/photos")) as upload:
             submit.click()
         assert upload.value.status == 415 and upload.value.json()["code"] == "photo_unsupported", upload.value.text()
@@ -927,6 +933,11 @@ def test_open_pages_follow_congrats_comments_and_a_review_live(browser, server):
             assert context.request.post(f"{server}/api/activities/{post}/report", data={"reason": "not cooked"}).ok
         expect(feed_item(reader_page, post)).to_have_count(0)
         expect(feed_item(author_page, post).get_by_test_id("post-status")).to_have_text("Hidden from feeds while we take a look.")
+        # Its share sheet does not promise a public link while it is hidden.
+        feed_item(author_page, post).get_by_test_id("share-open").click()
+        expect(author_page.locator("#share-public")).to_be_disabled()
+        expect(author_page.locator("#share-public-help")).to_contain_text("hidden from feeds")
+        expect(author_page.get_by_test_id("share-url")).to_be_hidden()
         no_errors(author_page, reader_page)
     finally:
         for context in [author_context, reader_context, *cheerers]:

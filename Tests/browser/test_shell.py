@@ -52,3 +52,29 @@ def test_home_works_on_a_phone(browser, server):
     overflow = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
     assert not overflow, "the home page scrolls sideways on a phone"
     context.close()
+
+
+def test_sign_in_warns_a_guest_and_sign_out_everywhere_ends_other_browsers(browser, server):
+    first, second = browser.new_context(), browser.new_context()
+    try:
+        page = first.new_page()
+        page.goto(server + "/")
+        page.click("#tab-login")
+        expect(page.locator("#login-note")).to_be_visible()
+        expect(page.locator("#login-note")).to_contain_text("leaves what you did here as a guest behind")
+        name = "every_" + uuid.uuid4().hex[:8]
+        page.click("#tab-save")
+        page.fill("#save-form input[name=username]", name)
+        page.fill("#save-form input[name=password]", "correct horse battery")
+        page.click("#save-form button[type=submit]")
+        expect(page.locator("#account-status")).to_contain_text(f"@{name}")
+        # The same account signed in on another browser.
+        assert second.request.post(f"{server}/api/account/login", data={"username": name, "password": "correct horse battery"}).ok
+        assert second.request.get(f"{server}/api/account/tokens").ok
+        page.click("#logout-everywhere")
+        expect(page.locator("#account-message")).to_contain_text("signed out on every device")
+        expect(page.locator("#account-status")).to_contain_text("playing as Guest")
+        assert second.request.get(f"{server}/api/account/tokens").status == 401
+    finally:
+        first.close()
+        second.close()

@@ -65,12 +65,15 @@ struct ActivityRow: Decodable, Sendable {
   /// The card as `viewer` sees it (`congratulated`: whether they did).
   func view(for viewer: UUID?, congratulated: Bool) -> FeedItemView {
     let isCompletion = type == FeedActivityType.challengeCompleted
+    // A post out of feeds has no working public link; a revoked one no card and no points (they were paid back).
+    let revoked = status == ModerationState.Status.revoked.rawValue
     return FeedItemView(
       id: id.uuidString, type: type, actor: author, createdAt: Double(at_micros) / 1_000_000, title: title, subtitle: subtitle,
       photoUrl: photo_id.map { "/api/photos/\($0.uuidString)" }, thumbnailUrl: photo_id.map { "/api/photos/\($0.uuidString)?size=thumbnail" },
-      story: story, challengeId: challenge_id, challengeTitle: challenge_title, challengeType: challenge_type, points: points,
+      story: story, challengeId: challenge_id, challengeTitle: challenge_title, challengeType: challenge_type, points: revoked ? nil : points,
       congrats: congrats, congratulated: congratulated, comments: comments, isMine: viewer == user_id, publicLink: public_link,
-      shareUrl: isCompletion ? "/s/\(id.uuidString)" : nil, cardUrl: isCompletion ? "/api/activities/\(id.uuidString)/card.png" : nil,
+      shareUrl: isCompletion && status == "visible" ? "/s/\(id.uuidString)" : nil,
+      cardUrl: isCompletion && !revoked ? "/api/activities/\(id.uuidString)/card.png" : nil,
       status: status)
   }
 }

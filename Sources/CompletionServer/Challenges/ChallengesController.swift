@@ -124,7 +124,7 @@ struct ChallengesController: RouteCollection {
     let zone = Self.zone(req)
     let today = CalendarDay(req.application.services.clock.now(), in: zone)
     let challenge = try Self.challenge(req.parameters.get("id"), catalogue: try await ChallengeStore.catalogue(on: ChallengeStore.sql(req.db)))
-    guard challenge.isOpen(on: today) else { throw ChallengesError.challengeClosed }
+    guard challenge.isOpen(on: today) else { throw challenge.start > today ? ChallengesError.challengeNotStarted : ChallengesError.challengeClosed }
     return (challenge, today, zone)
   }
 

@@ -5,6 +5,9 @@ import Vapor
 enum ChallengesError: APIErrorConvertible, Equatable {
   case challengeNotFound
   case challengeClosed
+  case challengeNotStarted
+  case guestCannotFollow
+  case postNotPublic
   case alreadyCompleted
   case photoRequired
   case photoNotFound
@@ -26,7 +29,8 @@ enum ChallengesError: APIErrorConvertible, Equatable {
   var status: HTTPResponseStatus {
     switch self {
     case .challengeNotFound, .photoNotFound, .personNotFound, .activityNotFound, .commentNotFound: .notFound
-    case .challengeClosed, .alreadyCompleted: .conflict
+    case .challengeClosed, .challengeNotStarted, .alreadyCompleted, .postNotPublic: .conflict
+    case .guestCannotFollow: .forbidden
     case .photoTooLarge: .payloadTooLarge
     case .photoUnsupported: .unsupportedMediaType
     case .photoUnreadable, .photoTooManyPixels: .unprocessableEntity
@@ -39,6 +43,9 @@ enum ChallengesError: APIErrorConvertible, Equatable {
     switch self {
     case .challengeNotFound: "challenge_not_found"
     case .challengeClosed: "challenge_closed"
+    case .challengeNotStarted: "challenge_not_started"
+    case .guestCannotFollow: "named_account_required"
+    case .postNotPublic: "post_not_public"
     case .alreadyCompleted: "already_completed"
     case .photoRequired: "photo_required"
     case .photoNotFound: "photo_not_found"
@@ -63,6 +70,9 @@ enum ChallengesError: APIErrorConvertible, Equatable {
     switch self {
     case .challengeNotFound: "That challenge was not found."
     case .challengeClosed: "That challenge has ended. Pick one of today's challenges."
+    case .challengeNotStarted: "That challenge hasn't started yet. Pick one of today's challenges."
+    case .guestCannotFollow: "Save your account (a username and password) to follow people: then they can follow you back."
+    case .postNotPublic: "This post is hidden from feeds, so it cannot have a public link."
     case .alreadyCompleted: "You completed that challenge already: there is nothing to leave."
     case .photoRequired: "A completion needs a photo: it is what your followers see."
     case .photoNotFound: "That photo was not found. Please choose it again."

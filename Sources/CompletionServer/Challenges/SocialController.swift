@@ -70,6 +70,8 @@ struct SocialController: RouteCollection {
   /// `POST /api/social/follow` `{username}`: follows (again: nothing changes) and tells them in their feed.
   @Sendable func follow(req: Request) async throws -> ProfileView {
     let user = try await req.userCreatingGuest()
+    // A guest has no name to be followed back by, and guests cost nothing to make: counts would mean nothing.
+    guard !user.isGuest else { throw ChallengesError.guestCannotFollow }
     let me = try user.requireID()
     let name = try req.decodeJSON(FollowRequest.self).username.trimmingCharacters(in: .whitespaces)
     let db = ChallengeStore.sql(req.db)
@@ -201,6 +203,7 @@ struct SocialController: RouteCollection {
     let db = ChallengeStore.sql(req.db)
     let activity = try await ChallengeStore.visibleActivity(id, viewer: me, on: db)
     guard activity.user_id == me else { throw ChallengesError.notYours }
+    if body.publicLink == true, activity.status != "visible" { throw ChallengesError.postNotPublic }
     if let publicLink = body.publicLink {
       try await db.raw("UPDATE activities SET public_link = \(bind: publicLink) WHERE id = \(bind: id)").run()
     }
@@ -308,7 +311,7 @@ struct SocialController: RouteCollection {
     return try await view.encodeResponse(status: .created, for: req)
   }
 
-  /// `DELETE /api/comments/{id}`: one's own comment.
+  /// `DELETE /api/comments/{id}`: one's own comment, or any comment on one's own post.
   @Sendable func deleteComment(req: Request) async throws -> HTTPStatus {
     guard let me = req.currentSession?.userID, let raw = req.parameters.get("id"), let id = UUID(uuidString: raw) else {
       throw ChallengesError.commentNotFound
@@ -319,8 +322,13 @@ struct SocialController: RouteCollection {
       let sql = ChallengeStore.sql(db)
       struct Row: Decodable { let activity_id: UUID }
       guard
-        let row = try await sql.raw("DELETE FROM comments WHERE id = \(bind: id) AND user_id = \(bind: me) RETURNING activity_id")
-          .first(decoding: Row.self)
+        let row = try await sql.raw(
+          """
+          DELETE FROM comments WHERE id = \(bind: id)
+            AND (user_id = \(bind: me) OR activity_id IN (SELECT id FROM activities WHERE user_id = \(bind: me)))
+          RETURNING activity_id
+          """
+        ).first(decoding: Row.self)
       else { return false }
       try await sql.raw("UPDATE activities SET comments = comments - 1 WHERE id = \(bind: row.activity_id)").run()
       let notice = FeedNotice(kind: .changed, activity: row.activity_id)
@@ -351,6 +359,8 @@ struct SocialController: RouteCollection {
     let id = try Self.activityID(req)
     let db = ChallengeStore.sql(req.db)
     let activity = try await ChallengeStore.visibleActivity(id, viewer: req.currentSession?.userID, on: db)
+    // A revoked completion's points were paid back: no card says otherwise.
+    guard activity.status != ModerationState.Status.revoked.rawValue else { throw ChallengesError.activityNotFound }
     return try await Self.cardResponse(activity, req: req, cache: "private, max-age=3600")
   }
 
