@@ -1649,6 +1649,10 @@ function connectLive() {
     state.reopenAttempt = 0;
     setLiveStatus("live");
     catchUpFeed();
+    // The server is back: a column that could not load at first loads now, without a reload.
+    if (state.overviewFailed) {
+      loadOverview().then(() => { state.overviewFailed = false; }).catch(() => null);
+    }
   });
   source.addEventListener("activity", (event) => {
     setLiveStatus("live");
@@ -1883,6 +1887,7 @@ async function start() {
   // The guest cookie comes from the first /api/me; every later request (and the stream) carries it.
   state.me = await currentUser().catch(() => null);
   const overview = loadOverview().catch((error) => {
+    state.overviewFailed = true;
     $("#challenge-groups").removeAttribute("aria-busy");
     $("#challenge-groups").replaceChildren(h("div", { class: "ch-empty" },
       h("p", { class: "ch-empty-title", text: "We couldn’t load today’s challenges." }),

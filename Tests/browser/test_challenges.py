@@ -971,3 +971,28 @@ def test_where_the_browser_shares_pictures_share_hands_over_the_card_png_with_th
         no_errors(page)
     finally:
         context.close()
+
+
+def test_a_column_that_failed_to_load_loads_when_the_server_answers_again(browser, server):
+    context = new_context(browser, {"width": 1194, "height": 834})
+    try:
+        register(context, server, "outage")
+        failed = []
+
+        def first_fails(route):
+            if not failed:
+                failed.append(route.request.url)
+                route.abort()
+            else:
+                route.continue_()
+
+        context.route("**/api/challenges?*", first_fails)
+        page = context.new_page()
+        page.goto(f"{server}/challenges")
+        page.wait_for_selector("body[data-ready=true]", state="attached")
+        # The first answer was lost; once the live connection is up the column loads without a reload.
+        expect(page.get_by_test_id("challenge-card").first).to_be_visible()
+        expect(page.get_by_text("We couldn’t load today’s challenges.")).to_have_count(0)
+        assert failed
+    finally:
+        context.close()
