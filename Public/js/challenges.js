@@ -727,6 +727,8 @@ function showCelebration(result) {
   $("#celebration-close").focus({ preventScroll: true });
   const steps = {};
   for (const element of layer.querySelectorAll("[data-step]")) steps[element.dataset.step] = element;
+  // Close arrives with the overlay (the backdrop's step), not before the rest of it.
+  steps.backdrop = [steps.backdrop, $("#celebration-close")].filter(Boolean);
   playChoreography(result.celebration, steps)
     .then(() => {
       if (token === state.celebration.token) layer.dataset.state = "holding";
@@ -754,7 +756,7 @@ function dismissCelebration() {
   clearTimeout(state.celebration.timer);
   state.celebration.token += 1;
   if (!layer.open) return;
-  for (const element of layer.querySelectorAll("[data-step]")) {
+  for (const element of [...layer.querySelectorAll("[data-step]"), $("#celebration-close")]) {
     for (const animation of element.getAnimations()) animation.cancel();
   }
   layer.dataset.state = "done";

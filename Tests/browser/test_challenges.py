@@ -350,8 +350,11 @@ def test_calm_completion_shows_the_figures_without_movement(browser, server, how
         transforms = page.evaluate(
             """() => document.getAnimations().filter((a) => a.id && a.id.startsWith('step:'))
                  .map((a) => [a.id, a.effect.getKeyframes().map((k) => k.transform)])""")
-        assert len(transforms) == len(payload["steps"]) > 0, transforms
+        # One animation per step, and the Close button arrives with the backdrop (not before the overlay).
+        assert len(transforms) == len(payload["steps"]) + 1 > 1, transforms
         assert all(frames[0] == frames[-1] for _, frames in transforms), transforms
+        close_steps = page.evaluate("() => document.querySelector('#celebration-close').getAnimations().map((a) => a.id)")
+        assert close_steps == ["step:backdrop"], close_steps
         # Nothing else in the overlay moves either (no CSS animation or transition on a transform).
         moving = page.evaluate(
             """() => document.getAnimations().filter((a) => !(a.id || '').startsWith('step:')
