@@ -60,6 +60,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   // Middleware after routes, so the error middleware knows every route's methods (for 405s).
   app.middleware = Middlewares()
   app.middleware.use(RouteLoggingMiddleware())
+  app.middleware.use(SecurityHeadersMiddleware())
   app.middleware.use(APIErrorMiddleware(methodsByPath: MethodIndex(routes: app.routes.all)))
   app.middleware.use(StaticFilesMiddleware(publicDirectory: options.publicDirectory.path + "/"))
   app.middleware.use(SessionMiddleware())

@@ -6,6 +6,21 @@ import VaporTesting
 
 @Suite("Health and errors", .serialized)
 struct HealthAndErrorTests {
+  @Test("Every page, file, API answer and error carries the security headers: CSP without inline script, no framing, referrer policy, nosniff")
+  func securityHeaders() async throws {
+    try await withTestApp { client in
+      for path in ["/", "/challenges", "/js/home.js", "/api/me", "/api/nothing-here", "/health"] {
+        let response = try await client.send(.GET, path)
+        let policy = response.headers.first(name: "Content-Security-Policy") ?? ""
+        #expect(policy.contains("script-src 'self'") && !policy.contains("script-src 'self' 'unsafe-inline'"), "\(path)")
+        #expect(policy.contains("frame-ancestors 'none'") && policy.contains("object-src 'none'"), "\(path)")
+        #expect(response.headers.first(name: "X-Frame-Options") == "DENY", "\(path)")
+        #expect(response.headers.first(name: "Referrer-Policy") == "strict-origin-when-cross-origin", "\(path)")
+        #expect(response.headers.first(name: "X-Content-Type-Options") == "nosniff", "\(path)")
+      }
+    }
+  }
+
   @Test("GET /health reports status, version and database kind")
   func health() async throws {
     try await withTestApp { client in

@@ -1,6 +1,8 @@
 """The home page and accounts, as a person uses them."""
 import uuid
 
+import pytest
+
 from playwright.sync_api import expect
 
 
@@ -78,3 +80,18 @@ def test_sign_in_warns_a_guest_and_sign_out_everywhere_ends_other_browsers(brows
     finally:
         first.close()
         second.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/motion", "/cryptogram", "/cryptogram/stats", "/kids", "/projects", "/challenges"])
+def test_no_page_breaks_the_content_security_policy(browser, server, path):
+    context = browser.new_context()
+    try:
+        context.add_init_script("""window.__violations = [];
+          document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));""")
+        page = context.new_page()
+        response = page.goto(server + path)
+        assert "script-src 'self'" in response.headers.get("content-security-policy", "")
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("window.__violations") == []
+    finally:
+        context.close()
