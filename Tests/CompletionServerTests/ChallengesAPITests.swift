@@ -589,16 +589,12 @@ final class FeedEventReader: @unchecked Sendable {
     throw Abort(.gone, reason: "the stream ended")
   }
 
-  /// The next `activity` event's card.
+  /// The next `activity` event's card (other events are passed over).
   func next() async throws -> FeedItemView {
-    var event = ""
-    while let line = try await lines.next() {
-      if line.hasPrefix("event: ") { event = String(line.dropFirst(7)) }
-      if line.hasPrefix("data: "), event == "activity" {
-        return try JSONDecoder().decode(FeedItemView.self, from: Data(line.dropFirst(6).utf8))
-      }
+    while true {
+      let (event, data) = try await nextEvent()
+      if event == "activity" { return try JSONDecoder().decode(FeedItemView.self, from: data) }
     }
-    throw Abort(.gone, reason: "the stream ended")
   }
 
   func close() async throws {

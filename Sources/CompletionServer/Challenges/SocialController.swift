@@ -69,9 +69,9 @@ struct SocialController: RouteCollection {
 
   /// `POST /api/social/follow` `{username}`: follows (again: nothing changes) and tells them in their feed.
   @Sendable func follow(req: Request) async throws -> ProfileView {
-    let user = try await req.userCreatingGuest()
     // A guest has no name to be followed back by, and guests cost nothing to make: counts would mean nothing.
-    guard !user.isGuest else { throw ChallengesError.guestCannotFollow }
+    // (Read, not created: a visitor without an account is refused without making one first.)
+    guard let user = try await req.currentUser(), !user.isGuest else { throw ChallengesError.guestCannotFollow }
     let me = try user.requireID()
     let name = try req.decodeJSON(FollowRequest.self).username.trimmingCharacters(in: .whitespaces)
     let db = ChallengeStore.sql(req.db)
