@@ -91,7 +91,7 @@ def open_challenges(context, server, hash=""):
 
 def wait_until_ready(page):
     page.wait_for_selector("body[data-ready=true]", state="attached")
-    page.wait_for_function("document.querySelector('[data-testid=live-status]').dataset.state === 'live'")
+    page.wait_for_function("() => document.querySelector('[data-testid=live-status]').dataset.state === 'live'")
 
 
 def card(page, challenge_id):
@@ -244,7 +244,7 @@ def test_the_feed_catches_up_after_its_stream_was_cut(browser, server):
         bob._ck_errors = errors
         bob.goto(f"{server}/challenges#feed")
         bob.wait_for_selector("body[data-ready=true]", state="attached")
-        bob.wait_for_function("document.querySelector('[data-testid=live-status]').dataset.state === 'reconnecting'")
+        bob.wait_for_function("() => document.querySelector('[data-testid=live-status]').dataset.state === 'reconnecting'")
 
         missed = complete_via_api(alice_context, server, todays(alice_context, server)["id"], story="Posted while you were away.")
         assert gate["calls"] >= 2 and not feed_item(bob, missed["activity"]["id"]).count()

@@ -459,7 +459,7 @@ def test_full_motion_plays_confetti_and_the_coin_flight(page, server):
     expect(main(page)).to_have_attribute("data-motion", "full")
     open_wuerfel(page)
     play_level(page, 1)
-    page.wait_for_function("window.__confetti > 0 && window.__flights > 0")
+    page.wait_for_function("() => window.__confetti > 0 && window.__flights > 0")
     bennie = page.locator("#guide-bennie")
     assert bennie.evaluate("el => getComputedStyle(el).animationName") == "breathe"
 

@@ -30,7 +30,7 @@ def open_projects(context, server):
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{server}/projects")
     page.wait_for_selector("[data-testid=project-row]")
-    page.wait_for_function("document.querySelector('[data-testid=live-status]').dataset.state === 'live'")
+    page.wait_for_function("() => document.querySelector('[data-testid=live-status]').dataset.state === 'live'")
     page._ck_errors = errors
     return page
 
@@ -136,7 +136,7 @@ def test_keyboard_add_and_finishing_a_project_celebrates_once(context, server):
     garden, tasks = start(context, server)
     page = open_projects(context, server)
     page.locator("[data-testid=new-project]").click()
-    page.wait_for_function("document.querySelectorAll('[data-testid=project-row]').length === 3")
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=project-row]').length === 3")
     add = page.locator("[data-testid=add-task]")
     add.fill("Write the plan")
     add.press("Enter")
