@@ -7,7 +7,7 @@ import { Narrator, playSound, setAudioEnabled, unlockAudio } from "./kids/audio.
 import { playConfetti, stopConfetti } from "./kids/confetti.js";
 import { h, newEventID, wait } from "./kids/dom.js";
 import { parentMessage, parentScreens, showGateMessage } from "./kids/parent.js";
-import { rollDie, screens, setLoadingProgress, setTraceProgress, celebrationCard } from "./kids/screens.js";
+import { rollDie, screens, setFilmPlaying, setLoadingProgress, setTraceProgress, celebrationCard } from "./kids/screens.js";
 
 const $ = (selector) => document.querySelector(selector);
 const main = $("#kids");
@@ -418,6 +418,9 @@ function render(view) {
 
 function switchScreen(kind, key, view) {
   const old = state.current;
+  // A passing line (a locked sign's answer) belongs to the screen it was said on; the new screen's own
+  // lines come with this answer's effects, after this. (Time up's goodbye was said for the way home: it stays.)
+  if (old && !(old.kind === "videoPlaying" && state.video.over)) narrator.reset();
   if (old) leave(old);
   // The activity's own state (glowing number, trace) was set up by this answer's effects; it ends with the activity.
   if (old && old.kind === "activity" && kind !== "activity") state.activity = freshActivity();
@@ -589,10 +592,10 @@ function syncVideo(view, kind) {
 function pauseVideo(paused) {
   const { clock, player } = state.video;
   if (clock) clock.setPaused(paused);
-  if (player && player.tagName === "VIDEO") {
-    if (paused) player.pause();
-    else player.play().catch(() => null);
-  }
+  setFilmPlaying(player, !paused && document.visibilityState === "visible" && !state.video.over, () => {
+    const start = main.querySelector(".video-start");
+    if (start && !state.video.over) start.hidden = false;
+  });
 }
 
 async function holdForTimeUp(effect, effects) {
@@ -711,7 +714,8 @@ function watchPage() {
     if (!state.view) return;
     if (document.visibilityState === "hidden") {
       send("appBackgrounded");
-      if (state.video.player && state.video.player.tagName === "VIDEO") state.video.player.pause();
+      // The film stops with the clock, at once (the server's answer may come after the page is gone).
+      setFilmPlaying(state.video.player, false);
     } else {
       send("appForegrounded");
     }

@@ -11,7 +11,7 @@ public struct KidsEventRequest: Codable, Hashable, Sendable {
   /// tapNumber, traceStroke, idle, levelCompleteFinished, tapWeiter, redeem, chooseVideo, videoTick,
   /// gateDigit, gateErase, gateConfirm, openParentDeepLink, appBackgrounded, appForegrounded, setAudio,
   /// heartbeat, and the parent commands setDailyLimit, setActivity, setNumberChoiceMode, addVideo,
-  /// removeVideo, resetProgress, addPlayer, renamePlayer, removePlayer.
+  /// removeVideo, resetProgress, resetDifficulty (player, activity), addPlayer, renamePlayer, removePlayer.
   public var type: String
   /// A client-made id (UUID) for retries: an event id seen before is not applied again.
   public var eventID: String?
@@ -335,13 +335,17 @@ public struct KidsDashboardView: Codable, Hashable, Sendable {
     public let band: String
     /// Share of the limit used, for the bar (may exceed 1).
     public let usage: Double
-    /// Sign → on.
+    /// Sign → on: what the child sees (a sign without games yet is never on).
     public let activities: [String: Bool]
     public let numberChoiceMode: String
+    /// Sign → the child's difficulty there, 0.1…0.9 (0.3 at the start), for every sign with games.
+    public let difficulty: [String: Double]
+    /// Sign → what the difficulty chooses there today, in words ("Zahlen 1–5").
+    public let difficultyLabel: [String: String]
 
     public init(
       id: String, name: String, coins: Int, playedMinutes: Int, limitMinutes: Int, band: String, usage: Double,
-      activities: [String: Bool], numberChoiceMode: String
+      activities: [String: Bool], numberChoiceMode: String, difficulty: [String: Double] = [:], difficultyLabel: [String: String] = [:]
     ) {
       self.id = id
       self.name = name
@@ -352,6 +356,8 @@ public struct KidsDashboardView: Codable, Hashable, Sendable {
       self.usage = usage
       self.activities = activities
       self.numberChoiceMode = numberChoiceMode
+      self.difficulty = difficulty
+      self.difficultyLabel = difficultyLabel
     }
   }
 
@@ -362,12 +368,18 @@ public struct KidsDashboardView: Codable, Hashable, Sendable {
   public let limitOptions: [Int]
   /// Largest upload accepted, in bytes.
   public let maxUploadBytes: Int
+  /// Signs whose games do not exist yet: the child sees them locked, so their switch shows off and cannot
+  /// be turned on ("kommt bald").
+  public let comingSoon: [String]
 
-  public init(players: [PlayerCard], videos: [KidsVideoView], limitOptions: [Int], maxUploadBytes: Int) {
+  public init(
+    players: [PlayerCard], videos: [KidsVideoView], limitOptions: [Int], maxUploadBytes: Int, comingSoon: [String] = []
+  ) {
     self.players = players
     self.videos = videos
     self.limitOptions = limitOptions
     self.maxUploadBytes = maxUploadBytes
+    self.comingSoon = comingSoon
   }
 }
 

@@ -9,7 +9,7 @@ func runKidsGameBenchmarks(rounds: Int) {
     players: [PlayerData(id: "alexander", name: "Alexander", coins: 3)], settings: AppSettings(parentSettings: ParentSettings()))
   var machine = GameMachine(seed: 1, data: data)
   _ = machine.handle(.loadingTick(elapsed: LoadingScreen.handOffAfter))
-  _ = machine.handle(.selectPlayer("alexander"))
+  _ = machine.handle(.selectPlayer("alexander", at: Date(timeIntervalSince1970: 0)))
   precondition(machine.state == .home, "the benchmark must start at home")
 
   // Navigation: home → activity selection → back home (two transitions a round).

@@ -76,10 +76,11 @@ struct KidsAPITests {
 
     /// Moves the server's game clock on, and can stop real time from moving it (test hook); returns the clock's time.
     @discardableResult
-    func moveClock(by seconds: Double, freeze: Bool = false) async throws -> Date {
+    func moveClock(by seconds: Double, freeze: Bool? = nil) async throws -> Date {
       struct Now: Decodable { let now: Date }
+      let freezing = freeze.map { #", "freeze": \#($0)"# } ?? ""
       let response = try await client.send(
-        .POST, "/api/test/clock", raw: #"{"advanceSeconds": \#(seconds), "freeze": \#(freeze)}"#)
+        .POST, "/api/test/clock", raw: #"{"advanceSeconds": \#(seconds)\#(freezing)}"#)
       #expect(response.status == .ok)
       return try decoder.decode(Now.self, from: Data(buffer: response.body)).now
     }
@@ -164,11 +165,11 @@ struct KidsAPITests {
       #expect(start.view.screen == "loading")
       let early = try await family.send("loadingTick") { $0.seconds = 1 }
       #expect(early.view.screen == "loading")
-      #expect(early.effects.first?.type == "loadingProgress" && early.effects.first?.value == 20)
-      let players = try await family.send("loadingTick") { $0.seconds = 7 }
+      #expect(early.effects.first?.type == "loadingProgress" && early.effects.first?.value == 50)
+      let players = try await family.send("loadingTick") { $0.seconds = 2.5 }
       #expect(players.view.screen == "playerSelection")
       #expect(players.view.players.map(\.name) == ["Alexander", "Oliver"])
-      #expect(players.effects.contains { $0.text == "Wie heisst du? Alexander oder Oliver?" })
+      #expect(players.effects.contains { $0.text == "Wie heißt du? Alexander oder Oliver?" })
       let home = try await family.send("selectPlayer") { $0.player = "alexander" }
       #expect(home.view.screen == "home")
       #expect(home.view.signs.map(\.unlocked) == [false, true, false, false])
@@ -308,20 +309,43 @@ struct KidsAPITests {
     }
   }
 
-  @Test("Persistence: a reload during an activity comes back on its selection screen, coins kept; a half-typed gate is kept")
+  @Test("Test hook: freeze stops real time from moving the clock; freeze false lets it run again, without a jump")
+  func clockHookThaws() async throws {
+    try await withTestApp(options: Self.options) { client in
+      let family = Family(client: client)
+      let frozen = try await family.moveClock(by: 0, freeze: true)
+      #expect(try await family.moveClock(by: 0) == frozen)
+      let response = try await client.send(.POST, "/api/test/clock", raw: #"{"freeze": false}"#)
+      #expect(response.status == .ok)
+      // Real time moves it again: poll until it does (each call takes real time), from where it stood.
+      var now = frozen
+      for _ in 0..<10_000 where now == frozen { now = try await family.moveClock(by: 0) }
+      #expect(now > frozen)
+      #expect(now.timeIntervalSince(frozen) < 60)
+    }
+  }
+
+  @Test("Persistence: a reload asks who plays; the same child comes back on the activity's selection screen, coins kept")
   func recovery() async throws {
     try await withTestApp(options: Self.options) { client in
       let family = Family(client: client)
       try await family.toWuerfel()
       try await family.playLevels(7)
       let relaunched = try await family.launch()
-      #expect(relaunched.view.screen == "activitySelection" && relaunched.view.activity == "zahlen")
-      #expect(relaunched.view.activePlayer?.coins == 7)
+      #expect(relaunched.view.screen == "loading")
+      let players = try await family.send("loadingTick") { $0.seconds = 2.5 }
+      #expect(players.view.screen == "playerSelection")
+      let back = try await family.send("selectPlayer") { $0.player = "alexander" }
+      #expect(back.view.screen == "activitySelection" && back.view.activity == "zahlen")
+      #expect(back.view.activePlayer?.coins == 7)
+      // The parent area is not a child's screen: after a reload at the gate, the child starts at home.
       try await family.send("back")
       try await family.send("tapSettings")
       try await family.send("gateDigit") { $0.number = 1 }
-      let gate = try await family.launch()
-      #expect(gate.view.screen == "parentGate" && gate.view.gate?.input == "1")
+      try await family.launch()
+      try await family.send("loadingTick") { $0.seconds = 2.5 }
+      let oliver = try await family.send("selectPlayer") { $0.player = "oliver" }
+      #expect(oliver.view.screen == "home" && oliver.view.activePlayer?.coins == 0)
     }
   }
 
@@ -414,10 +438,17 @@ struct KidsAPITests {
       #expect(playing.view.playback?.src == "/api/kids/videos/\(videoID)/file")
       try await family.refused("back", status: .conflict, code: "video_running")
       try await family.wait(100)
-      // A reload keeps the clock (the server holds it).
+      // A reload keeps the clock (the server holds it) and stops it until the child is back in front of it.
       let reloaded = try await family.launch()
-      #expect(reloaded.view.screen == "videoPlaying")
-      #expect((reloaded.view.playback?.remainingSeconds ?? 0) <= 200.5)
+      #expect(reloaded.view.screen == "loading")
+      try await family.send("loadingTick") { $0.seconds = 2.5 }
+      try await family.wait(30)
+      let back = try await family.send("selectPlayer") { $0.player = "alexander" }
+      #expect(back.view.screen == "videoPlaying")
+      #expect(back.effects.contains { $0.type == "resumeVideoTimer" })
+      #expect(back.view.playback?.paused == false)
+      let left = back.view.playback?.remainingSeconds ?? 0
+      #expect(left <= 200.5 && left > 170)
       try await family.wait(141)
       let warned = try await family.send("videoTick")
       #expect(warned.effects.contains { $0.type == "videoOneMinuteWarning" })

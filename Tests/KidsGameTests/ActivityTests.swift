@@ -70,7 +70,7 @@ struct ActivityTests {
     let effects = game.send(.tapNumber(wrong, at: game.later()))
     #expect(effects.contains(.highlightNumber(face)))
     #expect(effects.contains(.sound(.gentleBoop)))
-    #expect(effects.spoken == ["Das ist die \(wrong). Probier nochmal!"])
+    #expect(effects.spoken == ["Das ist die \(wrong). Probier es nochmal!"])
     #expect(effects.coinChanges.isEmpty)
     #expect(game.coins == 3)
     #expect(game.state == .playing(.zahlen, .wuerfel))
@@ -150,7 +150,7 @@ struct ActivityTests {
     let wrong = target % 10 + 1
     let effects = game.send(.tapNumber(wrong, at: game.later()))
     #expect(effects.contains(.showAnswer(target, seconds: 1.5)))
-    #expect(effects.spoken == ["Das ist die \(wrong). Probier nochmal!"])
+    #expect(effects.spoken == ["Das ist die \(wrong). Probier es nochmal!"])
     #expect(game.machine.activity?.askedNumber == target)
     #expect(game.coins == 0)
     #expect(game.send(.traceStroke(DigitStrokes.strokes(for: target)[0], at: game.later())).refusals == [.wrongMode])
@@ -166,7 +166,7 @@ struct ActivityTests {
     let start = game.send(.tapSubActivity(.waehleDieZahl))
     let target = game.machine.activity?.askedNumber ?? 0
     #expect(start.contains(.highlightNumber(target)))
-    #expect(start.spoken == ["Zeig mir die \(target)!"])
+    #expect(start.spoken == ["Mal die \(target) nach!"])
     // A short dash in a corner, far from every number.
     let miss = game.send(.traceStroke([TracePoint(x: 0.95, y: 0.95), TracePoint(x: 0.99, y: 0.99)], at: game.later()))
     #expect(miss.contains(.clearTrace))

@@ -101,7 +101,7 @@ struct FamilyTests {
     #expect(game.machine.activePlayer?.announcedPlayTimeStage == .breakSoon)
     #expect(game.send(.dayChanged) == [.save])
     #expect(game.machine.data.players.allSatisfy { $0.totalPlayTimeToday == 0 && $0.announcedPlayTimeStage == .fine })
-    #expect(game.send(.playTimeUpdated(minutesToday: 49)).spoken == ["Dein iPad braucht bald eine Pause."])
+    #expect(game.send(.playTimeUpdated(minutesToday: 49)).spoken == ["Bald machen wir eine Pause."])
   }
 
   @Test("Restoring with the video clock: time left plays on, time up goes home; without it, the seed's rule")

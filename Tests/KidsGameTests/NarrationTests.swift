@@ -60,7 +60,8 @@ struct NarrationTests {
     #expect(Narration.templates(for: .puzzleStart).map(\.speaker) == [.narrator, .bennie])
     #expect(Narration.templates(for: .labyrinthStart).map(\.speaker) == [.narrator, .bennie])
     for trigger: NarrationTrigger in [
-      .loadingComplete, .playerScreen, .playerTapped, .wuerfelStart, .wuerfelRolled, .waehleStart, .youtubeTapped,
+      .loadingComplete, .playerScreen, .playerTapped, .wuerfelStart, .wuerfelRolled, .waehleStart, .waehleTraceStart,
+      .youtubeTapped,
     ] {
       #expect(Narration.templates(for: trigger).allSatisfy { $0.speaker == .narrator }, "\(trigger)")
     }
@@ -76,7 +77,7 @@ struct NarrationTests {
   @Test("Lines with their numbers")
   func filledLines() {
     #expect(Narration.lines(for: .playerTapped, LineValues(name: "Oliver")).map(\.text) == ["Hallo Oliver! Los geht's!"])
-    #expect(Narration.lines(for: .wrongNumber, LineValues(x: 4)).map(\.text) == ["Das ist die 4. Probier nochmal!"])
+    #expect(Narration.lines(for: .wrongNumber, LineValues(x: 4)).map(\.text) == ["Das ist die 4. Probier es nochmal!"])
     #expect(Narration.treasure(coins: 6).map(\.text) == ["Wir haben 6 Münzen. Noch 4 bis YouTube!"])
     #expect(Narration.treasure(coins: 12).map(\.text) == ["Wir können fünf Minuten schauen!"])
     #expect(Narration.treasure(coins: 20).map(\.text) == ["Wir können zwölf Minuten schauen!"])

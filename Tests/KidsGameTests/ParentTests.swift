@@ -106,17 +106,17 @@ struct ParentTests {
     #expect(game.send(.playTimeUpdated(minutesToday: 10)).isEmpty)
     let soon = game.send(.playTimeUpdated(minutesToday: 48))
     #expect(soon.contains(.playTimeStage(.breakSoon)))
-    #expect(soon.spoken == ["Dein iPad braucht bald eine Pause."])
+    #expect(soon.spoken == ["Bald machen wir eine Pause."])
     #expect(game.send(.playTimeUpdated(minutesToday: 50)).isEmpty)
-    #expect(game.send(.playTimeUpdated(minutesToday: 57)).spoken == ["Noch eine Aktivität. Dann laden wir die Batterie."])
+    #expect(game.send(.playTimeUpdated(minutesToday: 57)).spoken == ["Noch ein Spiel. Dann machen wir Pause."])
     #expect(game.state == .playing(.zahlen, .wuerfel))
     let goodbye = game.send(.playTimeUpdated(minutesToday: 60))
-    #expect(goodbye.spoken == ["Du hast heute so toll gespielt! Bis morgen! Bring das iPad zu Mama oder Papa."])
+    #expect(goodbye.spoken == ["Du hast heute so toll gespielt! Bis morgen! Sag Mama oder Papa Bescheid."])
     #expect(game.state == .home)
     #expect(game.machine.isDailyLimitReached)
     let refused = game.send(.tapActivity(.zahlen))
     #expect(refused.refusals == [.dailyLimitReached])
-    #expect(refused.spoken.first == "Du hast heute so toll gespielt! Bis morgen! Bring das iPad zu Mama oder Papa.")
+    #expect(refused.spoken.first == "Du hast heute so toll gespielt! Bis morgen! Sag Mama oder Papa Bescheid.")
     // A new day (less time than before) starts over.
     #expect(game.send(.playTimeUpdated(minutesToday: 0)).isEmpty)
     game.send(.tapActivity(.zahlen))
@@ -170,6 +170,9 @@ struct ParentTests {
       game.send(.parent(.addVideo(link: "youtube.com/watch?v=AAAAAAAAAAA", title: "again", at: at(2)))).refusals == [
         .duplicateVideo
       ])
+    // A link without a title gets a readable name, not its raw id.
+    game.send(.parent(.addVideo(link: "https://youtu.be/BBBBBBBBBBB", title: "  ", at: at(3))))
+    #expect(game.machine.data.settings.parentSettings.approvedVideos.first?.title == "YouTube-Video 3")
     #expect(game.send(.parent(.removeVideo(id: "AAAAAAAAAAA"))).contains(.settingsChanged))
     #expect(game.send(.parent(.removeVideo(id: "AAAAAAAAAAA"))).refusals == [.unknownVideo])
 

@@ -16,7 +16,7 @@ struct PropertyTests {
   static func likely(in game: inout Game, number: Int) -> [GameEvent] {
     switch game.state {
     case .loading: return [.loadingTick(elapsed: 7)]
-    case .playerSelection: return [.selectPlayer(number.isMultiple(of: 3) ? "oliver" : "alexander")]
+    case .playerSelection: return [.selectPlayer(number.isMultiple(of: 3) ? "oliver" : "alexander", at: t0)]
     case .home: return [[GameEvent.tapActivity(.zahlen), .tapChest, .tapActivity(.zahlen), .tapSettings][number % 4]]
     case .activitySelection: return [.tapSubActivity(number.isMultiple(of: 2) ? .wuerfel : .waehleDieZahl)]
     case .playing:
@@ -40,7 +40,7 @@ struct PropertyTests {
     case 0, 1, 2:
       return game.correctAnswer() + (game.machine.activity?.askedNumber).map { [.tapNumber($0, at: game.later())] }.orEmpty
     case 3: return [.loadingTick(elapsed: Double(number))]
-    case 4: return [.selectPlayer(number.isMultiple(of: 2) ? "alexander" : "oliver")]
+    case 4: return [.selectPlayer(number.isMultiple(of: 2) ? "alexander" : "oliver", at: t0)]
     case 5: return [.tapActivity(ActivityType.allCases[number % 4])]
     case 6: return [.tapSubActivity(SubActivity.allCases[number % 4])]
     case 7: return [.tapChest]

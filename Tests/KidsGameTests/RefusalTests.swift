@@ -17,8 +17,8 @@ struct RefusalTests {
   /// Events by name; the fixture times keep them clear of the debounce.
   static let catalogue: [(String, GameEvent)] = [
     ("loadingTick", .loadingTick(elapsed: 7)),
-    ("selectPlayer", .selectPlayer("oliver")),
-    ("selectUnknownPlayer", .selectPlayer("nobody")),
+    ("selectPlayer", .selectPlayer("oliver", at: t0)),
+    ("selectUnknownPlayer", .selectPlayer("nobody", at: t0)),
     ("tapRaetsel", .tapActivity(.raetsel)),
     ("tapZahlen", .tapActivity(.zahlen)),
     ("tapZeichnen", .tapActivity(.zeichnen)),

@@ -16,7 +16,7 @@ struct ScenarioTests {
     game.send(.loadingTick(elapsed: 7))
     #expect(game.state == .playerSelection)
     // 3. Tap "Alexander".
-    game.send(.selectPlayer("alexander"))
+    game.send(.selectPlayer("alexander", at: t0))
     #expect(game.state == .home)
     // 4–5. Rätsel is locked in this issue; Zahlen → Würfel takes its place.
     #expect(game.send(.tapActivity(.raetsel)).spoken == ["Das ist noch gesperrt."])
@@ -30,6 +30,7 @@ struct ScenarioTests {
       #expect(game.coins == level)
       let next = game.send(.levelCompleteFinished)
       #expect(!next.contains(where: { if case .showCelebration = $0 { true } else { false } }))
+      #expect(!next.contains(.confetti))
       #expect(game.state == .playing(.zahlen, .wuerfel))
     }
     // 10. Level 5: the celebration overlay, over the activity.
@@ -38,6 +39,7 @@ struct ScenarioTests {
     #expect(game.coins == 5)
     #expect(game.state == .celebrationOverlay)
     #expect(celebration.contains(.showCelebration(coins: 5)))
+    #expect(celebration.contains(.confetti))
     #expect(celebration.spoken == ["Wir haben schon fünf Goldmünzen!"])
     #expect(game.machine.activity?.game == .wuerfel)
     // 11. Weiter: coins < 10, the activity continues.

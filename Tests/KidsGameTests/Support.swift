@@ -54,7 +54,7 @@ struct Game {
 
   mutating func toHome(player: String = "alexander") {
     toPlayerSelection()
-    send(.selectPlayer(player))
+    send(.selectPlayer(player, at: t0))
   }
 
   mutating func toActivitySelection() {
@@ -102,6 +102,13 @@ struct Game {
     for character in String(value) {
       send(.gateDigit(Int(String(character)) ?? 0))
     }
+  }
+
+  /// From home into the parent area.
+  mutating func toParentDashboardFromHome() {
+    send(.tapSettings)
+    enterGateAnswer(machine.navigation.gate?.question.answer ?? 0)
+    send(.gateConfirm)
   }
 
   mutating func toParentDashboard() {

@@ -21,7 +21,7 @@ struct TransitionTests {
       event: { _ in .loadingTick(elapsed: 7) }, expected: .playerSelection),
     .init(
       name: "playerSelection → home (tap player)",
-      setup: { .reached { $0.toPlayerSelection() } }, event: { _ in .selectPlayer("alexander") }, expected: .home),
+      setup: { .reached { $0.toPlayerSelection() } }, event: { _ in .selectPlayer("alexander", at: t0) }, expected: .home),
     .init(
       name: "home → activitySelection (tap activity)",
       setup: { .reached { $0.toHome() } }, event: { _ in .tapActivity(.zahlen) }, expected: .activitySelection(.zahlen)),
@@ -197,7 +197,7 @@ struct TransitionTests {
     #expect(twelve.machine.activePlayer?.videosWatched.map(\.videoId) == [approvedID])
   }
 
-  @Test("A success pays one coin, chimes, praises, saves, and schedules the next step after 2 s")
+  @Test("A success pays one coin, chimes, praises, saves, and schedules the next step after 2 s; no confetti")
   func successEffects() {
     var game = Game(coins: 3)
     game.toPlaying()
@@ -205,7 +205,8 @@ struct TransitionTests {
     #expect(effects.coinChanges.map(\.amount) == [1])
     #expect(effects.contains(.sound(.successChime)))
     #expect(effects.contains(.sound(.coinCollect)))
-    #expect(effects.contains(.confetti))
+    // Ordinary successes stay calm: confetti belongs to the celebration overlay only.
+    #expect(!effects.contains(.confetti))
     #expect(effects.contains(.save))
     #expect(effects.contains(.schedule(.levelCompleteFinished, after: 2)))
     #expect(effects.spoken.contains(where: Narration.successPhrases.contains))
@@ -359,16 +360,16 @@ struct TransitionTests {
     #expect(game.machine == before)
   }
 
-  @Test("The loading screen fills in 5 s, speaks at 100 %, and hands over 2 s later")
+  @Test("The loading screen fills in 2 s, speaks at 100 %, and hands over half a second later")
   func loading() {
     var game = Game()
-    #expect(game.send(.loadingTick(elapsed: 1)) == [.loadingProgress(20)])
-    let full = game.send(.loadingTick(elapsed: 5))
+    #expect(game.send(.loadingTick(elapsed: 1)) == [.loadingProgress(50)])
+    let full = game.send(.loadingTick(elapsed: 2))
     #expect(full.contains(.loadingProgress(100)))
     #expect(full.spoken == ["Wir sind gleich bereit zum Spielen."])
     #expect(game.state == .loading)
-    let handOff = game.send(.loadingTick(elapsed: 7))
-    #expect(handOff.spoken == ["Wie heisst du? Alexander oder Oliver?"])
+    let handOff = game.send(.loadingTick(elapsed: 2.5))
+    #expect(handOff.spoken == ["Wie heißt du? Alexander oder Oliver?"])
     #expect(game.state == .playerSelection)
     #expect(LoadingScreen.handOffAfter >= LoadingScreen.minimumDisplay)
     var fresh = Game()
@@ -379,16 +380,16 @@ struct TransitionTests {
   func greetings() {
     var game = Game()
     game.toPlayerSelection()
-    let first = game.send(.selectPlayer("oliver"))
+    let first = game.send(.selectPlayer("oliver", at: t0))
     #expect(
       first.spoken == [
         "Hallo Oliver! Los geht's!", "Was möchtest du spielen?", "Hi Oliver, ich bin Bennie!",
-        "Wir lösen Aktivitäten um YouTube zu schauen.",
+        "Erst spielen wir, dann schauen wir YouTube.",
       ])
     game.send(.tapActivity(.zahlen))
     let back = game.send(.back)
-    #expect(back.spoken == ["Lösen wir noch mehr Aktivitäten.", "Dann können wir mehr YouTube schauen!"])
+    #expect(back.spoken == ["Komm, wir spielen noch ein bisschen!", "Dann können wir mehr YouTube schauen!"])
     if case .speak(let line) = back.last { #expect(line.delay == 2 && line.speaker == .bennie) }
-    #expect(game.send(.selectPlayer("nobody")).refusals == [.notAllowedHere])
+    #expect(game.send(.selectPlayer("nobody", at: t0)).refusals == [.notAllowedHere])
   }
 }

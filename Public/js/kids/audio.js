@@ -97,6 +97,13 @@ export class Narrator {
     if (this.stopCurrent) this.stopCurrent();
   }
 
+  /** Like `clear()`, and the bubble goes at once: a new screen does not keep the old screen's words. */
+  reset() {
+    this.clear();
+    clearTimeout(this.hideTimer);
+    this.hide();
+  }
+
   async run() {
     this.running = true;
     const generation = this.generation;

@@ -83,15 +83,33 @@ function section(title, ...children) {
 function playerCard(card, view, index, ui) {
   const send = (type, fields) => ui.send(type, { player: card.id, ...fields });
   const usage = Math.max(0, card.usage);
+  // The server says which signs have no games yet: the child sees them locked, so their switch is off
+  // and cannot be turned on until they come.
+  const comingSoon = new Set(view.dashboard.comingSoon || []);
   const activities = view.signs.map((sign) => {
-    const on = Boolean(card.activities[sign.activity]);
-    return h("label", { class: "toggle" },
+    const soon = comingSoon.has(sign.activity);
+    const on = !soon && Boolean(card.activities[sign.activity]);
+    const noteID = `soon-${card.id}-${sign.activity}`;
+    return h("label", { class: `toggle${soon ? " is-coming-soon" : ""}`, data: { comingSoon: String(soon) } },
       h("input", {
-        type: "checkbox", role: "switch", checked: on, data: { activity: sign.activity, testid: "activity-toggle" },
+        type: "checkbox", role: "switch", checked: on, disabled: soon, "aria-describedby": soon ? noteID : null,
+        data: { activity: sign.activity, testid: "activity-toggle" },
         onchange: (event) => send("setActivity", { activity: sign.activity, enabled: event.target.checked }),
       }),
       h("span", { class: "toggle-track", "aria-hidden": "true" }),
-      h("span", { class: "toggle-label" }, sign.title));
+      h("span", { class: "toggle-label" }, sign.title),
+      soon ? h("span", { class: "toggle-note", id: noteID, data: { testid: "coming-soon" } }, "kommt bald") : null);
+  });
+  // Each sign's difficulty as the server's rules set it, and a way back to the start.
+  const difficulty = view.signs.filter((sign) => card.difficulty && sign.activity in card.difficulty).map((sign) => {
+    const level = card.difficulty[sign.activity].toLocaleString("de-DE", { minimumFractionDigits: 1, maximumFractionDigits: 2 });
+    return h("div", { class: "difficulty", data: { testid: "difficulty", activity: sign.activity, level: String(card.difficulty[sign.activity]) } },
+      h("span", { class: "difficulty-text" }, `${sign.title}: ${card.difficultyLabel[sign.activity]} (Stufe ${level})`),
+      h("button", {
+        type: "button", class: "parent-button quiet small", data: { testid: "reset-difficulty" },
+        "aria-label": `Schwierigkeit von ${card.name} in ${sign.title} zurücksetzen`,
+        onclick: () => send("resetDifficulty", { activity: sign.activity }),
+      }, "Zurücksetzen"));
   });
   const modes = ["trace", "tap"].map((mode) =>
     h("label", { class: "choice" },
@@ -116,7 +134,7 @@ function playerCard(card, view, index, ui) {
   return h("article", { class: "parent-player", data: { testid: "player-card", player: card.id, band: card.band } },
     h("header", { class: "parent-player-head" },
       art(`avatar-${(index % 6) + 1}`, { className: "parent-avatar", width: 64, height: 64 }),
-      h("h3", { class: "parent-player-name" }, card.name),
+      h("h2", { class: "parent-player-name" }, card.name),
       h("div", { class: "parent-player-actions" },
         h("button", {
           type: "button", class: "parent-button quiet small", data: { testid: "rename" },
@@ -134,11 +152,12 @@ function playerCard(card, view, index, ui) {
         }, "Entfernen"))),
     renameForm,
     h("p", { class: "parent-played", data: { testid: "played" } }, ui.t("playedToday", { X: card.playedMinutes, Y: card.limitMinutes })),
-    h("div", { class: "usage", data: { band: card.band }, role: "meter", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(Math.round(Math.min(usage, 1) * 100)) },
+    h("div", { class: "usage", data: { band: card.band, testid: "usage" }, role: "meter", "aria-label": `${ui.t("dailyPlayTime")}: ${card.name}`, "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(Math.round(Math.min(usage, 1) * 100)) },
       h("span", { class: "usage-fill", style: { width: `${Math.min(usage, 1) * 100}%` } })),
     h("p", { class: "parent-coins", data: { testid: "parent-coins" } }, art("coin", { className: "coin-icon" }), ui.t("coinsLabel", { X: card.coins })),
     h("div", { class: "parent-row" }, h("span", { class: "parent-label" }, "Aktivitäten"), h("div", { class: "toggles" }, activities)),
     h("div", { class: "parent-row" }, h("span", { class: "parent-label" }, "Wähle die Zahl"), h("div", { class: "choices", role: "radiogroup" }, modes)),
+    difficulty.length ? h("div", { class: "parent-row" }, h("span", { class: "parent-label" }, "Schwierigkeit"), h("div", { class: "difficulties" }, difficulty)) : null,
     h("div", { class: "parent-row" }, h("label", { class: "parent-label" }, ui.t("dailyPlayTime")), limit),
     h("div", { class: "parent-row" },
       h("button", {

@@ -58,6 +58,8 @@ function topBar(ui) {
 }
 
 function dieFace(value) {
+  // Before the first roll the die is not an empty square: it shows a calm "?" (the roll is still to come).
+  if (!value) return h("span", { class: "die-face is-waiting", data: { value: "0" } }, h("span", { class: "die-question", "aria-hidden": "true" }, "?"));
   // Pip positions on a 3×3 grid, 1-based cells.
   const layouts = {
     1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9],
@@ -86,7 +88,7 @@ function lockOverlay() {
 
 const loading = {
   build(view, ui) {
-    const bar = h("div", { class: "loading-bar", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": "0", data: { testid: "loading-bar" } },
+    const bar = h("div", { class: "loading-bar", role: "progressbar", "aria-label": ui.t("loading"), "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": "0", data: { testid: "loading-bar" } },
       h("span", { class: "loading-fill" }));
     return h("section", { class: "screen screen-loading" },
       plaque(ui.t("homeTitle"), { className: "plaque-large" }),
@@ -114,7 +116,7 @@ const playerSelection = {
   build(view, ui) {
     return h("section", { class: "screen screen-players" },
       plaque(ui.t("playerSelectionTitle")),
-      h("div", { class: "player-cards", role: "list" }));
+      h("div", { class: "player-cards", role: "group", "aria-label": ui.t("playerSelectionTitle") }));
   },
   update(element, view, ui) {
     const list = element.querySelector(".player-cards");
@@ -123,7 +125,7 @@ const playerSelection = {
     list.dataset.key = key;
     fill(list, view.players.map((player, index) =>
       h("button", {
-        type: "button", class: "player-card", role: "listitem", data: { player: player.id, testid: "player-card" },
+        type: "button", class: "player-card", data: { player: player.id, testid: "player-card" },
         "aria-label": `${player.name}, ${ui.t("coinCount", { X: player.coins })}`,
         onclick: () => ui.send("selectPlayer", { player: player.id }),
       },
@@ -177,7 +179,7 @@ const home = {
               setTimeout(() => hanger.classList.remove("is-swinging"), 520);
               ui.send("tapActivity", { activity: sign.activity });
             },
-          }, art("sign", { className: "sign-board" }), h("span", { class: "sign-title" }, sign.title), sign.unlocked ? null : lockOverlay()))));
+          }, art("sign", { className: "sign-board" }), sign.unlocked ? null : lockOverlay(), h("span", { class: "sign-title" }, h("span", { class: "sign-title-text" }, sign.title))))));
     }
     const player = view.activePlayer;
     const chest = element.querySelector(".chest");
@@ -315,7 +317,7 @@ function updateChoice(stage, level, ui) {
         maxPoints: ui.catalog.maxTracePoints,
       });
       ui.state.activity.trace = box;
-      const meter = h("div", { class: "trace-meter", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": "100", data: { testid: "trace-progress", coverage: "0" } },
+      const meter = h("div", { class: "trace-meter", role: "progressbar", "aria-label": "Schon nachgemalt", "aria-valuemin": "0", "aria-valuemax": "100", data: { testid: "trace-progress", coverage: "0" } },
         h("span", { class: "trace-meter-fill" }));
       fill(stage, h("div", { class: "trace-area" }, box.element, meter));
     } else {
@@ -505,7 +507,8 @@ const videoPlaying = {
     let player;
     if (playback.video.source === "upload") {
       player = h("video", {
-        class: "video-element", src: playback.src, autoplay: true, playsinline: true, loop: true,
+        // It starts only while the server's clock runs (see update), never on its own.
+        class: "video-element", src: playback.src, autoplay: !playback.paused, playsinline: true, loop: true,
         disablepictureinpicture: true, controlslist: "nodownload noplaybackrate noremoteplayback", preload: "auto",
         data: { testid: "video-element" },
       });
@@ -536,17 +539,32 @@ const videoPlaying = {
     const clock = ui.state.video.clock;
     clock.sync(view.playback);
     const player = ui.state.video.player;
-    if (player && player.tagName === "VIDEO") {
-      if (view.playback.paused && !player.paused) player.pause();
-      else if (!view.playback.paused && player.paused && document.visibilityState === "visible" && !ui.state.video.over) {
-        player.play().catch(() => {
-          const start = element.querySelector(".video-start");
-          if (start && !ui.state.video.over) start.hidden = false;
-        });
-      }
-    }
+    // The film plays exactly while the server's clock runs (and the page is in front).
+    const running = !view.playback.paused && document.visibilityState === "visible" && !ui.state.video.over;
+    setFilmPlaying(player, running, () => {
+      const start = element.querySelector(".video-start");
+      if (start && !ui.state.video.over) start.hidden = false;
+    });
   },
 };
+
+/**
+ * Starts or stops the film: a video element directly, a YouTube embed through its player API (the embed is
+ * loaded with enablejsapi=1). `blocked` runs when the browser refuses to start a film without a tap.
+ */
+export function setFilmPlaying(player, playing, blocked = () => {}) {
+  if (!player) return;
+  if (player.tagName === "VIDEO") {
+    if (!playing && !player.paused) player.pause();
+    else if (playing && player.paused) player.play().catch(blocked);
+    return;
+  }
+  if (player.tagName === "IFRAME" && player.contentWindow && player.dataset.playing !== String(playing)) {
+    player.dataset.playing = String(playing);
+    const command = { event: "command", func: playing ? "playVideo" : "pauseVideo", args: [] };
+    player.contentWindow.postMessage(JSON.stringify(command), "https://www.youtube-nocookie.com");
+  }
+}
 
 /** No seeking: a jump away from where the video was is put back. */
 function guardAgainstSeeking(video) {

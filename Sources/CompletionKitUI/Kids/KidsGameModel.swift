@@ -139,7 +139,7 @@ public final class KidsGameModel {
     } catch {
       readError = error
     }
-    let (machine, note) = GameMachine.restore(from: saved, seed: seed)
+    let (machine, note) = GameMachine.launch(from: saved, seed: seed, at: now())
     // Keep what could not be read: the next save would otherwise replace the only copy of the coins.
     let quarantined = (readError != nil || note.outcome == .unreadable) ? store.quarantine(at: now()) : nil
     self.init(
@@ -224,6 +224,11 @@ public final class KidsGameModel {
       apply(queuedEvents.removeFirst())
     }
     return effects
+  }
+
+  /// Taps a player card.
+  public func selectPlayer(_ id: String) {
+    send(.selectPlayer(id, at: currentDate()))
   }
 
   /// Taps the die.
@@ -607,7 +612,7 @@ public final class KidsGameModel {
   /// A silent preview model past the loading screen with Alexander on the home screen, then `events`.
   public static func previewHome(coins: Int = 0, then events: [GameEvent] = []) -> KidsGameModel {
     preview(
-      coins: coins, after: [.loadingTick(elapsed: LoadingScreen.handOffAfter), .selectPlayer("alexander")] + events)
+      coins: coins, after: [.loadingTick(elapsed: LoadingScreen.handOffAfter), .selectPlayer("alexander", at: Date(timeIntervalSince1970: 0))] + events)
   }
 
   /// A silent preview model in the parent dashboard (the gate answered as a parent would).

@@ -35,7 +35,7 @@ public struct PlayerSelectionView: View {
         ) {
           ForEach(players) { player in
             PlayerCard(player: player) {
-              model.send(.selectPlayer(player.id))
+              model.selectPlayer(player.id)
             }
           }
         }

@@ -4,7 +4,7 @@ import KidsGame
 
 /// "Wähle ein Video!": only the videos a parent approved, in a 2×3 grid of 200×112 thumbnails with titles of
 /// up to two lines (it scrolls after six), and "Du hast [X] Minuten Zeit!". "Zurück" gives the coins back.
-/// With no approved videos: "Keine Videos verfügbar" / "Bitte frage Mama oder Papa".
+/// With no approved videos: "Noch keine Videos da" / "Frag bitte Mama oder Papa".
 public struct VideoSelectionView: View {
   let model: KidsGameModel
 

@@ -34,4 +34,14 @@ final class AppClock: Sendable {
       if state.frozenAt == nil { state.frozenAt = Date() }
     }
   }
+
+  /// Lets real time move the clock again (test hook only), from the time it shows now: no jump.
+  func thaw() {
+    state.withLockedValue { state in
+      guard let frozenAt = state.frozenAt else { return }
+      let shown = frozenAt.addingTimeInterval(state.offset)
+      state.frozenAt = nil
+      state.offset = shown.timeIntervalSince(Date())
+    }
+  }
 }

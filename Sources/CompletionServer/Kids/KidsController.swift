@@ -48,23 +48,21 @@ struct KidsController: RouteCollection {
     return try Self.respond(KidsResponse(view: view(machine, req, at: now), effects: []), status: .ok)
   }
 
-  /// `POST /api/kids/launch {timeZone}`: the page (the "app") starts. Applies the recovery rules to the
-  /// saved game: an activity comes back on its selection screen, the celebration and a finished video go
-  /// home; a video whose clock still has time left plays on.
+  /// `POST /api/kids/launch {timeZone}`: the page (the "app") starts. Every launch shows the loading screen
+  /// and then "Wer spielt heute?" (``GameMachine/launch(from:seed:at:)``); the recovery rules decide which
+  /// screen the child who was playing comes back to, and a video's clock stands still until then.
   @Sendable func launch(req: Request) async throws -> Response {
     let body = req.body.data == nil ? KidsLaunchRequest() : try req.decodeJSON(KidsLaunchRequest.self)
     let zone = try Self.timeZone(body.timeZone)
     let userID = try await req.userCreatingGuest().requireID()
     return try await run(req, userID: userID, eventID: nil) { machine, record, now, logger in
-      if !record.snapshot.isEmpty {
-        let (restored, note) = GameMachine.restore(from: Data(record.snapshot.utf8), seed: .random(in: .min ... .max), videoClockAt: now)
-        if note.outcome != .restored {
-          logger.notice("waldabenteuer recovery: \(note.outcome.rawValue) from \(note.savedState?.name ?? "nothing") to \(note.restoredState.name) \(note.problems)")
-        }
-        machine = restored
+      let saved = record.snapshot.isEmpty ? nil : Data(record.snapshot.utf8)
+      let (launched, note) = GameMachine.launch(from: saved, seed: .random(in: .min ... .max), at: now)
+      if note.outcome != .restored, note.outcome != .freshStart {
+        logger.notice("waldabenteuer recovery: \(note.outcome.rawValue) from \(note.savedState?.name ?? "nothing") to \(note.restoredState.name) \(note.problems)")
       }
-      var effects = Self.rollDay(&machine, &record, zone: zone, at: now)
-      if machine.state == .videoPlaying { effects += machine.handle(.videoTick(at: now)) }
+      machine = launched
+      let effects = Self.rollDay(&machine, &record, zone: zone, at: now)
       record.lastHeartbeatAt = now
       return effects.filter { $0.refusal == nil }
     }

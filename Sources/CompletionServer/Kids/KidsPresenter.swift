@@ -94,12 +94,23 @@ enum KidsPresenter {
         id: player.id, name: player.name, coins: player.coins, playedMinutes: Int(minutes.rounded(.down)),
         limitMinutes: settings.dailyLimit.minutes, band: settings.dailyLimit.band(minutesPlayed: minutes).rawValue,
         usage: settings.dailyLimit.usage(minutesPlayed: minutes),
-        activities: Dictionary(uniqueKeysWithValues: ActivityType.allCases.map { ($0.rawValue, settings.unlockedActivities.contains($0)) }),
-        numberChoiceMode: settings.numberChoiceMode.rawValue)
+        // What the child sees: a sign without games yet is locked, so its switch is never on.
+        activities: Dictionary(
+          uniqueKeysWithValues: ActivityType.allCases.map {
+            ($0.rawValue, $0.isAvailable && settings.unlockedActivities.contains($0))
+          }),
+        numberChoiceMode: settings.numberChoiceMode.rawValue,
+        difficulty: Dictionary(
+          uniqueKeysWithValues: ActivityType.allCases.filter(\.isAvailable).map { ($0.rawValue, player.difficulty(in: $0).level) }),
+        difficultyLabel: Dictionary(
+          uniqueKeysWithValues: ActivityType.allCases.filter(\.isAvailable).map { activity in
+            let range = player.difficulty(in: activity).numberRange
+            return (activity.rawValue, "Zahlen \(range.lowerBound)–\(range.upperBound)")
+          }))
     }
     return KidsDashboardView(
       players: cards, videos: parent.approvedVideos.map(KidsVideoView.init), limitOptions: PlayTimeLimit.options,
-      maxUploadBytes: maxUploadBytes)
+      maxUploadBytes: maxUploadBytes, comingSoon: ActivityType.allCases.filter { !$0.isAvailable }.map(\.rawValue))
   }
 
   // MARK: Effects
@@ -213,7 +224,7 @@ enum KidsPresenter {
   static func event(from request: KidsEventRequest, at now: Date) throws(KidsError) -> GameEvent {
     switch request.type {
     case "loadingTick": return .loadingTick(elapsed: try number(request.seconds, "seconds"))
-    case "selectPlayer": return .selectPlayer(try text(request.player, "player"))
+    case "selectPlayer": return .selectPlayer(try text(request.player, "player"), at: now)
     case "tapActivity": return .tapActivity(try value(request.activity, "activity", ActivityType.init))
     case "tapSubActivity": return .tapSubActivity(try value(request.game, "game", SubActivity.init))
     case "tapChest": return .tapChest
@@ -255,6 +266,9 @@ enum KidsPresenter {
     case "addVideo": return .parent(.addVideo(link: try text(request.link, "link"), title: request.name ?? "", at: now))
     case "removeVideo": return .parent(.removeVideo(id: try text(request.video, "video")))
     case "resetProgress": return .parent(.resetProgress(player: try text(request.player, "player")))
+    case "resetDifficulty":
+      return .parent(
+        .resetDifficulty(player: try text(request.player, "player"), activity: try value(request.activity, "activity", ActivityType.init)))
     case "addPlayer": return .parent(.addPlayer(name: try text(request.name, "name")))
     case "renamePlayer": return .parent(.renamePlayer(player: try text(request.player, "player"), name: try text(request.name, "name")))
     case "removePlayer": return .parent(.removePlayer(player: try text(request.player, "player")))

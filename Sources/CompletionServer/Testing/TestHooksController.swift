@@ -3,8 +3,10 @@ import Vapor
 /// Routes that exist only when the server runs with `COMPLETIONKIT_TEST_HOOKS=1` (browser tests).
 struct TestHooksController: RouteCollection {
   struct AdvanceClock: Content {
-    let advanceSeconds: Double
-    /// True stops real time from moving the clock from now on (it stays stopped for the server's life).
+    /// Seconds to move forward (none when left out).
+    let advanceSeconds: Double?
+    /// True stops real time from moving the clock from now on; false lets it run again (from the time it
+    /// shows, without a jump); nil leaves it as it is.
     let freeze: Bool?
   }
 
@@ -21,14 +23,20 @@ struct TestHooksController: RouteCollection {
     }
   }
 
-  /// `POST /api/test/clock {advanceSeconds, freeze?}`: moves the game clock forward, and can stop real time.
+  /// `POST /api/test/clock {advanceSeconds, freeze?}`: moves the game clock forward, and can stop or restart
+  /// real time.
   @Sendable func advance(req: Request) async throws -> ClockResponse {
     let body = try req.decodeJSON(AdvanceClock.self)
-    guard body.advanceSeconds.isFinite, body.advanceSeconds >= 0, body.advanceSeconds <= 86_400 else {
+    let seconds = body.advanceSeconds ?? 0
+    guard seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
       throw AppError.invalidParameter("advanceSeconds", "a number of seconds from 0 to 86400")
     }
-    if body.freeze == true { req.application.services.clock.freeze() }
-    req.application.services.clock.advance(by: body.advanceSeconds)
+    switch body.freeze {
+    case true?: req.application.services.clock.freeze()
+    case false?: req.application.services.clock.thaw()
+    case nil: break
+    }
+    req.application.services.clock.advance(by: seconds)
     return ClockResponse(now: req.application.services.clock.now())
   }
 }

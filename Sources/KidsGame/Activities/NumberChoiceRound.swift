@@ -48,9 +48,12 @@ public struct NumberChoiceRound: Hashable, Sendable, Codable {
     self.mode = mode
   }
 
-  /// A random target 1…10 that is never `previous`, so the same number is not asked twice in a row.
-  public static func nextTarget(after previous: Int?, using generator: inout some RandomNumberGenerator) -> Int {
-    let choices = numbers.filter { $0 != previous }
+  /// A random target in `range` (1…10 at most; the child's difficulty picks 1–5, 1–7 or 1–10) that is never
+  /// `previous`, so the same number is not asked twice in a row.
+  public static func nextTarget(
+    after previous: Int?, in range: ClosedRange<Int> = numbers, using generator: inout some RandomNumberGenerator
+  ) -> Int {
+    let choices = numbers.filter { range.contains($0) && $0 != previous }
     return choices.randomElement(using: &generator) ?? numbers.lowerBound
   }
 

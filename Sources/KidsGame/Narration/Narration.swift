@@ -116,6 +116,8 @@ public enum NarrationTrigger: String, CaseIterable, Hashable, Sendable, Codable 
   case wuerfelIdle20
   case wuerfelIdle30
   case waehleStart
+  /// Wähle die Zahl in trace mode: the child traces the glowing number instead of tapping it.
+  case waehleTraceStart
   case waehleIdle10
   case waehleIdle20
   case wrongNumber
@@ -163,25 +165,25 @@ public enum Narration {
   public static func templates(for trigger: NarrationTrigger) -> [LineTemplate] {
     switch trigger {
     case .loadingComplete: [.init(.narrator, "Wir sind gleich bereit zum Spielen.")]
-    case .playerScreen: [.init(.narrator, "Wie heisst du? Alexander oder Oliver?")]
+    case .playerScreen: [.init(.narrator, "Wie heißt du? [Name]?")]
     case .playerTapped: [.init(.narrator, "Hallo [Name]! Los geht's!")]
     case .homeFirstVisit:
       [
         .init(.narrator, "Was möchtest du spielen?"),
         .init(.bennie, "Hi [Name], ich bin Bennie!"),
-        .init(.bennie, "Wir lösen Aktivitäten um YouTube zu schauen.", delay: 2),
+        .init(.bennie, "Erst spielen wir, dann schauen wir YouTube.", delay: 2),
       ]
     case .homeReturn:
       [
-        .init(.bennie, "Lösen wir noch mehr Aktivitäten."),
+        .init(.bennie, "Komm, wir spielen noch ein bisschen!"),
         .init(.bennie, "Dann können wir mehr YouTube schauen!", delay: 2),
       ]
     case .lockedSign: [.init(.bennie, "Das ist noch gesperrt.")]
     case .chestClosed: [.init(.bennie, "Noch [X] Münzen!")]
     case .puzzleStart: [.init(.narrator, "Mach das Muster nach!"), .init(.bennie, "Das packen wir!")]
-    case .puzzleIdle10: [.init(.bennie, "Wir können das, YouTube kommt bald.")]
+    case .puzzleIdle10: [.init(.bennie, "Wir schaffen das! YouTube kommt bald.")]
     case .puzzleIdle20: [.init(.bennie, "Welche Farbe fehlt noch?")]
-    case .labyrinthStart: [.init(.narrator, "Hilf Bennie den Weg finden!"), .init(.bennie, "Wie fange ich die Lemminge?")]
+    case .labyrinthStart: [.init(.narrator, "Hilf Bennie, den Weg zu finden!"), .init(.bennie, "Wie fange ich die Lemminge?")]
     case .labyrinthOffPath: [.init(.bennie, "Da komme ich nicht durch.")]
     case .labyrinthIdle15: [.init(.bennie, "Wo ist der Anfang?")]
     case .wuerfelStart: [.init(.narrator, "Wirf den Würfel!")]
@@ -190,9 +192,10 @@ public enum Narration {
     case .wuerfelIdle20: [.init(.bennie, "Du hast die [N] gewürfelt.")]
     case .wuerfelIdle30: [.init(.bennie, "Wo ist die [N]?")]
     case .waehleStart: [.init(.narrator, "Zeig mir die [N]!")]
-    case .waehleIdle10: [.init(.bennie, "Der Erzähler hat [N] gesagt.")]
+    case .waehleTraceStart: [.init(.narrator, "Mal die [N] nach!")]
+    case .waehleIdle10: [.init(.bennie, "Wir suchen die [N].")]
     case .waehleIdle20: [.init(.bennie, "Wo ist die [N]?")]
-    case .wrongNumber: [.init(.bennie, "Das ist die [X]. Probier nochmal!")]
+    case .wrongNumber: [.init(.bennie, "Das ist die [X]. Probier es nochmal!")]
     case .traceRetry: [.init(.bennie, "Versuch es nochmal.")]
     case .success: successPhrases.map { LineTemplate(.both, $0) }
     case .coins5: [.init(.bennie, "Wir haben schon fünf Goldmünzen!")]
@@ -207,10 +210,10 @@ public enum Narration {
     case .youtubeTapped: [.init(.narrator, "Film ab!")]
     case .videoOneMinute: [.init(.bennie, "Noch eine Minute.")]
     case .videoTimeUp: [.init(.bennie, "Die Zeit ist um. Lass uns spielen!")]
-    case .playTimeBreakSoon: [.init(.bennie, "Dein iPad braucht bald eine Pause.")]
-    // The original is one 8-word sentence; split in two to keep the 7-word rule, same words.
-    case .playTimeLastActivity: [.init(.bennie, "Noch eine Aktivität. Dann laden wir die Batterie.")]
-    case .playTimeGoodbye: [.init(.bennie, "Du hast heute so toll gespielt! Bis morgen! Bring das iPad zu Mama oder Papa.")]
+    case .playTimeBreakSoon: [.init(.bennie, "Bald machen wir eine Pause.")]
+    // No device named: the game runs on a tablet, a laptop or a phone alike.
+    case .playTimeLastActivity: [.init(.bennie, "Noch ein Spiel. Dann machen wir Pause.")]
+    case .playTimeGoodbye: [.init(.bennie, "Du hast heute so toll gespielt! Bis morgen! Sag Mama oder Papa Bescheid.")]
     }
   }
 
@@ -230,6 +233,13 @@ public enum Narration {
   public static func success(using generator: inout some RandomNumberGenerator) -> SpokenLine {
     let phrase = successPhrases.randomElement(using: &generator) ?? "Super!"
     return SpokenLine(trigger: .success, speaker: .both, text: phrase)
+  }
+
+  /// The family's children as the player screen asks for them: "Mia", "Mia oder Ben", "Mia, Ben oder Lea".
+  public static func nameList(_ names: [String]) -> String {
+    guard let last = names.last else { return "" }
+    guard names.count > 1 else { return last }
+    return names.dropLast().joined(separator: ", ") + " oder " + last
   }
 
   /// The milestone line for a coin count: 5, 10, 15, 20, and from 25 on every fifth coin names the count

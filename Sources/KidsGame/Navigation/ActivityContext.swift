@@ -1,3 +1,5 @@
+import Foundation
+
 /// The level being played, kept while the level-complete moment and the celebration overlay sit on top of
 /// it, so "Weiter" can return to the same game.
 public struct ActivityContext: Hashable, Sendable, Codable {
@@ -9,6 +11,11 @@ public struct ActivityContext: Hashable, Sendable, Codable {
   public internal(set) var round: ActivityRound
   /// Idle prompts already spoken since the last input.
   public internal(set) var idlePromptsGiven = 0
+  /// The child's first and latest input in this level (the difficulty rules time the level from the first).
+  public internal(set) var firstInputAt: Date?
+  public internal(set) var lastInputAt: Date?
+  /// Long pauses in this level (an idle prompt was due); nil in saves from before it was counted.
+  public internal(set) var longPauses: Int?
 
   /// Level `level` of `game`.
   public init(game: SubActivity, level: Int, round: ActivityRound) {
@@ -19,6 +26,20 @@ public struct ActivityContext: Hashable, Sendable, Codable {
 
   /// The sign the game belongs to.
   public var activity: ActivityType { game.activity }
+
+  /// Wrong answers so far in this level.
+  public var mistakes: Int {
+    switch round {
+    case .dice(let dice): dice.wrongTaps
+    case .numberChoice(let choice): choice.wrongAttempts
+    }
+  }
+
+  /// How the level went, solved at `date`, for the difficulty rules.
+  func outcome(solvedAt date: Date) -> LevelOutcome {
+    LevelOutcome(
+      solveSeconds: max(0, date.timeIntervalSince(firstInputAt ?? date)), mistakes: mistakes, longPauses: longPauses ?? 0, at: date)
+  }
 
   /// The number the child is asked for, once known (after the roll, or from the start in Wähle die Zahl).
   public var askedNumber: Int? {

@@ -5,8 +5,9 @@ import Foundation
 public enum GameEvent: Hashable, Sendable {
   /// The loading screen has been shown for `elapsed` seconds.
   case loadingTick(elapsed: Double)
-  /// A player card was tapped (`"alexander"`, `"oliver"`).
-  case selectPlayer(String)
+  /// A player card was tapped (`"alexander"`, `"oliver"`); the time restarts a video's clock when that child
+  /// comes back to the video the launch interrupted.
+  case selectPlayer(String, at: Date)
   /// A sign on the home screen was tapped.
   case tapActivity(ActivityType)
   /// A game was chosen on the activity-selection screen.
@@ -114,4 +115,16 @@ public enum ParentCommand: Hashable, Sendable {
   case removePlayer(player: String)
   /// "Fortschritt zurücksetzen?": coins to 0, levels to 1, today's time to 0.
   case resetProgress(player: String)
+  /// Sets one child's difficulty in one activity back to its start (0.3).
+  case resetDifficulty(player: String, activity: ActivityType)
+}
+
+extension GameEvent {
+  /// The time of a child's input in a level (a roll, a tap, a stroke); nil for every other event.
+  var inputDate: Date? {
+    switch self {
+    case .rollDie(let date), .tapNumber(_, let date), .traceStroke(_, let date): date
+    default: nil
+    }
+  }
 }

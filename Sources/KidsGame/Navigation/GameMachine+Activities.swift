@@ -11,7 +11,8 @@ extension GameMachine {
     case .wuerfel:
       round = .dice(DiceRound())
     case .waehleDieZahl:
-      let target = NumberChoiceRound.nextTarget(after: navigation.lastNumberTarget, using: &random)
+      let range = player.difficulty(in: game.activity).numberRange
+      let target = NumberChoiceRound.nextTarget(after: navigation.lastNumberTarget, in: range, using: &random)
       let mode = data.settings.parentSettings.settings(for: player.id).numberChoiceMode
       navigation.lastNumberTarget = target
       round = .numberChoice(NumberChoiceRound(target: target, mode: mode))
@@ -30,13 +31,30 @@ extension GameMachine {
   private func startLines(for context: ActivityContext) -> [GameEffect] {
     switch context.game {
     case .wuerfel: speak(.wuerfelStart)
-    case .waehleDieZahl: speak(.waehleStart, LineValues(n: context.askedNumber))
+    // In trace mode the child draws the number, so the narrator asks for that, not for a tap.
+    case .waehleDieZahl: speak(isTracing(context) ? .waehleTraceStart : .waehleStart, LineValues(n: context.askedNumber))
     case .puzzleMatching: speak(.puzzleStart)
     case .labyrinth: speak(.labyrinthStart)
     }
   }
 
+  private func isTracing(_ context: ActivityContext) -> Bool {
+    if case .numberChoice(let choice) = context.round { return choice.mode == .trace }
+    return false
+  }
+
   mutating func handlePlaying(_ event: GameEvent) -> [GameEffect] {
+    let effects = handleLevelInput(event)
+    // An accepted roll, tap or stroke times the level for the difficulty rules (a refusal changes nothing).
+    if let date = event.inputDate, effects.first?.refusal == nil, case .playing = state, var context = navigation.activity {
+      context.firstInputAt = context.firstInputAt ?? date
+      context.lastInputAt = date
+      navigation.activity = context
+    }
+    return effects
+  }
+
+  private mutating func handleLevelInput(_ event: GameEvent) -> [GameEffect] {
     guard var context = navigation.activity else { return refuse(.notAllowedHere, event) }
     switch (event, context.round) {
     case (.rollDie(let date), .dice(var dice)):
@@ -102,10 +120,15 @@ extension GameMachine {
         let trigger = IdlePrompts.due(for: context.game, idleSeconds: seconds, given: context.idlePromptsGiven)
       else { return [] }
       context.idlePromptsGiven += 1
+      context.longPauses = (context.longPauses ?? 0) + 1
       navigation.activity = context
       return speak(trigger, LineValues(n: number))
 
     case (.back, _), (.home, _):
+      // Leaving a level the child had started counts as a quit for the difficulty rules.
+      if let quitAt = context.lastInputAt {
+        updateActivePlayer { player in _ = player.updateDifficulty(in: context.activity) { $0.recordQuit(at: quitAt) } }
+      }
       return goHome()
 
     default:
@@ -123,15 +146,17 @@ extension GameMachine {
     return refuse(.notAllowedHere, event)
   }
 
-  /// A level is solved: chime, a success phrase, confetti, +1 coin, save; the next step follows after 2 s.
+  /// A level is solved: chime, a success phrase, +1 coin, save; the next step follows after 2 s. Calm on
+  /// purpose: confetti belongs to the celebration overlay (every 5 coins) only.
   private mutating func succeed(at date: Date) -> [GameEffect] {
     guard let player = activePlayer, let context = navigation.activity else { return [] }
     updateActivePlayer { player in
       player.activityProgress[context.game.rawValue] = max(player.completedLevels(in: context.game), context.level)
       player.lastPlayedDate = date
+      _ = player.updateDifficulty(in: context.activity) { $0.record(context.outcome(solvedAt: date)) }
     }
     var effects: [GameEffect] = [
-      .sound(.successChime), .speak(Narration.success(using: &random)), .confetti, .sound(.coinCollect),
+      .sound(.successChime), .speak(Narration.success(using: &random)), .sound(.coinCollect),
     ]
     if let coins = changeCoins(of: player.id, by: CoinRules.perLevel, reason: .earned) { effects.append(coins) }
     effects.append(move(to: .levelComplete))

@@ -58,7 +58,9 @@ extension GameMachine {
         return refuse(.duplicateVideo, event)
       }
       let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-      let approved = ApprovedVideo(id: video.videoID, title: trimmed.isEmpty ? video.videoID : trimmed, addedAt: date)
+      let videos = data.settings.parentSettings.approvedVideos
+      let approved = ApprovedVideo(
+        id: video.videoID, title: trimmed.isEmpty ? Self.untitledYouTubeTitle(among: videos) : trimmed, addedAt: date)
       data.settings.parentSettings.approvedVideos.insert(approved, at: 0)
     case .addUploadedVideo(let id, let title, let date):
       guard id.hasPrefix(Self.uploadIDPrefix), id.count > Self.uploadIDPrefix.count, id.count <= 64 else {
@@ -102,8 +104,13 @@ extension GameMachine {
         $0.activityProgress = [:]
         $0.totalPlayTimeToday = 0
         $0.announcedPlayTimeStage = .fine
+        $0.difficulties = nil
       }
       return effects + [.settingsChanged, .save]
+    case .resetDifficulty(let player, let activity):
+      guard data.player(player) != nil else { return refuse(.unknownPlayer, event) }
+      updatePlayer(player) { _ = $0.updateDifficulty(in: activity) { $0.reset() } }
+      return [.settingsChanged, .save]
     }
     return [.settingsChanged, .save]
   }
@@ -114,6 +121,15 @@ extension GameMachine {
   public static let maxPlayers = 6
   /// Longest name on a player card.
   public static let maxNameLength = 20
+
+  /// A readable name for a YouTube link added without a title, never its raw id: "YouTube-Video 1",
+  /// "YouTube-Video 2", … (one more than the YouTube videos already listed, skipping a name in use).
+  public static func untitledYouTubeTitle(among videos: [ApprovedVideo]) -> String {
+    let taken = Set(videos.map(\.title))
+    var number = videos.filter { $0.source == .youtube }.count + 1
+    while taken.contains("YouTube-Video \(number)") { number += 1 }
+    return "YouTube-Video \(number)"
+  }
 
   /// `name` trimmed, when it is 1…20 characters long.
   static func validName(_ name: String) -> String? {

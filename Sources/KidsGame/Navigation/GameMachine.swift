@@ -30,6 +30,9 @@ public struct Navigation: Hashable, Sendable, Codable {
   public internal(set) var video: VideoSession?
   /// The parent gate's question and input.
   public internal(set) var gate: ParentGate?
+  /// The screen a launch interrupted (by the recovery rules), waiting on the loading and player screens:
+  /// the child who was playing goes back to it; another child starts at home.
+  public internal(set) var resumeState: GameState?
   /// Whether the loading screen's line has been spoken.
   public internal(set) var loadingAnnounced = false
   /// Whether the active child has had the first-visit greeting on the home screen.
@@ -134,17 +137,70 @@ public struct GameMachine: Hashable, Sendable {
     }
     if elapsed >= LoadingScreen.handOffAfter {
       effects.append(move(to: .playerSelection))
-      effects += speak(.playerScreen)
+      effects += askWhoPlays()
     }
     return effects
   }
 
+  /// "Wie heißt du? Mia oder Ben?": the player screen's question names the family's children.
+  func askWhoPlays() -> [GameEffect] {
+    speak(.playerScreen, LineValues(name: Narration.nameList(data.players.map(\.name))))
+  }
+
   private mutating func handlePlayerSelection(_ event: GameEvent) -> [GameEffect] {
-    guard case .selectPlayer(let id) = event else { return refuse(.notAllowedHere, event) }
+    guard case .selectPlayer(let id, let date) = event else { return refuse(.notAllowedHere, event) }
     guard let player = data.player(id) else { return refuse(.unknownPlayer, event) }
+    let previous = data.settings.lastActivePlayer
+    let interrupted = navigation.resumeState
+    navigation.resumeState = nil
+    // Another child's turn: what the last one had paid for or was watching is settled first.
+    let settled = previous == player.id ? [] : settleInterruptedScreen(of: previous, at: date)
     data.settings.lastActivePlayer = player.id
     navigation.greetedHome = false
-    return speak(.playerTapped, LineValues(name: player.name)) + goHome()
+    let hello = speak(.playerTapped, LineValues(name: player.name))
+    if previous == player.id, let interrupted { return hello + resume(interrupted, at: date) }
+    return settled + hello + goHome()
+  }
+
+  /// The child who was playing comes back to the screen the launch interrupted; a video's clock runs again
+  /// from now (it stood still from the launch on, while nobody watched).
+  private mutating func resume(_ screen: GameState, at date: Date) -> [GameEffect] {
+    switch screen {
+    case .videoPlaying:
+      guard var session = navigation.video else { return goHome() }
+      if session.timer.isPaused { session.timer.resume(at: date) }
+      navigation.video = session
+      return [move(to: .videoPlaying), .resumeVideoTimer, .save]
+    case .videoSelection where navigation.redemption != nil:
+      return [move(to: .videoSelection), .save]
+    case .treasureScreen:
+      return [move(to: .treasureScreen), .save] + Narration.treasure(coins: activePlayer?.coins ?? 0).map(GameEffect.speak)
+    case .activitySelection(let activity) where activity.isAvailable:
+      return [move(to: screen), .save]
+    default:
+      return goHome()
+    }
+  }
+
+  /// Time paid for and not yet used goes back to the child who paid (as "Zurück" on video selection
+  /// does); a video cut short is kept in that child's list with the time it ran.
+  private mutating func settleInterruptedScreen(of previous: String?, at date: Date) -> [GameEffect] {
+    var effects: [GameEffect] = []
+    if let previous, let tier = navigation.redemption,
+      let refund = changeCoins(of: previous, by: tier.cost, reason: .refunded)
+    {
+      effects.append(refund)
+    }
+    if let previous, let session = navigation.video {
+      let ran = session.timer.grantedSeconds - session.timer.remaining(at: date)
+      updatePlayer(previous) {
+        $0.videosWatched.append(VideoRecord(videoId: session.videoID, watchedAt: session.timer.startedAt, duration: ran))
+      }
+    }
+    navigation.redemption = nil
+    navigation.video = nil
+    navigation.activity = nil
+    return effects
   }
 
   // MARK: - Home and activity selection
@@ -193,7 +249,7 @@ public struct GameMachine: Hashable, Sendable {
     navigation.redemption = nil
     navigation.gate = nil
     navigation.video = nil
-    guard let player = activePlayer else { return [move(to: .playerSelection), .save] + speak(.playerScreen) }
+    guard let player = activePlayer else { return [move(to: .playerSelection), .save] + askWhoPlays() }
     var effects = [move(to: .home), .save]
     guard greeting, !isDailyLimitReached else { return effects }
     if navigation.greetedHome {
@@ -215,6 +271,13 @@ public struct GameMachine: Hashable, Sendable {
 
   private mutating func deepLink(_ event: GameEvent) -> [GameEffect] {
     switch state {
+    case .playerSelection where navigation.resumeState != nil:
+      // A parent's link while a child's screen waits: that screen is settled first. Its video clock has
+      // stood still since the launch, so the time it ran is known without a date.
+      let stopped = navigation.video.map { $0.timer.session.pausedAt ?? $0.timer.startedAt } ?? Date(timeIntervalSince1970: 0)
+      let settled = settleInterruptedScreen(of: data.settings.lastActivePlayer, at: stopped)
+      navigation.resumeState = nil
+      return settled + openGate() + [.save]
     case .playerSelection, .home, .activitySelection, .playing, .levelComplete, .treasureScreen:
       return openGate()
     default:

@@ -1,12 +1,14 @@
-/// The loading screen's timing: a calm fake progress bar (one step per 50 ms, full after 5 s), then the
-/// narrator, then player selection 2 s later. A child never sees it for less than the seed's 2–3 s.
+/// The loading screen's timing (seed 001: shown for 2–3 s on every launch, "gives the child processing
+/// time"): a calm fake progress bar (one step per 20 ms, full after 2 s), the narrator, then player
+/// selection half a second later. (The original's bar took 5 s and the hand-off 2 s more, 7 s in all; the
+/// seed's 2–3 s wins.)
 public enum LoadingScreen {
-  /// Progress steps per second (one per 50 ms).
-  public static let stepsPerSecond = 20.0
+  /// Progress steps per second (one per 20 ms).
+  public static let stepsPerSecond = 50.0
   /// When the bar reaches 100 %.
-  public static let fullAfter = 5.0
+  public static let fullAfter = 2.0
   /// The pause between 100 % and player selection.
-  public static let handOffDelay = 2.0
+  public static let handOffDelay = 0.5
   /// When the machine moves on to player selection.
   public static var handOffAfter: Double { fullAfter + handOffDelay }
   /// The seed's minimum display time (always met: the hand-off comes later).

@@ -2,9 +2,9 @@
 public enum PlayTimeStage: Int, CaseIterable, Comparable, Hashable, Sendable, Codable {
   /// Under 80 %.
   case fine = 0
-  /// From 80 %: "Dein iPad braucht bald eine Pause."
+  /// From 80 %: "Bald machen wir eine Pause."
   case breakSoon = 1
-  /// From 95 %: "Noch eine Aktivität. Dann laden wir die Batterie."
+  /// From 95 %: "Noch ein Spiel. Dann machen wir Pause."
   case lastActivity = 2
   /// From 100 %: the goodbye; no new activity today.
   case finished = 3

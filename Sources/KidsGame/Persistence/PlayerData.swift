@@ -37,6 +37,8 @@ public struct PlayerData: Hashable, Sendable, Codable, Identifiable {
   public internal(set) var videosWatched: [VideoRecord]
   /// The last daily-limit stage announced today, so each line plays once.
   public internal(set) var announcedPlayTimeStage: PlayTimeStage
+  /// Difficulty per activity, keyed by ``ActivityType`` raw value (nil in saves from before it existed).
+  public internal(set) var difficulties: [String: AdaptiveDifficulty]?
 
   /// A child's record (negative counts are raised to zero).
   public init(
@@ -64,6 +66,19 @@ public struct PlayerData: Hashable, Sendable, Codable, Identifiable {
   /// Highest level completed in `game` (0 before the first).
   public func completedLevels(in game: SubActivity) -> Int {
     max(0, activityProgress[game.rawValue] ?? 0)
+  }
+
+  /// The child's difficulty in `activity` (0.3 until the rules move it).
+  public func difficulty(in activity: ActivityType) -> AdaptiveDifficulty {
+    difficulties?[activity.rawValue] ?? AdaptiveDifficulty()
+  }
+
+  /// Changes the child's difficulty in `activity`.
+  mutating func updateDifficulty<T>(in activity: ActivityType, _ change: (inout AdaptiveDifficulty) -> T) -> T {
+    var difficulty = self.difficulty(in: activity)
+    let result = change(&difficulty)
+    difficulties = (difficulties ?? [:]).merging([activity.rawValue: difficulty]) { $1 }
+    return result
   }
 
   /// Minutes played today.

@@ -134,6 +134,37 @@ extension GameMachine {
     )
   }
 
+  /// A launch of the app (the page opened or reloaded): the saved game restored by the recovery rules, then
+  /// the seed's flow on every launch — loading, then "Wer spielt heute?" — so siblings can take turns. The
+  /// screen the recovery rules chose waits in ``Navigation/resumeState``: the child who was playing goes
+  /// back to it after choosing their card, another child starts at home. A video's clock stops at the
+  /// launch (nobody is watching while the app loads) and runs again when its child is back in front of it.
+  public static func launch(from saved: Data?, seed: UInt64, at now: Date) -> (GameMachine, RecoveryNote) {
+    var (machine, note) = restore(from: saved, seed: seed, videoClockAt: now)
+    machine.relaunch(at: now)
+    return (machine, note)
+  }
+
+  /// Puts a restored machine on the loading screen, keeping the screen to come back to.
+  mutating func relaunch(at now: Date) {
+    let interrupted: GameState? =
+      switch state {
+      // Launched again before a child was chosen: the screen from before still waits.
+      case .loading, .playerSelection: navigation.resumeState
+      case .activitySelection, .treasureScreen, .videoSelection, .videoPlaying: state
+      default: nil
+      }
+    if var session = navigation.video, !session.timer.isPaused {
+      session.timer.pause(at: now)
+      navigation.video = session
+    }
+    navigation.activity = nil
+    navigation.gate = nil
+    navigation.resumeState = interrupted
+    navigation.loadingAnnounced = false
+    navigation.state = .loading
+  }
+
   /// Moves a just-restored machine to the screen the recovery rules ask for.
   private mutating func applyRecoveryRules(videoClockAt: Date?) -> RecoveryNote.Outcome {
     switch state {
@@ -219,6 +250,10 @@ extension GameMachine {
       if navigation.redemption == nil { problems.append("video selection without paid time") }
     case .videoPlaying:
       if navigation.video == nil { problems.append("video playing without a clock") }
+    case .loading, .playerSelection:
+      if navigation.resumeState == .videoPlaying, navigation.video == nil { problems.append("a video to resume without its clock") }
+      if navigation.resumeState == .videoSelection, navigation.redemption == nil { problems.append("video selection to resume without paid time") }
+      if let resume = navigation.resumeState, player == nil { problems.append("\(resume.name) to resume without a child") }
     case .parentGate:
       if navigation.gate == nil { problems.append("parent gate without a question") }
     default:

@@ -34,9 +34,10 @@ public struct YouTubeLink: Hashable, Sendable, Codable {
   /// The player address without YouTube's own controls and suggestions.
   public var embedURL: String { Self.embedURL(id: videoID) }
 
-  /// The player address for the video with `id`: no controls, no related videos, no keyboard seeking.
+  /// The player address for the video with `id`: no controls, no related videos, no keyboard seeking; the
+  /// player API on, so the page can stop the film whenever the clock stops.
   public static func embedURL(id: String) -> String {
-    "https://www.youtube-nocookie.com/embed/\(id)?controls=0&rel=0&disablekb=1&modestbranding=1&playsinline=1&autoplay=1"
+    "https://www.youtube-nocookie.com/embed/\(id)?controls=0&rel=0&disablekb=1&modestbranding=1&playsinline=1&autoplay=1&enablejsapi=1"
   }
   /// YouTube's still image for the video (the 80×45 and 200×112 thumbnails scale it).
   public var thumbnailURL: String { Self.thumbnailURL(id: videoID) }
