@@ -8,7 +8,7 @@ import KidsGame
 /// fields are read only for the events that need them. Times are the server's, never the client's.
 public struct KidsEventRequest: Codable, Hashable, Sendable {
   /// loadingTick, selectPlayer, tapActivity, tapSubActivity, tapChest, tapSettings, back, home, rollDie,
-  /// tapNumber, traceStroke, idle, levelCompleteFinished, tapWeiter, redeem, chooseVideo, videoTick,
+  /// tapNumber, traceStroke, paintCell (cell, colour), eraseCell (cell), resetPuzzle, idle, levelCompleteFinished, tapWeiter, redeem, chooseVideo, videoTick,
   /// gateDigit, gateErase, gateConfirm, openParentDeepLink, appBackgrounded, appForegrounded, setAudio,
   /// heartbeat, and the parent commands setDailyLimit, setActivity, setNumberChoiceMode, addVideo,
   /// removeVideo, resetProgress, resetDifficulty (player, activity), addPlayer, renamePlayer, removePlayer.
@@ -25,6 +25,10 @@ public struct KidsEventRequest: Codable, Hashable, Sendable {
   public var game: String?
   /// tapNumber, gateDigit (0…9), setDailyLimit (minutes).
   public var number: Int?
+  /// paintCell, eraseCell: the DU grid's cell, row by row from the top left (0…size²−1).
+  public var cell: Int?
+  /// paintCell: the leaf colour ("green", "yellow", "grey", "brown").
+  public var colour: String?
   /// traceStroke: one stroke as [[x, y], …] in the number box's 0…1 coordinates (y down).
   public var points: [[Double]]?
   /// redeem: "fiveMinutes" or "twelveMinutes".
@@ -220,12 +224,15 @@ public struct KidsLevelView: Codable, Hashable, Sendable {
   public let traced: [[[Double]]]?
   /// After how many quiet seconds the client reports `idle` (the game's prompt schedule).
   public let idleMarks: [Double]
+  /// Puzzle Matching: the two grids and the leaves to pick from.
+  public let puzzle: KidsPuzzleView?
 
   public init(
     game: String, level: Int, askedNumber: Int?, rolled: Bool, numberRows: [[Int]], mode: String?, strokes: [[[Double]]]?,
-    traced: [[[Double]]]?, idleMarks: [Double] = []
+    traced: [[[Double]]]?, idleMarks: [Double] = [], puzzle: KidsPuzzleView? = nil
   ) {
     self.idleMarks = idleMarks
+    self.puzzle = puzzle
     self.game = game
     self.level = level
     self.askedNumber = askedNumber
@@ -234,6 +241,44 @@ public struct KidsLevelView: Codable, Hashable, Sendable {
     self.mode = mode
     self.strokes = strokes
     self.traced = traced
+  }
+}
+
+/// Puzzle Matching's level: the ZIEL grid to copy, the child's DU grid, and the colours offered.
+public struct KidsPuzzleView: Codable, Hashable, Sendable {
+  /// A leaf colour of the picker.
+  public struct Leaf: Codable, Hashable, Sendable {
+    /// "green", "yellow", "grey", "brown" (what `paintCell` sends).
+    public let id: String
+    /// The colour on screen.
+    public let hex: String
+    /// Its name for a screen reader ("Grün").
+    public let label: String
+
+    public init(_ colour: LeafColour) {
+      id = colour.rawValue
+      hex = colour.hex
+      label = colour.label
+    }
+  }
+
+  /// Cells per side.
+  public let size: Int
+  /// The colours offered, in the picker's order.
+  public let leaves: [Leaf]
+  /// ZIEL, row by row: a leaf id or nil.
+  public let target: [String?]
+  /// DU, row by row: a leaf id or nil.
+  public let cells: [String?]
+  /// Per cell: DU equals ZIEL there (the live check).
+  public let matches: [Bool]
+
+  public init(_ round: PuzzleMatchingRound) {
+    size = round.size
+    leaves = round.colours.map(Leaf.init)
+    target = round.target.map { $0?.rawValue }
+    cells = round.cells.map { $0?.rawValue }
+    matches = round.matches
   }
 }
 

@@ -172,7 +172,7 @@ struct KidsAPITests {
       #expect(players.effects.contains { $0.text == "Wie heißt du? Alexander oder Oliver?" })
       let home = try await family.send("selectPlayer") { $0.player = "alexander" }
       #expect(home.view.screen == "home")
-      #expect(home.view.signs.map(\.unlocked) == [false, true, false, false])
+      #expect(home.view.signs.map(\.unlocked) == [true, true, false, false])
       #expect(home.effects.contains { $0.text == "Hi Alexander, ich bin Bennie!" })
       let text = try await client.send(.GET, "/api/kids/text")
       #expect(String(buffer: text.body).contains("Wer spielt heute?"))
@@ -221,7 +221,7 @@ struct KidsAPITests {
       let malformed = try await client.send(.POST, "/api/kids/events", raw: "{not json")
       #expect(malformed.status == .badRequest)
 
-      let locked = try await family.refused("tapActivity", status: .conflict, code: "activity_locked") { $0.activity = "raetsel" }
+      let locked = try await family.refused("tapActivity", status: .conflict, code: "activity_locked") { $0.activity = "logik" }
       #expect(locked.view.screen == "home")
       #expect(locked.effects.contains { $0.type == "speak" && $0.text == "Das ist noch gesperrt." })
       let chest = try await family.refused("tapChest", status: .conflict, code: "not_enough_coins")
@@ -306,6 +306,50 @@ struct KidsAPITests {
       let back = try await family.send("back")
       #expect(back.view.screen == "treasureScreen" && back.view.activePlayer?.coins == 10)
       #expect(try await family.ledgerCoins(app, user: try await family.userID()) == 10)
+    }
+  }
+
+  @Test("Puzzle Matching over HTTP: copy the ZIEL grid leaf by leaf, earn the coin in the ledger; bad cells and colours are refused")
+  func puzzleMatching() async throws {
+    try await withTestApp(options: Self.options) { client, app in
+      let family = Family(client: client)
+      try await family.launch()
+      try await family.send("loadingTick") { $0.seconds = 2.5 }
+      try await family.send("selectPlayer") { $0.player = "alexander" }
+      try await family.send("tapActivity") { $0.activity = "raetsel" }
+      let start = try await family.send("tapSubActivity") { $0.game = "puzzleMatching" }
+      let puzzle = try #require(start.view.level?.puzzle)
+      #expect(start.view.screen == "playing" && puzzle.size == 3 && puzzle.leaves.map(\.id) == ["green", "yellow"])
+      #expect(puzzle.cells.allSatisfy { $0 == nil } && puzzle.target.count == 9)
+      #expect(start.effects.contains { $0.text == "Mach das Muster nach!" })
+
+      let wrongColour = try await family.raw("paintCell") {
+        $0.cell = 0
+        $0.colour = "purple"
+      }
+      #expect(wrongColour.status == .badRequest && String(buffer: wrongColour.body).contains("invalid_field"))
+      try await family.refused("paintCell", status: .badRequest, code: "number_out_of_range") {
+        $0.cell = 9
+        $0.colour = "green"
+      }
+      try await family.refused("paintCell", status: .badRequest, code: "colour_not_offered") {
+        $0.cell = 0
+        $0.colour = "brown"
+      }
+
+      var last: KidsResponse?
+      for (cell, colour) in puzzle.target.enumerated() {
+        guard let colour else { continue }
+        last = try await family.send("paintCell") {
+          $0.cell = cell
+          $0.colour = colour
+        }
+      }
+      #expect(last?.view.screen == "levelComplete")
+      #expect(last?.view.activePlayer?.coins == 1)
+      #expect(try await family.ledgerCoins(app, user: try await family.userID()) == 1)
+      let next = try await family.send("levelCompleteFinished")
+      #expect(next.view.level?.game == "puzzleMatching" && next.view.level?.level == 2)
     }
   }
 

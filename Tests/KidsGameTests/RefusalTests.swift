@@ -60,7 +60,7 @@ struct RefusalTests {
     .init(
       state: .home,
       setup: { .reached(coins: 12) { $0.toHome() } },
-      accepted: withPlayer.union(["tapZahlen", "tapChest", "tapSettings", "deepLink"])),
+      accepted: withPlayer.union(["tapRaetsel", "tapZahlen", "tapChest", "tapSettings", "deepLink"])),
     .init(
       state: .activitySelection(.zahlen),
       setup: { .reached { $0.toActivitySelection() } }, accepted: withPlayer.union(["tapWuerfel", "back", "home", "deepLink"])),

@@ -3,8 +3,8 @@ import Testing
 
 @testable import KidsGame
 
-/// The seed's six testing scenarios, run on the core. Rätsel has no rules in this issue (its sign is
-/// locked), so scenarios 1 and 4 check that lock and then play the same flow in Zahlen → Würfel.
+/// The seed's six testing scenarios, run on the core. Scenario 1 plays Rätsel → Puzzle Matching as the seed
+/// says; the labyrinth is still to come.
 @Suite("Seed 001 testing scenarios")
 struct ScenarioTests {
   @Test("Scenario 1: first-time user flow")
@@ -18,12 +18,13 @@ struct ScenarioTests {
     // 3. Tap "Alexander".
     game.send(.selectPlayer("alexander", at: t0))
     #expect(game.state == .home)
-    // 4–5. Rätsel is locked in this issue; Zahlen → Würfel takes its place.
-    #expect(game.send(.tapActivity(.raetsel)).spoken == ["Das ist noch gesperrt."])
-    game.send(.tapActivity(.zahlen))
-    #expect(game.state == .activitySelection(.zahlen))
-    game.send(.tapSubActivity(.wuerfel))
-    #expect(game.state == .playing(.zahlen, .wuerfel))
+    // 4–5. Rätsel → Puzzle Matching.
+    game.send(.tapActivity(.raetsel))
+    #expect(game.state == .activitySelection(.raetsel))
+    #expect(game.send(.tapSubActivity(.labyrinth)).spoken == ["Das ist noch gesperrt."])
+    let start = game.send(.tapSubActivity(.puzzleMatching))
+    #expect(game.state == .playing(.raetsel, .puzzleMatching))
+    #expect(start.spoken == ["Mach das Muster nach!", "Das packen wir!"])
     // 6–9. Levels 1–4: one coin each, no celebration.
     for level in 1...4 {
       game.solveLevel()
@@ -31,7 +32,7 @@ struct ScenarioTests {
       let next = game.send(.levelCompleteFinished)
       #expect(!next.contains(where: { if case .showCelebration = $0 { true } else { false } }))
       #expect(!next.contains(.confetti))
-      #expect(game.state == .playing(.zahlen, .wuerfel))
+      #expect(game.state == .playing(.raetsel, .puzzleMatching))
     }
     // 10. Level 5: the celebration overlay, over the activity.
     game.solveLevel()
@@ -41,10 +42,10 @@ struct ScenarioTests {
     #expect(celebration.contains(.showCelebration(coins: 5)))
     #expect(celebration.contains(.confetti))
     #expect(celebration.spoken == ["Wir haben schon fünf Goldmünzen!"])
-    #expect(game.machine.activity?.game == .wuerfel)
+    #expect(game.machine.activity?.game == .puzzleMatching)
     // 11. Weiter: coins < 10, the activity continues.
     game.send(.tapWeiter)
-    #expect(game.state == .playing(.zahlen, .wuerfel))
+    #expect(game.state == .playing(.raetsel, .puzzleMatching))
     #expect(game.machine.activity?.level == 6)
   }
 
@@ -104,12 +105,9 @@ struct ScenarioTests {
     #expect(game.state == .activitySelection(.zahlen))
     game.send(.back)
     #expect(game.state == .home)
-    // Rätsel → Puzzle is locked in this issue; Zahlen → Würfel plays the same steps.
     game.send(.tapActivity(.raetsel))
-    #expect(game.state == .home)
-    game.send(.tapActivity(.zahlen))
-    game.send(.tapSubActivity(.wuerfel))
-    #expect(game.state == .playing(.zahlen, .wuerfel))
+    game.send(.tapSubActivity(.puzzleMatching))
+    #expect(game.state == .playing(.raetsel, .puzzleMatching))
     game.send(.back)
     #expect(game.state == .home)
     #expect(game.machine.activity == nil)

@@ -132,6 +132,8 @@ struct Game {
       case .tap: return [.tapNumber(choice.target, at: later())]
       case .trace: return DigitStrokes.strokes(for: choice.target).map { .traceStroke($0, at: later()) }
       }
+    case .puzzle(let puzzle):
+      return puzzle.target.enumerated().compactMap { cell, colour in colour.map { .paintCell(cell, $0, at: later()) } }
     }
   }
 

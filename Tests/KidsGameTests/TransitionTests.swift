@@ -305,9 +305,9 @@ struct TransitionTests {
     #expect(game.state == .treasureScreen)
   }
 
-  @Test("Locked signs: Rätsel, Zeichnen, Logik say \"Das ist noch gesperrt.\" and stay home")
+  @Test("Locked signs: Zeichnen, Logik (and the labyrinth card) say \"Das ist noch gesperrt.\" and stay put")
   func lockedSigns() {
-    for activity in [ActivityType.raetsel, .zeichnen, .logik] {
+    for activity in [ActivityType.zeichnen, .logik] {
       var game = Game()
       game.toHome()
       let before = game.machine
@@ -316,7 +316,13 @@ struct TransitionTests {
       #expect(effects.spoken == ["Das ist noch gesperrt."])
       #expect(game.machine == before)
     }
-    #expect(!ActivityType.raetsel.isAvailable && ActivityType.zahlen.isAvailable)
+    #expect(ActivityType.raetsel.isAvailable && ActivityType.zahlen.isAvailable)
+    var game = Game()
+    game.toHome()
+    game.send(.tapActivity(.raetsel))
+    let before = game.machine
+    #expect(game.send(.tapSubActivity(.labyrinth)).refusals == [.activityLocked])
+    #expect(game.machine == before)
   }
 
   @Test("The parent can turn a sign off and on again per player")

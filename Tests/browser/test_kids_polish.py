@@ -104,7 +104,7 @@ def test_a_passing_line_clears_when_the_screen_changes(page, server):
     page.add_init_script(LINES)
     choose_player(page, server)
     speech = page.locator("[data-testid=speech]")
-    page.click("[data-testid=sign][data-activity=raetsel]")
+    page.click("[data-testid=sign][data-activity=logik]")
     expect(speech).to_have_attribute("data-line", "Das ist noch gesperrt.")
     expect(main(page)).to_have_attribute("data-screen", "home")
     page.click("[data-testid=sign][data-activity=zahlen]")
@@ -122,7 +122,7 @@ def test_dashboard_switches_agree_with_the_signs_the_child_sees(page, server):
     choose_player(page, server)
     signs = page.eval_on_selector_all(
         "[data-testid=sign]", "els => els.map(e => [e.dataset.activity, e.dataset.unlocked === 'true'])")
-    assert ["raetsel", False] in signs and ["zahlen", True] in signs, signs
+    assert ["logik", False] in signs and ["raetsel", True] in signs and ["zahlen", True] in signs, signs
     open_dashboard(page)
     card = page.locator("[data-testid=player-card][data-player=alexander]")
     for activity, unlocked in signs:
@@ -132,12 +132,12 @@ def test_dashboard_switches_agree_with_the_signs_the_child_sees(page, server):
             expect(toggle).to_be_enabled()
         else:
             expect(toggle).not_to_be_checked()
-    raetsel = card.locator("[data-testid=activity-toggle][data-activity=raetsel]")
-    expect(raetsel).to_be_disabled()
-    note = card.locator("label:has([data-activity=raetsel]) [data-testid=coming-soon]")
+    logik = card.locator("[data-testid=activity-toggle][data-activity=logik]")
+    expect(logik).to_be_disabled()
+    note = card.locator("label:has([data-activity=logik]) [data-testid=coming-soon]")
     expect(note).to_have_text("kommt bald")
     # The note is the switch's description for a screen reader too.
-    assert raetsel.get_attribute("aria-describedby") == note.get_attribute("id")
+    assert logik.get_attribute("aria-describedby") == note.get_attribute("id")
 
 
 # MARK: 5. A friendly die, readable locked signs

@@ -83,6 +83,9 @@ public struct ActivityScreen: View {
       WuerfelView(model: model, dice: dice)
     case .numberChoice(let round)?:
       WaehleDieZahlView(model: model, round: round)
+    case .puzzle?:
+      // Puzzle Matching is played on the web page so far; the Apple views come with the client models.
+      Color.clear
     case nil:
       Color.clear
     }

@@ -29,7 +29,7 @@ enum KidsError: APIErrorConvertible, Equatable {
   /// unknown things 404, and "not now" 409.
   static func status(of reason: RefusalReason) -> HTTPResponseStatus {
     switch reason {
-    case .numberOutOfRange, .emptyTrace, .traceTooLong, .invalidTimeLimit, .invalidVideoID, .noInput, .inputFull: .badRequest
+    case .numberOutOfRange, .colourNotOffered, .emptyTrace, .traceTooLong, .invalidTimeLimit, .invalidVideoID, .noInput, .inputFull: .badRequest
     case .invalidYouTubeLink, .invalidName: .unprocessableEntity
     case .parentGateRequired: .forbidden
     case .unknownPlayer, .unknownVideo, .videoNotApproved: .notFound
@@ -79,6 +79,7 @@ enum KidsError: APIErrorConvertible, Equatable {
     case .alreadyRolled: "The die has already been rolled."
     case .stillRolling: "The die is still rolling."
     case .numberOutOfRange: "That number is not on the screen."
+    case .colourNotOffered: "That leaf colour is not in this level's picker."
     case .emptyTrace: "The stroke has no points."
     case .traceTooLong: "The stroke has too many points."
     case .wrongMode: "This game is played the other way (trace or tap)."

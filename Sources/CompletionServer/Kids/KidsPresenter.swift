@@ -78,6 +78,10 @@ enum KidsPresenter {
         numberRows: NumberChoiceRound.tabletRows, mode: choice.mode.rawValue,
         strokes: tracing ? pairs(DigitStrokes.strokes(for: choice.target)) : nil,
         traced: tracing ? pairs(choice.strokes) : nil, idleMarks: idle)
+    case .puzzle(let puzzle):
+      return KidsLevelView(
+        game: context.game.rawValue, level: context.level, askedNumber: nil, rolled: false, numberRows: [], mode: nil, strokes: nil,
+        traced: nil, idleMarks: idle, puzzle: KidsPuzzleView(puzzle))
     }
   }
 
@@ -266,6 +270,10 @@ enum KidsPresenter {
     case "addVideo": return .parent(.addVideo(link: try text(request.link, "link"), title: request.name ?? "", at: now))
     case "removeVideo": return .parent(.removeVideo(id: try text(request.video, "video")))
     case "resetProgress": return .parent(.resetProgress(player: try text(request.player, "player")))
+    case "paintCell":
+      return .paintCell(try integer(request.cell, "cell"), try value(request.colour, "colour", LeafColour.init), at: now)
+    case "eraseCell": return .eraseCell(try integer(request.cell, "cell"), at: now)
+    case "resetPuzzle": return .resetPuzzle
     case "resetDifficulty":
       return .parent(
         .resetDifficulty(player: try text(request.player, "player"), activity: try value(request.activity, "activity", ActivityType.init)))

@@ -32,6 +32,7 @@ public struct ActivityContext: Hashable, Sendable, Codable {
     switch round {
     case .dice(let dice): dice.wrongTaps
     case .numberChoice(let choice): choice.wrongAttempts
+    case .puzzle(let puzzle): puzzle.mistakes
     }
   }
 
@@ -46,6 +47,7 @@ public struct ActivityContext: Hashable, Sendable, Codable {
     switch round {
     case .dice(let dice): dice.rolled
     case .numberChoice(let choice): choice.target
+    case .puzzle: nil
     }
   }
 }
@@ -54,12 +56,14 @@ public struct ActivityContext: Hashable, Sendable, Codable {
 public enum ActivityRound: Hashable, Sendable, Codable {
   case dice(DiceRound)
   case numberChoice(NumberChoiceRound)
+  case puzzle(PuzzleMatchingRound)
 
   /// The game these rules belong to.
   public var game: SubActivity {
     switch self {
     case .dice: .wuerfel
     case .numberChoice: .waehleDieZahl
+    case .puzzle: .puzzleMatching
     }
   }
 }

@@ -167,6 +167,8 @@ public enum RefusalReason: String, Hashable, Sendable, Codable {
   /// The die is still tumbling.
   case stillRolling = "still_rolling"
   case numberOutOfRange = "number_out_of_range"
+  /// Puzzle Matching: a leaf colour this level does not offer.
+  case colourNotOffered = "colour_not_offered"
   /// A trace without points.
   case emptyTrace = "empty_trace"
   /// A stroke with more points than any real finger stroke sends.

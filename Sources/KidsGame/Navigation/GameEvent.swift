@@ -26,6 +26,12 @@ public enum GameEvent: Hashable, Sendable {
   case tapNumber(Int, at: Date)
   /// One finger stroke over the glowing number, in the number box's 0…1 coordinates (Wähle die Zahl).
   case traceStroke([TracePoint], at: Date)
+  /// Puzzle Matching: a leaf of `colour` placed on `cell` (row by row from the top left of the DU grid).
+  case paintCell(Int, LeafColour, at: Date)
+  /// Puzzle Matching: the eraser on `cell`.
+  case eraseCell(Int, at: Date)
+  /// Puzzle Matching: the DU grid emptied (after the page's "Wirklich neu anfangen?").
+  case resetPuzzle
   /// No input for `seconds` in the current level: maybe time for a gentle prompt.
   case idle(seconds: Double)
   /// The level-complete moment (chime, coin flight) is over: celebrate or go on to the next level.
@@ -73,6 +79,9 @@ public enum GameEvent: Hashable, Sendable {
     case .rollDie: "rollDie"
     case .tapNumber: "tapNumber"
     case .traceStroke: "traceStroke"
+    case .paintCell: "paintCell"
+    case .eraseCell: "eraseCell"
+    case .resetPuzzle: "resetPuzzle"
     case .idle: "idle"
     case .levelCompleteFinished: "levelCompleteFinished"
     case .tapWeiter: "tapWeiter"
@@ -123,7 +132,9 @@ extension GameEvent {
   /// The time of a child's input in a level (a roll, a tap, a stroke); nil for every other event.
   var inputDate: Date? {
     switch self {
-    case .rollDie(let date), .tapNumber(_, let date), .traceStroke(_, let date): date
+    case .rollDie(let date), .tapNumber(_, let date), .traceStroke(_, let date), .paintCell(_, _, let date),
+      .eraseCell(_, let date):
+      date
     default: nil
     }
   }

@@ -18,8 +18,11 @@ extension GameMachine {
       round = .numberChoice(NumberChoiceRound(target: target, mode: mode))
       // In trace mode the number to trace glows gold; in tap mode that would give the answer away.
       if mode == .trace { effects.append(.highlightNumber(target)) }
-    case .puzzleMatching, .labyrinth:
-      // Guarded before: these games have no rules yet.
+    case .puzzleMatching:
+      let layout = PuzzleMatchingRound.layout(level: level, difficulty: player.difficulty(in: game.activity).level)
+      round = .puzzle(PuzzleMatchingRound(layout: layout, using: &random))
+    case .labyrinth:
+      // Guarded before: this game has no rules yet.
       return []
     }
     let context = ActivityContext(game: game, level: level, round: round)
@@ -113,10 +116,25 @@ extension GameMachine {
     case (.rollDie, .numberChoice), (.traceStroke, .dice):
       return refuse(.wrongMode, event)
 
+    case (.paintCell(let cell, let colour, let date), .puzzle(var puzzle)):
+      let outcome = puzzle.paint(cell, colour, at: date)
+      return puzzleStep(outcome, puzzle, &context, event, at: date)
+
+    case (.eraseCell(let cell, let date), .puzzle(var puzzle)):
+      let outcome = puzzle.erase(cell, at: date)
+      return puzzleStep(outcome, puzzle, &context, event, at: date)
+
+    case (.resetPuzzle, .puzzle(var puzzle)):
+      puzzle.reset()
+      context.round = .puzzle(puzzle)
+      navigation.activity = context
+      return [.sound(.tapWood), .save]
+
     case (.idle(let seconds), _):
       guard seconds.isFinite, seconds >= 0 else { return refuse(.numberOutOfRange, event) }
-      // Würfel's prompts all talk about the rolled number, so they wait for the roll.
-      guard let number = context.askedNumber,
+      // Würfel's prompts all talk about the rolled number, so they wait for the roll (the puzzle's need none).
+      let number = context.askedNumber
+      guard number != nil || context.game == .puzzleMatching,
         let trigger = IdlePrompts.due(for: context.game, idleSeconds: seconds, given: context.idlePromptsGiven)
       else { return [] }
       context.idlePromptsGiven += 1
@@ -133,6 +151,26 @@ extension GameMachine {
 
     default:
       return refuse(.notAllowedHere, event)
+    }
+  }
+
+  /// A paint or an erase in the puzzle: the grid as it is now, or the level solved.
+  private mutating func puzzleStep(
+    _ outcome: PuzzleMatchingRound.Outcome, _ puzzle: PuzzleMatchingRound, _ context: inout ActivityContext, _ event: GameEvent,
+    at date: Date
+  ) -> [GameEffect] {
+    switch outcome {
+    case .refused(let reason):
+      return refuse(reason, event)
+    case .changed:
+      context.round = .puzzle(puzzle)
+      context.idlePromptsGiven = 0
+      navigation.activity = context
+      return [.sound(.tapWood)]
+    case .solved:
+      context.round = .puzzle(puzzle)
+      navigation.activity = context
+      return succeed(at: date)
     }
   }
 
