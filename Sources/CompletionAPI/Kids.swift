@@ -8,7 +8,7 @@ import KidsGame
 /// fields are read only for the events that need them. Times are the server's, never the client's.
 public struct KidsEventRequest: Codable, Hashable, Sendable {
   /// loadingTick, selectPlayer, tapActivity, tapSubActivity, tapChest, tapSettings, back, home, rollDie,
-  /// tapNumber, traceStroke, paintCell (cell, colour), eraseCell (cell), resetPuzzle, idle, levelCompleteFinished, tapWeiter, redeem, chooseVideo, videoTick,
+  /// tapNumber, traceStroke, traceLabyrinth (points), paintCell (cell, colour), eraseCell (cell), resetPuzzle, idle, levelCompleteFinished, tapWeiter, redeem, chooseVideo, videoTick,
   /// gateDigit, gateErase, gateConfirm, openParentDeepLink, appBackgrounded, appForegrounded, setAudio,
   /// heartbeat, and the parent commands setDailyLimit, setActivity, setNumberChoiceMode, addVideo,
   /// removeVideo, resetProgress, resetDifficulty (player, activity), addPlayer, renamePlayer, removePlayer.
@@ -29,7 +29,8 @@ public struct KidsEventRequest: Codable, Hashable, Sendable {
   public var cell: Int?
   /// paintCell: the leaf colour ("green", "yellow", "grey", "brown").
   public var colour: String?
-  /// traceStroke: one stroke as [[x, y], …] in the number box's 0…1 coordinates (y down).
+  /// traceStroke: one stroke as [[x, y], …] in the number box's 0…1 coordinates (y down). traceLabyrinth: the
+  /// finger's trace in the labyrinth's maze space.
   public var points: [[Double]]?
   /// redeem: "fiveMinutes" or "twelveMinutes".
   public var tier: String?
@@ -226,13 +227,16 @@ public struct KidsLevelView: Codable, Hashable, Sendable {
   public let idleMarks: [Double]
   /// Puzzle Matching: the two grids and the leaves to pick from.
   public let puzzle: KidsPuzzleView?
+  /// Labyrinth: the stone paths, START and ZIEL.
+  public let labyrinth: KidsLabyrinthView?
 
   public init(
     game: String, level: Int, askedNumber: Int?, rolled: Bool, numberRows: [[Int]], mode: String?, strokes: [[[Double]]]?,
-    traced: [[[Double]]]?, idleMarks: [Double] = [], puzzle: KidsPuzzleView? = nil
+    traced: [[[Double]]]?, idleMarks: [Double] = [], puzzle: KidsPuzzleView? = nil, labyrinth: KidsLabyrinthView? = nil
   ) {
     self.idleMarks = idleMarks
     self.puzzle = puzzle
+    self.labyrinth = labyrinth
     self.game = game
     self.level = level
     self.askedNumber = askedNumber
@@ -241,6 +245,31 @@ public struct KidsLevelView: Codable, Hashable, Sendable {
     self.mode = mode
     self.strokes = strokes
     self.traced = traced
+  }
+}
+
+/// The labyrinth's level, in maze space (`width` × `height` points, y down): the page scales it to fit and
+/// sends the finger's trace back in the same space (`traceLabyrinth` with `points`).
+public struct KidsLabyrinthView: Codable, Hashable, Sendable {
+  public let width: Double
+  public let height: Double
+  /// How far a finger may stray from a path's middle (the corridor is twice as wide).
+  public let tolerance: Double
+  /// The stone paths: [x1, y1, x2, y2] between cell middles.
+  public let segments: [[Double]]
+  /// START and ZIEL, [x, y].
+  public let start: [Double]
+  public let goal: [Double]
+
+  public init(_ maze: Labyrinth) {
+    width = Labyrinth.width
+    height = Labyrinth.height
+    tolerance = maze.tolerance
+    segments = maze.segments.map { [$0.0.x, $0.0.y, $0.1.x, $0.1.y] }
+    let start = maze.centre(of: maze.start)
+    let goal = maze.centre(of: maze.goal)
+    self.start = [start.x, start.y]
+    self.goal = [goal.x, goal.y]
   }
 }
 

@@ -1,3 +1,4 @@
+import CompletionCore
 import Foundation
 import KidsGame
 
@@ -60,4 +61,47 @@ func runKidsGameBenchmarks(rounds: Int) {
     String(
       format: "gameplay transition (right number → level complete)  p50 %6.3f µs  p99 %6.3f µs  (budget 1 µs; %d effects)",
       percentile(samples, 0.5) * 1e6, percentile(samples, 0.99) * 1e6, transitions))
+
+  runLabyrinthBenchmarks(rounds: max(200, rounds / 20))
+}
+
+/// Labyrinth budgets: generating a maze ≤ 5 ms; judging a traced path of 2,000 points ≤ 1 ms.
+func runLabyrinthBenchmarks(rounds: Int) {
+  let clock = ContinuousClock()
+  var random = SeededRandom(seed: 11)
+  var generate: [Double] = []
+  var judge: [Double] = []
+  var reached = 0
+  for tolerance in [60.0, 44, 36] {
+    for _ in 0..<rounds {
+      let began = clock.now
+      let maze = Labyrinth(tolerance: tolerance, using: &random)
+      generate.append(began.duration(to: clock.now).inSeconds)
+      // A finger's 2,000 points along the way through, wobbling inside the corridor.
+      let corners = maze.solution.map(maze.centre(of:))
+      var points: [MazePoint] = []
+      points.reserveCapacity(2_000)
+      for index in 0..<2_000 {
+        let position = Double(index) / 1_999 * Double(corners.count - 1)
+        let from = corners[min(corners.count - 1, Int(position))]
+        let to = corners[min(corners.count - 1, Int(position) + 1)]
+        let t = position - position.rounded(.down)
+        let wobble = (index.isMultiple(of: 2) ? 0.5 : -0.5) * tolerance
+        points.append(MazePoint(x: from.x + (to.x - from.x) * t + (from.y == to.y ? 0 : wobble), y: from.y + (to.y - from.y) * t + (from.y == to.y ? wobble : 0)))
+      }
+      let judged = clock.now
+      if maze.judge(points) == .reachedGoal { reached += 1 }
+      judge.append(judged.duration(to: clock.now).inSeconds)
+    }
+  }
+  generate.sort()
+  judge.sort()
+  print(
+    String(
+      format: "labyrinth: generate a maze  p50 %6.1f µs  p99 %6.1f µs  (budget 5 ms; %d mazes)",
+      percentile(generate, 0.5) * 1e6, percentile(generate, 0.99) * 1e6, generate.count))
+  print(
+    String(
+      format: "labyrinth: judge a 2,000-point trace  p50 %6.1f µs  p99 %6.1f µs  (budget 1 ms; %d of %d reached ZIEL)",
+      percentile(judge, 0.5) * 1e6, percentile(judge, 0.99) * 1e6, reached, judge.count))
 }

@@ -134,6 +134,8 @@ struct Game {
       }
     case .puzzle(let puzzle):
       return puzzle.target.enumerated().compactMap { cell, colour in colour.map { .paintCell(cell, $0, at: later()) } }
+    case .labyrinth(let labyrinth):
+      return [.traceLabyrinth(labyrinth.maze.solution.map(labyrinth.maze.centre(of:)), at: later())]
     }
   }
 

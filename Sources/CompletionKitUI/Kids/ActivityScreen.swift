@@ -83,8 +83,8 @@ public struct ActivityScreen: View {
       WuerfelView(model: model, dice: dice)
     case .numberChoice(let round)?:
       WaehleDieZahlView(model: model, round: round)
-    case .puzzle?:
-      // Puzzle Matching is played on the web page so far; the Apple views come with the client models.
+    case .puzzle?, .labyrinth?:
+      // Rätsel's games are played on the web page so far; the Apple views come with the client models.
       Color.clear
     case nil:
       Color.clear

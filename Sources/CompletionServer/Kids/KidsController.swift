@@ -278,6 +278,7 @@ struct KidsController: RouteCollection {
     case .tapNumber(let number, _): .tapNumber(number, at: now)
     case .traceStroke(let points, _): .traceStroke(points, at: now)
     case .paintCell(let cell, let colour, _): .paintCell(cell, colour, at: now)
+    case .traceLabyrinth(let points, _): .traceLabyrinth(points, at: now)
     case .eraseCell(let cell, _): .eraseCell(cell, at: now)
     case .selectPlayer(let id, _): .selectPlayer(id, at: now)
     case .chooseVideo(let id, let online, _): .chooseVideo(id: id, online: online, at: now)

@@ -82,6 +82,10 @@ enum KidsPresenter {
       return KidsLevelView(
         game: context.game.rawValue, level: context.level, askedNumber: nil, rolled: false, numberRows: [], mode: nil, strokes: nil,
         traced: nil, idleMarks: idle, puzzle: KidsPuzzleView(puzzle))
+    case .labyrinth(let labyrinth):
+      return KidsLevelView(
+        game: context.game.rawValue, level: context.level, askedNumber: nil, rolled: false, numberRows: [], mode: nil, strokes: nil,
+        traced: nil, idleMarks: idle, labyrinth: KidsLabyrinthView(labyrinth.maze))
     }
   }
 
@@ -245,6 +249,14 @@ enum KidsPresenter {
         return TracePoint(x: pair[0], y: pair[1])
       }
       return .traceStroke(stroke, at: now)
+    case "traceLabyrinth":
+      guard let points = request.points else { throw .missingField("points") }
+      guard points.count <= LabyrinthRound.maxPoints else { throw .invalidField("points", "a trace has at most \(LabyrinthRound.maxPoints) points") }
+      let trace = try points.map { pair throws(KidsError) -> MazePoint in
+        guard pair.count == 2, pair[0].isFinite, pair[1].isFinite else { throw .invalidField("points", "each point is [x, y]") }
+        return MazePoint(x: pair[0], y: pair[1])
+      }
+      return .traceLabyrinth(trace, at: now)
     case "idle": return .idle(seconds: try number(request.seconds, "seconds"))
     case "levelCompleteFinished": return .levelCompleteFinished
     case "tapWeiter": return .tapWeiter

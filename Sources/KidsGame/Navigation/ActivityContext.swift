@@ -33,6 +33,7 @@ public struct ActivityContext: Hashable, Sendable, Codable {
     case .dice(let dice): dice.wrongTaps
     case .numberChoice(let choice): choice.wrongAttempts
     case .puzzle(let puzzle): puzzle.mistakes
+    case .labyrinth(let labyrinth): labyrinth.misses
     }
   }
 
@@ -47,7 +48,7 @@ public struct ActivityContext: Hashable, Sendable, Codable {
     switch round {
     case .dice(let dice): dice.rolled
     case .numberChoice(let choice): choice.target
-    case .puzzle: nil
+    case .puzzle, .labyrinth: nil
     }
   }
 }
@@ -57,6 +58,7 @@ public enum ActivityRound: Hashable, Sendable, Codable {
   case dice(DiceRound)
   case numberChoice(NumberChoiceRound)
   case puzzle(PuzzleMatchingRound)
+  case labyrinth(LabyrinthRound)
 
   /// The game these rules belong to.
   public var game: SubActivity {
@@ -64,6 +66,7 @@ public enum ActivityRound: Hashable, Sendable, Codable {
     case .dice: .wuerfel
     case .numberChoice: .waehleDieZahl
     case .puzzle: .puzzleMatching
+    case .labyrinth: .labyrinth
     }
   }
 }

@@ -26,6 +26,8 @@ public enum GameEvent: Hashable, Sendable {
   case tapNumber(Int, at: Date)
   /// One finger stroke over the glowing number, in the number box's 0…1 coordinates (Wähle die Zahl).
   case traceStroke([TracePoint], at: Date)
+  /// Labyrinth: one finger trace from touch to release, in maze space (``Labyrinth/width`` × ``Labyrinth/height``).
+  case traceLabyrinth([MazePoint], at: Date)
   /// Puzzle Matching: a leaf of `colour` placed on `cell` (row by row from the top left of the DU grid).
   case paintCell(Int, LeafColour, at: Date)
   /// Puzzle Matching: the eraser on `cell`.
@@ -79,6 +81,7 @@ public enum GameEvent: Hashable, Sendable {
     case .rollDie: "rollDie"
     case .tapNumber: "tapNumber"
     case .traceStroke: "traceStroke"
+    case .traceLabyrinth: "traceLabyrinth"
     case .paintCell: "paintCell"
     case .eraseCell: "eraseCell"
     case .resetPuzzle: "resetPuzzle"
@@ -132,7 +135,7 @@ extension GameEvent {
   /// The time of a child's input in a level (a roll, a tap, a stroke); nil for every other event.
   var inputDate: Date? {
     switch self {
-    case .rollDie(let date), .tapNumber(_, let date), .traceStroke(_, let date), .paintCell(_, _, let date),
+    case .rollDie(let date), .tapNumber(_, let date), .traceStroke(_, let date), .paintCell(_, _, let date), .traceLabyrinth(_, let date),
       .eraseCell(_, let date):
       date
     default: nil

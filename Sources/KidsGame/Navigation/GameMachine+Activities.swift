@@ -22,8 +22,8 @@ extension GameMachine {
       let layout = PuzzleMatchingRound.layout(level: level, difficulty: player.difficulty(in: game.activity).level)
       round = .puzzle(PuzzleMatchingRound(layout: layout, using: &random))
     case .labyrinth:
-      // Guarded before: this game has no rules yet.
-      return []
+      let tolerance = player.difficulty(in: game.activity).labyrinthTolerance
+      round = .labyrinth(LabyrinthRound(maze: Labyrinth(tolerance: tolerance, using: &random)))
     }
     let context = ActivityContext(game: game, level: level, round: round)
     navigation.activity = context
@@ -124,6 +124,20 @@ extension GameMachine {
       let outcome = puzzle.erase(cell, at: date)
       return puzzleStep(outcome, puzzle, &context, event, at: date)
 
+    case (.traceLabyrinth(let points, let date), .labyrinth(var labyrinth)):
+      guard !points.isEmpty else { return refuse(.emptyTrace, event) }
+      guard points.count <= LabyrinthRound.maxPoints else { return refuse(.traceTooLong, event) }
+      let verdict = labyrinth.trace(points)
+      context.round = .labyrinth(labyrinth)
+      context.idlePromptsGiven = 0
+      navigation.activity = context
+      switch verdict {
+      case .reachedGoal: return succeed(at: date)
+      case .leftPath: return [.sound(.gentleBoop), .clearTrace] + speak(.labyrinthOffPath)
+      case .notAtStart: return [.clearTrace] + speak(.labyrinthIdle15)
+      case .stoppedShort: return [.clearTrace]
+      }
+
     case (.resetPuzzle, .puzzle(var puzzle)):
       puzzle.reset()
       context.round = .puzzle(puzzle)
@@ -132,9 +146,9 @@ extension GameMachine {
 
     case (.idle(let seconds), _):
       guard seconds.isFinite, seconds >= 0 else { return refuse(.numberOutOfRange, event) }
-      // Würfel's prompts all talk about the rolled number, so they wait for the roll (the puzzle's need none).
+      // Würfel's prompts all talk about the rolled number, so they wait for the roll (Rätsel's need none).
       let number = context.askedNumber
-      guard number != nil || context.game == .puzzleMatching,
+      guard number != nil || context.activity == .raetsel,
         let trigger = IdlePrompts.due(for: context.game, idleSeconds: seconds, given: context.idlePromptsGiven)
       else { return [] }
       context.idlePromptsGiven += 1

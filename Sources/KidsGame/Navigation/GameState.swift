@@ -50,12 +50,11 @@ public enum SubActivity: String, CaseIterable, Hashable, Sendable, Codable {
     }
   }
 
-  /// Whether its rules exist yet. The labyrinth is still to come: its card says "Das ist noch gesperrt."
-  /// instead of opening an empty screen.
+  /// Whether its rules exist yet (a game without them says "Das ist noch gesperrt." instead of opening an
+  /// empty screen).
   public var isAvailable: Bool {
     switch self {
-    case .wuerfel, .waehleDieZahl, .puzzleMatching: true
-    case .labyrinth: false
+    case .wuerfel, .waehleDieZahl, .puzzleMatching, .labyrinth: true
     }
   }
 }
