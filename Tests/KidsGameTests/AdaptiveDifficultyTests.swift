@@ -145,7 +145,7 @@ struct AdaptiveDifficultyTests {
     game.send(.tapSubActivity(.waehleDieZahl))
     let target = game.machine.activity?.askedNumber ?? 1
     game.send(.tapNumber(target == 1 ? 2 : 1, at: game.later()))
-    game.send(.back)
+    #expect(game.send(.back).spoken == ["Du hast toll geübt!"])
     let difficulty = game.machine.activePlayer?.difficulty(in: .zahlen)
     #expect(difficulty?.levelsSinceChange == 1)
     #expect(difficulty?.pending == -0.3)

@@ -74,6 +74,12 @@ struct PuzzleMatchingTests {
     game.send(.levelCompleteFinished)
     #expect(game.state == .playing(.raetsel, .puzzleMatching))
     #expect(game.machine.activity?.level == 2)
+    // Every third level Bennie suggests the other Rätsel game.
+    game.solveLevel()
+    game.send(.levelCompleteFinished)
+    game.solveLevel()
+    #expect(game.send(.levelCompleteFinished).spoken == ["Wollen wir mal das Labyrinth spielen?"])
+    #expect(game.machine.activity?.level == 4)
     // The puzzle's idle prompts need no number.
     #expect(game.send(.idle(seconds: 10)).spoken == ["Wir schaffen das! YouTube kommt bald."])
   }

@@ -144,6 +144,12 @@ public enum NarrationTrigger: String, CaseIterable, Hashable, Sendable, Codable 
   case playTimeLastActivity
   /// 100 % of the daily play time.
   case playTimeGoodbye
+  /// A started level left with Zurück or home: encouragement, never blame (Phase 12's quit rule).
+  case levelLeft
+  /// Rätsel, every third level of the puzzle: the other game is suggested.
+  case suggestLabyrinth
+  /// Rätsel, every third level of the labyrinth: the other game is suggested.
+  case suggestPuzzle
 }
 
 /// Every spoken line of the game, by trigger, as data.
@@ -214,6 +220,9 @@ public enum Narration {
     // No device named: the game runs on a tablet, a laptop or a phone alike.
     case .playTimeLastActivity: [.init(.bennie, "Noch ein Spiel. Dann machen wir Pause.")]
     case .playTimeGoodbye: [.init(.bennie, "Du hast heute so toll gespielt! Bis morgen! Sag Mama oder Papa Bescheid.")]
+    case .levelLeft: [.init(.bennie, "Du hast toll geübt!")]
+    case .suggestLabyrinth: [.init(.bennie, "Wollen wir mal das Labyrinth spielen?")]
+    case .suggestPuzzle: [.init(.bennie, "Wollen wir mal das Puzzle spielen?")]
     }
   }
 

@@ -1,6 +1,9 @@
 import Foundation
 
 extension GameMachine {
+  /// Rätsel suggests switching between its two games after this many levels.
+  static let raetselSuggestionEvery = 3
+
   /// Starts the next level of `game` for the active child (level = completed levels + 1).
   mutating func startLevel(of game: SubActivity) -> [GameEffect] {
     guard let player = activePlayer else { return [] }
@@ -32,7 +35,11 @@ extension GameMachine {
   }
 
   private func startLines(for context: ActivityContext) -> [GameEffect] {
-    switch context.game {
+    // Rätsel suggests the other game every third level (the child may stay: it is only a suggestion).
+    if context.activity == .raetsel, context.level > 1, (context.level - 1).isMultiple(of: Self.raetselSuggestionEvery) {
+      return speak(context.game == .puzzleMatching ? .suggestLabyrinth : .suggestPuzzle)
+    }
+    return switch context.game {
     case .wuerfel: speak(.wuerfelStart)
     // In trace mode the child draws the number, so the narrator asks for that, not for a tap.
     case .waehleDieZahl: speak(isTracing(context) ? .waehleTraceStart : .waehleStart, LineValues(n: context.askedNumber))
@@ -157,11 +164,10 @@ extension GameMachine {
       return speak(trigger, LineValues(n: number))
 
     case (.back, _), (.home, _):
-      // Leaving a level the child had started counts as a quit for the difficulty rules.
-      if let quitAt = context.lastInputAt {
-        updateActivePlayer { player in _ = player.updateDifficulty(in: context.activity) { $0.recordQuit(at: quitAt) } }
-      }
-      return goHome()
+      // Leaving a level the child had started counts as a quit for the difficulty rules, with a kind word.
+      guard let quitAt = context.lastInputAt else { return goHome() }
+      updateActivePlayer { player in _ = player.updateDifficulty(in: context.activity) { $0.recordQuit(at: quitAt) } }
+      return speak(.levelLeft) + goHome(greeting: false)
 
     default:
       return refuse(.notAllowedHere, event)
