@@ -93,6 +93,31 @@ enum KidsPresenter {
     strokes.map { $0.map { [$0.x, $0.y] } }
   }
 
+  /// What a sign's difficulty chooses today, for the parent ("Zahlen 1–5"; "breite Wege, kleines Puzzle").
+  static func difficultyLabel(_ difficulty: AdaptiveDifficulty, in activity: ActivityType) -> String {
+    switch activity {
+    case .zahlen:
+      let range = difficulty.numberRange
+      return "Zahlen \(range.lowerBound)–\(range.upperBound)"
+    case .raetsel:
+      let paths =
+        switch difficulty.labyrinthTolerance {
+        case 50...: "breite Wege"
+        case 40..<50: "mittlere Wege"
+        default: "schmale Wege"
+        }
+      let grid =
+        switch PuzzleMatchingRound.bandShift(difficulty: difficulty.level) {
+        case ..<0: "kleineres Puzzle"
+        case 1...: "größeres Puzzle"
+        default: "Puzzle nach Level"
+        }
+      return "\(paths), \(grid)"
+    case .zeichnen, .logik:
+      return ""
+    }
+  }
+
   private static func dashboardView(of machine: GameMachine, maxUploadBytes: Int) -> KidsDashboardView {
     let parent = machine.data.settings.parentSettings
     let cards = machine.data.players.map { player in
@@ -112,8 +137,7 @@ enum KidsPresenter {
           uniqueKeysWithValues: ActivityType.allCases.filter(\.isAvailable).map { ($0.rawValue, player.difficulty(in: $0).level) }),
         difficultyLabel: Dictionary(
           uniqueKeysWithValues: ActivityType.allCases.filter(\.isAvailable).map { activity in
-            let range = player.difficulty(in: activity).numberRange
-            return (activity.rawValue, "Zahlen \(range.lowerBound)–\(range.upperBound)")
+            (activity.rawValue, difficultyLabel(player.difficulty(in: activity), in: activity))
           }))
     }
     return KidsDashboardView(

@@ -72,10 +72,15 @@ public struct PuzzleMatchingRound: Hashable, Sendable, Codable {
       case 21...30: 3
       default: 4
       }
-    let shift = difficulty < 0.2 ? -1 : (difficulty >= 0.7 ? 1 : 0)
+    let shift = bandShift(difficulty: difficulty)
     // The first levels always start at the first band: a new child is never met with a big grid.
     let band = level <= 5 ? 0 : min(bands.count - 1, max(0, byLevel + shift))
     return bands[band]
+  }
+
+  /// How the difficulty moves the table's band: −1 below 0.2, +1 from 0.7, else 0.
+  public static func bandShift(difficulty: Double) -> Int {
+    difficulty < 0.2 ? -1 : (difficulty >= 0.7 ? 1 : 0)
   }
 
   /// Cells per side.
