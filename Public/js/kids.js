@@ -35,7 +35,8 @@ const state = {
 };
 
 function freshActivity() {
-  return { level: null, highlight: null, answer: null, coverage: 0, tumbleUntil: 0, trace: null };
+  // puzzleTool: the leaf colour (or the eraser) in the child's hand; null means the level's first colour.
+  return { level: null, highlight: null, answer: null, coverage: 0, tumbleUntil: 0, trace: null, puzzleTool: null };
 }
 
 // MARK: Words
@@ -549,7 +550,7 @@ function flyCoin() {
     ? bar.querySelectorAll(".coin-slot")[player.filledSlots - 1]
     : bar.querySelector(".coin-chest:last-child") || bar;
   if (!target || reduced()) return;
-  const from = (element.querySelector(".die, .trace-box, .tablet") || element).getBoundingClientRect();
+  const from = (element.querySelector(".die, .trace-box, .tablet, .puzzle-mine .puzzle-grid") || element).getBoundingClientRect();
   const to = target.getBoundingClientRect();
   const coin = h("img", { src: "/img/kids/coin.svg", alt: "", class: "flying-coin", "aria-hidden": "true" });
   document.body.append(coin);
@@ -633,7 +634,7 @@ function parentNotice(text, kind = "info") {
 }
 
 /** An in-page question ("Video entfernen?") with Abbrechen and a confirming button. */
-function confirmDialog({ title, message, confirm, danger = false, onConfirm }) {
+function confirmDialog({ title, message, confirm, danger = false, kids = false, onConfirm }) {
   const previous = document.activeElement;
   const close = () => {
     layer.remove();
@@ -641,7 +642,8 @@ function confirmDialog({ title, message, confirm, danger = false, onConfirm }) {
   };
   const yes = h("button", { type: "button", class: `parent-button ${danger ? "danger" : "primary"}`, data: { testid: "confirm-yes" }, onclick: () => { close(); onConfirm(); } }, confirm);
   const no = h("button", { type: "button", class: "parent-button quiet", data: { testid: "confirm-no" }, onclick: close }, t("gateCancel") || "Abbrechen");
-  const layer = h("div", { class: "dialog-layer", data: { testid: "confirm" } },
+  // A child's question (the puzzle's "Neu anfangen?") gets big buttons, like every child's target.
+  const layer = h("div", { class: `dialog-layer${kids ? " is-kids" : ""}`, data: { testid: "confirm" } },
     h("div", { class: "dialog", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "dialog-title", "aria-describedby": "dialog-text" },
       h("h2", { id: "dialog-title", class: "dialog-title" }, title),
       h("p", { id: "dialog-text", class: "dialog-text" }, message),

@@ -260,6 +260,10 @@ public struct KidsLabyrinthView: Codable, Hashable, Sendable {
   /// START and ZIEL, [x, y].
   public let start: [Double]
   public let goal: [Double]
+  /// How far from START's middle a trace may begin (the START stone's radius).
+  public let startRadius: Double
+  /// The most points one trace may have (the page thins longer ones).
+  public let maxPoints: Int
 
   public init(_ maze: Labyrinth) {
     width = Labyrinth.width
@@ -270,6 +274,8 @@ public struct KidsLabyrinthView: Codable, Hashable, Sendable {
     let goal = maze.centre(of: maze.goal)
     self.start = [start.x, start.y]
     self.goal = [goal.x, goal.y]
+    startRadius = maze.startRadius
+    maxPoints = LabyrinthRound.maxPoints
   }
 }
 

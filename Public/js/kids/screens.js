@@ -3,6 +3,7 @@
 // heartbeat's answer never restarts an animation). Taps only send events: the server decides everything.
 import { art, fill, h, setData, setText } from "./dom.js";
 import { TraceBox } from "./trace.js";
+import { LabyrinthBoard } from "./labyrinth.js";
 import { CountdownClock } from "./clock.js";
 
 /** The die tumbles this long after `dieRolled` (the number buttons wait for it). */
@@ -355,10 +356,170 @@ export function setTraceProgress(element, coverage) {
   meter.firstElementChild.style.height = `${percent}%`;
 }
 
+// MARK: Puzzle Matching
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attributes = {}, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+  for (const child of children) element.append(child);
+  return element;
+}
+
+/** A leaf drawn in its colour (the view's hex); an empty one is invisible and fades in when filled. */
+function leafShape() {
+  return svg("svg", { class: "leaf", viewBox: "0 0 100 100", "aria-hidden": "true", focusable: "false" },
+    svg("path", { class: "leaf-blade", d: "M50 8C74 22 86 44 80 66C75 82 62 90 50 92C38 90 25 82 20 66C14 44 26 22 50 8Z" }),
+    svg("path", { class: "leaf-vein", d: "M50 22V92M50 48L64 36M50 64L34 52M50 78L66 66" }));
+}
+
+function paintLeaf(holder, leaf) {
+  const shape = holder.querySelector(".leaf");
+  shape.classList.toggle("is-empty", !leaf);
+  if (leaf) shape.style.setProperty("--leaf", leaf.hex);
+}
+
+function toolIcon(kind) {
+  const icons = {
+    eraser: [
+      svg("path", { class: "tool-fill", d: "M18 62L52 28a8 8 0 0 1 11 0l19 19a8 8 0 0 1 0 11L58 82H34Z" }),
+      svg("path", { class: "tool-soft", d: "M18 62l16 20h24L40 64Z" }),
+      svg("path", { class: "tool-line", d: "M14 86h72" }),
+    ],
+    reset: [
+      svg("path", { class: "tool-line", d: "M74 38A28 28 0 1 0 78 60" }),
+      svg("path", { class: "tool-fill", d: "M64 22l16 16-20 6Z" }),
+    ],
+  };
+  return svg("svg", { class: `tool-icon tool-${kind}`, viewBox: "0 0 100 100", "aria-hidden": "true", focusable: "false" }, ...icons[kind]);
+}
+
+/** "Reihe 1, Feld 2: Grün" (or "… leer"). */
+function cellLabel(index, size, leaf) {
+  return `Reihe ${Math.floor(index / size) + 1}, Feld ${(index % size) + 1}: ${leaf ? leaf.label : "leer"}`;
+}
+
+function puzzleStage(ui) {
+  const target = h("div", { class: "puzzle-grid", role: "group", "aria-label": "ZIEL", data: { testid: "puzzle-target" } });
+  const mine = h("div", { class: "puzzle-grid", role: "group", "aria-label": "DU", data: { testid: "puzzle-cells" } });
+  const reset = h("button", {
+    type: "button", class: "puzzle-tool puzzle-reset", "aria-label": "Neu anfangen", title: "Neu anfangen", data: { testid: "puzzle-reset" },
+    onclick: () => ui.confirm({
+      title: "Neu anfangen?", message: "Alle Blätter kommen weg.", confirm: "Neu anfangen", kids: true,
+      onConfirm: () => ui.send("resetPuzzle"),
+    }),
+  }, toolIcon("reset"));
+  const eraser = h("button", {
+    type: "button", class: "puzzle-tool puzzle-eraser", "aria-label": "Radiergummi", title: "Radiergummi", "aria-pressed": "false",
+    data: { testid: "puzzle-eraser", tool: "eraser" },
+    onclick: () => choosePuzzleTool(eraser.closest(".play-puzzle"), "eraser", ui),
+  }, toolIcon("eraser"));
+  return h("div", { class: "play-puzzle", data: { testid: "puzzle", size: "", tool: "" } },
+    h("section", { class: "puzzle-board puzzle-target" },
+      plaque("ZIEL", { tag: "h2", className: "plaque-small", testid: "puzzle-target-title" }), target),
+    h("section", { class: "puzzle-board puzzle-mine" },
+      plaque("DU", { tag: "h2", className: "plaque-small", testid: "puzzle-mine-title" }), mine),
+    h("div", { class: "puzzle-picker", role: "group", "aria-label": "Blätter", data: { testid: "puzzle-picker" } }),
+    // Reset sits apart from the leaves; the eraser, a tool like them, sits next to them.
+    h("div", { class: "puzzle-tools" }, reset, eraser));
+}
+
+/** The tool in the child's hand is the page's own state: a leaf colour or the eraser. */
+function choosePuzzleTool(stage, tool, ui) {
+  ui.state.activity.puzzleTool = tool;
+  markPuzzleTool(stage, tool);
+}
+
+function markPuzzleTool(stage, tool) {
+  setData(stage, "tool", tool);
+  for (const button of stage.querySelectorAll("[data-tool]")) {
+    const chosen = button.dataset.tool === tool;
+    button.setAttribute("aria-pressed", String(chosen));
+    button.classList.toggle("is-chosen", chosen);
+  }
+}
+
+function buildPuzzle(stage, puzzle, ui) {
+  const { size, leaves } = puzzle;
+  const count = size * size;
+  const target = stage.querySelector("[data-testid=puzzle-target]");
+  const mine = stage.querySelector("[data-testid=puzzle-cells]");
+  for (const grid of [target, mine]) grid.style.setProperty("--n", String(size));
+  fill(target, Array.from({ length: count }, (_, index) =>
+    h("span", { class: "puzzle-cell", role: "img", data: { cell: String(index), leaf: "" } }, leafShape())));
+  fill(mine, Array.from({ length: count }, (_, index) =>
+    h("button", {
+      type: "button", class: "puzzle-cell", data: { cell: String(index), leaf: "", match: "false" },
+      onclick: () => {
+        const tool = stage.dataset.tool;
+        if (!tool) return;
+        if (tool === "eraser") ui.send("eraseCell", { cell: index });
+        else ui.send("paintCell", { cell: index, colour: tool });
+      },
+    }, leafShape())));
+  fill(stage.querySelector(".puzzle-picker"), leaves.map((leaf) => {
+    const button = h("button", {
+      type: "button", class: "puzzle-tool puzzle-leaf", "aria-label": `Blatt ${leaf.label}`, title: leaf.label, "aria-pressed": "false",
+      data: { tool: leaf.id, testid: "puzzle-colour" },
+      onclick: () => choosePuzzleTool(stage, leaf.id, ui),
+    }, leafShape());
+    paintLeaf(button, leaf);
+    return button;
+  }));
+}
+
+function updatePuzzle(stage, level, ui) {
+  const puzzle = level.puzzle;
+  if (!puzzle) return;
+  const leaves = new Map(puzzle.leaves.map((leaf) => [leaf.id, leaf]));
+  const key = JSON.stringify([level.level, puzzle.size, puzzle.leaves.map((leaf) => leaf.id)]);
+  if (stage.dataset.key !== key) {
+    const newLevel = stage.dataset.level !== String(level.level);
+    stage.dataset.key = key;
+    setData(stage, "level", level.level);
+    setData(stage, "size", puzzle.size);
+    setData(stage, "leaves", puzzle.leaves.length);
+    buildPuzzle(stage, puzzle, ui);
+    // Each level starts with the first colour in hand.
+    if (newLevel) ui.state.activity.puzzleTool = null;
+  }
+  const activity = ui.state.activity;
+  if (activity.puzzleTool !== "eraser" && !leaves.has(activity.puzzleTool)) activity.puzzleTool = puzzle.leaves[0] ? puzzle.leaves[0].id : null;
+  markPuzzleTool(stage, activity.puzzleTool || "");
+
+  const target = stage.querySelectorAll("[data-testid=puzzle-target] .puzzle-cell");
+  target.forEach((cell, index) => {
+    const leaf = leaves.get(puzzle.target[index]) || null;
+    if (cell.dataset.leaf === (leaf ? leaf.id : "") && cell.hasAttribute("aria-label")) return;
+    setData(cell, "leaf", leaf ? leaf.id : "");
+    cell.setAttribute("aria-label", cellLabel(index, puzzle.size, leaf));
+    paintLeaf(cell, leaf);
+  });
+  const playing = ui.state.view.screen === "playing";
+  let matched = 0;
+  stage.querySelectorAll("[data-testid=puzzle-cells] .puzzle-cell").forEach((cell, index) => {
+    const leaf = leaves.get(puzzle.cells[index]) || null;
+    // The live check: a leaf that matches ZIEL glows softly; anything else simply waits, unmarked.
+    const match = Boolean(leaf) && Boolean(puzzle.matches[index]);
+    if (match) matched += 1;
+    cell.disabled = !playing;
+    setData(cell, "match", match);
+    cell.classList.toggle("is-match", match);
+    if (cell.dataset.leaf === (leaf ? leaf.id : "") && cell.hasAttribute("aria-label")) return;
+    setData(cell, "leaf", leaf ? leaf.id : "");
+    cell.setAttribute("aria-label", cellLabel(index, puzzle.size, leaf));
+    paintLeaf(cell, leaf);
+  });
+  setData(stage, "matched", matched);
+  setData(stage, "filled", puzzle.cells.filter(Boolean).length);
+  for (const button of stage.querySelectorAll(".puzzle-tool")) button.disabled = !playing;
+}
+
 const activity = {
   build(view, ui) {
     const game = view.game || (view.level && view.level.game);
-    const stage = game === "waehleDieZahl" ? choiceStage(ui) : diceStage(ui);
+    const stage = game === "waehleDieZahl" ? choiceStage(ui) : game === "puzzleMatching" ? puzzleStage(ui) : game === "labyrinth" ? labyrinthStage(ui) : diceStage(ui);
     return h("section", { class: "screen screen-activity", data: { game } }, topBar(ui), h("div", { class: "play-area" }, stage));
   },
   update(element, view, ui) {
@@ -371,8 +532,40 @@ const activity = {
     if (dice) updateDice(dice, level, ui);
     const choice = element.querySelector(".play-choice");
     if (choice) updateChoice(choice, level, ui);
+    const puzzle = element.querySelector(".play-puzzle");
+    if (puzzle) updatePuzzle(puzzle, level, ui);
+    const labyrinth = element.querySelector(".labyrinth-stage"); if (labyrinth) updateLabyrinth(labyrinth, level, ui);
   },
 };
+
+// MARK: Labyrinth
+
+function labyrinthStage(ui) {
+  return h("div", { class: "labyrinth-stage", data: { testid: "labyrinth-stage" } });
+}
+
+/** Draws the maze once per level (or new maze); a view that changed nothing else leaves it as it is. */
+function updateLabyrinth(stage, level, ui) {
+  const maze = level.labyrinth;
+  if (!maze) return;
+  const key = JSON.stringify([level.level, maze.width, maze.height, maze.tolerance, maze.segments, maze.start, maze.goal]);
+  if (stage.dataset.key !== key || !stage.board) {
+    if (stage.board) stage.board.destroy();
+    stage.dataset.key = key;
+    stage.board = new LabyrinthBoard(maze, {
+      onTrace: (points) => ui.send("traceLabyrinth", { points }),
+      reduced: () => ui.reduced(),
+      fade: () => ui.motion("kidsTraceFade", "trace"),
+      words: { start: ui.t("labyrinthStart") || "START", goal: ui.t("puzzleTarget") || "ZIEL", label: "Labyrinth: Fahre mit dem Finger vom Start zum Ziel" },
+    });
+    stage.board.element.dataset.level = String(level.level);
+    fill(stage, stage.board.element);
+    stage.board.observe(stage);
+  }
+  // clearTrace (kids.js) wipes whatever trace the activity holds: here, the finger's line through the maze.
+  ui.state.activity.trace = stage.board;
+  stage.board.setEnabled(ui.state.view.screen === "playing");
+}
 
 // MARK: Celebration overlay
 

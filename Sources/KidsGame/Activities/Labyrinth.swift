@@ -82,6 +82,12 @@ public struct Labyrinth: Hashable, Sendable, Codable {
     return MazePoint(x: (Double(cell % columns) + 0.5) * cellWidth, y: (Double(cell / columns) + 0.5) * cellHeight)
   }
 
+  /// How far from START's middle a finger may begin (and wander while there): the START stone fills most of
+  /// its cell, so a small finger finds it (never less than the tolerance).
+  public var startRadius: Double {
+    max(tolerance, min(Self.width / Double(columns), Self.height / Double(rows)) * 0.46)
+  }
+
   /// The passages as segments between cell middles (what the page draws as stones).
   public var segments: [(MazePoint, MazePoint)] { passages.map { (centre(of: $0[0]), centre(of: $0[1])) } }
 
@@ -117,7 +123,8 @@ public struct Labyrinth: Hashable, Sendable, Codable {
   /// Judges one finger trace (maze-space points, in order). Between two points that lie far apart the line
   /// is checked too, so a fast swipe cannot jump across a wall.
   public func judge(_ points: [MazePoint]) -> Verdict {
-    guard let first = points.first, first.distance(to: centre(of: start)) <= tolerance else { return .notAtStart }
+    let startPoint = centre(of: start)
+    guard let first = points.first, first.distance(to: startPoint) <= startRadius else { return .notAtStart }
     let segments = self.segments
     let goalPoint = centre(of: goal)
     var nearest = 0
@@ -128,6 +135,7 @@ public struct Labyrinth: Hashable, Sendable, Codable {
       for step in 1...steps {
         let t = Double(step) / Double(steps)
         let probe = MazePoint(x: previous.x + (point.x - previous.x) * t, y: previous.y + (point.y - previous.y) * t)
+        if probe.distance(to: startPoint) <= startRadius { continue }
         guard let found = Self.onPath(probe, segments: segments, tolerance: tolerance, hint: nearest) else {
           return .leftPath(at: index)
         }

@@ -57,9 +57,13 @@ public enum KidsChoreography {
     name: "kidsClockWarning",
     steps: (0..<3).map { .init(id: "pulse\($0 + 1)", delay: Double($0) * 0.5, duration: 0.5, curve: .easeInOut, from: .identity, to: Appearance(scale: 1.05)) })
 
+  /// A labyrinth trace that did not reach ZIEL fades away (reduced motion: it simply goes).
+  public static let traceFade = Choreography(
+    name: "kidsTraceFade", steps: [.init(id: "trace", delay: 0, duration: 0.65, curve: .easeOut, from: .identity, to: .transparent)])
+
   /// Every kids' choreography, by name.
   public static let all: [Choreography] = [
-    celebration, celebrationExit, coinFlight, dieTumble, crossFade, speechBubble, timeUp, clockWarning,
+    celebration, celebrationExit, coinFlight, dieTumble, crossFade, speechBubble, timeUp, clockWarning, traceFade,
   ]
 }
 

@@ -75,10 +75,9 @@ public struct PlayerData: Hashable, Sendable, Codable, Identifiable {
 
   /// Changes the child's difficulty in `activity`.
   mutating func updateDifficulty<T>(in activity: ActivityType, _ change: (inout AdaptiveDifficulty) -> T) -> T {
-    var difficulty = self.difficulty(in: activity)
-    let result = change(&difficulty)
-    difficulties = (difficulties ?? [:]).merging([activity.rawValue: difficulty]) { $1 }
-    return result
+    // In place: a level's end must not copy the dictionary (the core's transition budget is 1 µs).
+    if difficulties == nil { difficulties = [:] }
+    return change(&difficulties![activity.rawValue, default: AdaptiveDifficulty()])
   }
 
   /// Minutes played today.
