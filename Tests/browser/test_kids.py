@@ -228,13 +228,7 @@ def test_reaching_ten_coins_opens_the_treasure(page, server):
 
 
 def test_redeeming_five_minutes_plays_an_upload_until_the_clock_ends(page, server):
-    choose_player(page, server)
-    open_wuerfel(page)
-    play_to(page, 0, 10)
-    celebrate_and_continue(page, 10)
-    expect(main(page)).to_have_attribute("data-screen", "treasureScreen")
-    page.click("[data-testid=back-button]")
-    expect(main(page)).to_have_attribute("data-screen", "home")
+    earn_ten_coins_and_go_home(page, server)
     expect(page.locator("[data-testid=chest]")).to_have_attribute("data-chest", "open")
     open_wuerfel(page)
     play_level(page, 11)
@@ -418,7 +412,8 @@ def kids_state(page, server):
     return answer.json()["view"]
 
 
-def test_a_reload_mid_video_stops_the_film_and_its_clock_until_the_child_is_back(page, server):
+def earn_ten_coins_and_go_home(page, server):
+    """A new family's child plays Würfel to ten coins (two celebrations, then the treasure) and goes home."""
     choose_player(page, server)
     open_wuerfel(page)
     play_to(page, 0, 10)
@@ -426,6 +421,10 @@ def test_a_reload_mid_video_stops_the_film_and_its_clock_until_the_child_is_back
     expect(main(page)).to_have_attribute("data-screen", "treasureScreen")
     page.click("[data-testid=back-button]")
     expect(main(page)).to_have_attribute("data-screen", "home")
+
+
+def test_a_reload_mid_video_stops_the_film_and_its_clock_until_the_child_is_back(page, server):
+    earn_ten_coins_and_go_home(page, server)
     open_dashboard(page)
     webm = page.evaluate(MAKE_WEBM)
     data = bytes(webm) if webm else b"\x1aE\xdf\xa3" + bytes(512)
