@@ -431,3 +431,19 @@ def test_no_serious_accessibility_problems_on_any_screen(page, server):
     problems = {name: issues for name, issues in found.items() if issues}
     assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)
     assert len(found) >= 15, sorted(found)
+
+
+def test_the_loading_and_player_screens_fit_a_phone_without_scrolling_and_pass_axe(browser, server):
+    """At 390×844 the two lemmings on the loading screen once pushed the page 5 px wide (axe: a scrollable body)."""
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(server + "/kids")
+        for screen in ("loading", "playerSelection"):
+            expect(main(page)).to_have_attribute("data-screen", screen, timeout=15000)
+            assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), screen
+            serious = [v["id"] for v in axe_module.Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+            assert serious == [], (screen, serious)
+    finally:
+        context.close()
