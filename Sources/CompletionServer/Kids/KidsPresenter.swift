@@ -266,21 +266,11 @@ enum KidsPresenter {
     case "rollDie": return .rollDie(at: now)
     case "tapNumber": return .tapNumber(try integer(request.number, "number"), at: now)
     case "traceStroke":
-      guard let points = request.points else { throw .missingField("points") }
-      guard points.count <= NumberChoiceRound.maxPointsPerStroke else { throw .invalidField("points", "a stroke has at most \(NumberChoiceRound.maxPointsPerStroke) points") }
-      let stroke = try points.map { pair throws(KidsError) -> TracePoint in
-        guard pair.count == 2, pair[0].isFinite, pair[1].isFinite else { throw .invalidField("points", "each point is [x, y]") }
-        return TracePoint(x: pair[0], y: pair[1])
-      }
-      return .traceStroke(stroke, at: now)
+      let stroke = try xyPairs(request.points, atMost: NumberChoiceRound.maxPointsPerStroke, what: "a stroke")
+      return .traceStroke(stroke.map { TracePoint(x: $0.x, y: $0.y) }, at: now)
     case "traceLabyrinth":
-      guard let points = request.points else { throw .missingField("points") }
-      guard points.count <= LabyrinthRound.maxPoints else { throw .invalidField("points", "a trace has at most \(LabyrinthRound.maxPoints) points") }
-      let trace = try points.map { pair throws(KidsError) -> MazePoint in
-        guard pair.count == 2, pair[0].isFinite, pair[1].isFinite else { throw .invalidField("points", "each point is [x, y]") }
-        return MazePoint(x: pair[0], y: pair[1])
-      }
-      return .traceLabyrinth(trace, at: now)
+      let trace = try xyPairs(request.points, atMost: LabyrinthRound.maxPoints, what: "a trace")
+      return .traceLabyrinth(trace.map { MazePoint(x: $0.x, y: $0.y) }, at: now)
     case "idle": return .idle(seconds: try number(request.seconds, "seconds"))
     case "levelCompleteFinished": return .levelCompleteFinished
     case "tapWeiter": return .tapWeiter
@@ -317,6 +307,16 @@ enum KidsPresenter {
     case "renamePlayer": return .parent(.renamePlayer(player: try text(request.player, "player"), name: try text(request.name, "name")))
     case "removePlayer": return .parent(.removePlayer(player: try text(request.player, "player")))
     default: throw .unknownEvent(request.type)
+    }
+  }
+
+  /// The `points` field as finite [x, y] pairs, at most `limit` of them (`what` names them in the error).
+  private static func xyPairs(_ value: [[Double]]?, atMost limit: Int, what: String) throws(KidsError) -> [(x: Double, y: Double)] {
+    guard let value else { throw .missingField("points") }
+    guard value.count <= limit else { throw .invalidField("points", "\(what) has at most \(limit) points") }
+    return try value.map { pair throws(KidsError) -> (x: Double, y: Double) in
+      guard pair.count == 2, pair[0].isFinite, pair[1].isFinite else { throw .invalidField("points", "each point is [x, y]") }
+      return (pair[0], pair[1])
     }
   }
 
