@@ -93,16 +93,7 @@ public struct Labyrinth: Hashable, Sendable, Codable {
 
   /// The cells from START to ZIEL (the one way through).
   public var solution: [Int] {
-    var previous = [Int?](repeating: nil, count: columns * rows)
-    var queue = [start]
-    var seen: Set<Int> = [start]
-    while !queue.isEmpty {
-      let cell = queue.removeFirst()
-      for next in linked(to: cell) where seen.insert(next).inserted {
-        previous[next] = cell
-        queue.append(next)
-      }
-    }
+    let previous = Self.breadthFirst(from: start, passages: passages, cells: columns * rows).previous
     var path = [goal]
     while let before = previous[path[0]] { path.insert(before, at: 0) }
     return path
@@ -162,10 +153,6 @@ public struct Labyrinth: Hashable, Sendable, Codable {
     return point.distance(to: MazePoint(x: a.x + t * dx, y: a.y + t * dy))
   }
 
-  private func linked(to cell: Int) -> [Int] {
-    passages.compactMap { $0[0] == cell ? $0[1] : ($0[1] == cell ? $0[0] : nil) }
-  }
-
   private static func neighbours(of cell: Int, columns: Int, rows: Int) -> [Int] {
     let column = cell % columns
     let row = cell / columns
@@ -178,23 +165,31 @@ public struct Labyrinth: Hashable, Sendable, Codable {
   }
 
   private static func pathDistances(from start: Int, passages: [[Int]], cells: Int) -> [Int] {
+    breadthFirst(from: start, passages: passages, cells: cells).distance
+  }
+
+  /// Walks the passages outwards from `start`: each cell's distance in steps (-1: unreachable) and the cell
+  /// it was reached from (the way back to `start`).
+  private static func breadthFirst(from start: Int, passages: [[Int]], cells: Int) -> (distance: [Int], previous: [Int?]) {
     var links = [[Int]](repeating: [], count: cells)
     for pair in passages {
       links[pair[0]].append(pair[1])
       links[pair[1]].append(pair[0])
     }
-    var distances = [Int](repeating: -1, count: cells)
-    distances[start] = 0
+    var distance = [Int](repeating: -1, count: cells)
+    var previous = [Int?](repeating: nil, count: cells)
+    distance[start] = 0
     var queue = [start]
     var head = 0
     while head < queue.count {
       let cell = queue[head]
       head += 1
-      for next in links[cell] where distances[next] < 0 {
-        distances[next] = distances[cell] + 1
+      for next in links[cell] where distance[next] < 0 {
+        distance[next] = distance[cell] + 1
+        previous[next] = cell
         queue.append(next)
       }
     }
-    return distances
+    return (distance, previous)
   }
 }
