@@ -1,3 +1,4 @@
+import CAllocationCounter
 import CompletionCore
 import Foundation
 import KidsGame
@@ -18,21 +19,24 @@ func runKidsGameBenchmarks(rounds: Int) {
   var samples: [Double] = []
   samples.reserveCapacity(rounds)
   var effects = 0
+  var allocations: UInt64 = 0
   for round in 0..<(rounds + 1_000) {
+    let counted = ck_allocation_count()
     let began = clock.now
     effects &+= machine.handle(.tapActivity(.zahlen)).count
     effects &+= machine.handle(.back).count
     let elapsed = began.duration(to: clock.now)
     if round >= 1_000 {
       samples.append((elapsed.inSeconds) / 2)
+      allocations &+= ck_allocation_count() &- counted
     }
   }
   precondition(machine.state == .home && effects > 0)
   samples.sort()
   print(
     String(
-      format: "navigation transition (home ⇄ activity selection)  p50 %6.3f µs  p99 %6.3f µs  (budget 1 µs)",
-      percentile(samples, 0.5) * 1e6, percentile(samples, 0.99) * 1e6))
+      format: "navigation transition (home ⇄ activity selection)  p50 %6.3f µs  p99 %6.3f µs  allocations %.1f  (budget 1 µs)",
+      percentile(samples, 0.5) * 1e6, percentile(samples, 0.99) * 1e6, Double(allocations) / Double(2 * rounds)))
 
   // Gameplay: in Würfel, roll the die and tap the right number (a level, a coin, sometimes a celebration).
   _ = machine.handle(.tapActivity(.zahlen))
@@ -40,15 +44,25 @@ func runKidsGameBenchmarks(rounds: Int) {
   var now = start
   samples.removeAll(keepingCapacity: true)
   var transitions = 0
+  allocations = 0
+  var rolls: [Double] = []
+  rolls.reserveCapacity(rounds)
+  var rollAllocations: UInt64 = 0
   for _ in 0..<rounds {
     now = now.addingTimeInterval(5)
+    let rollCounted = ck_allocation_count()
+    let rollBegan = clock.now
     let roll = machine.handle(.rollDie(at: now))
+    rolls.append(rollBegan.duration(to: clock.now).inSeconds)
+    rollAllocations &+= ck_allocation_count() &- rollCounted
     var asked: Int?
     for case .speak(let line) in roll { if let n = line.text.compactMap(\.wholeNumberValue).first { asked = n } }
     now = now.addingTimeInterval(1)
+    let counted = ck_allocation_count()
     let began = clock.now
     let tap = machine.handle(.tapNumber(asked ?? 1, at: now))
     let elapsed = began.duration(to: clock.now)
+    allocations &+= ck_allocation_count() &- counted
     samples.append(elapsed.inSeconds)
     transitions += tap.count
     // Leave the level-complete moment (and any celebration) to keep playing.
@@ -57,10 +71,15 @@ func runKidsGameBenchmarks(rounds: Int) {
     if machine.state == .treasureScreen { _ = machine.handle(.back); _ = machine.handle(.tapActivity(.zahlen)); _ = machine.handle(.tapSubActivity(.wuerfel)) }
   }
   samples.sort()
+  rolls.sort()
   print(
     String(
-      format: "gameplay transition (right number → level complete)  p50 %6.3f µs  p99 %6.3f µs  (budget 1 µs; %d effects)",
-      percentile(samples, 0.5) * 1e6, percentile(samples, 0.99) * 1e6, transitions))
+      format: "gameplay transition (roll the die → \"Zeig mir die N!\")  p50 %6.3f µs  p99 %6.3f µs  allocations %.1f  (budget 1 µs)",
+      percentile(rolls, 0.5) * 1e6, percentile(rolls, 0.99) * 1e6, Double(rollAllocations) / Double(rounds)))
+  print(
+    String(
+      format: "gameplay transition (right number → level complete)  p50 %6.3f µs  p99 %6.3f µs  allocations %.1f  (budget 1 µs; %d effects)",
+      percentile(samples, 0.5) * 1e6, percentile(samples, 0.99) * 1e6, Double(allocations) / Double(rounds), transitions))
 
   runLabyrinthBenchmarks(rounds: max(200, rounds / 20))
 }

@@ -52,6 +52,16 @@ struct NarrationTests {
     #expect(Narration.fill("Zeig mir die [N]!", with: LineValues()) == "Zeig mir die [N]!")
   }
 
+  @Test("Filling a line replaces every gap once, keeps other brackets, and never fills inside a value")
+  func filling() {
+    let values = LineValues(name: "Mia [N]", n: 3, x: 12, y: 7)
+    #expect(Narration.fill("[X] [X] und [Y]", with: values) == "12 12 und 7")
+    #expect(Narration.fill("Hallo [Name]!", with: values) == "Hallo Mia [N]!")
+    #expect(Narration.fill("[a] [N] [", with: values) == "[a] 3 [")
+    #expect(Narration.fill("Grüße, [Name]: Zeig mir die [N]! 🌳", with: LineValues(name: "Lea", n: 5)) == "Grüße, Lea: Zeig mir die 5! 🌳")
+    #expect(Narration.fill("", with: values) == "")
+  }
+
   @Test("Speakers and order follow the script")
   func speakers() {
     let home = Narration.templates(for: .homeFirstVisit)

@@ -278,12 +278,27 @@ public enum Narration {
   /// `template` with each gap replaced by its value; a gap without a value stays as written, so a
   /// missing value is visible rather than silently dropped.
   public static func fill(_ template: String, with values: LineValues) -> String {
-    var text = template
-    for placeholder in Placeholder.allCases {
-      if let value = values.value(for: placeholder) {
-        text = text.replacingOccurrences(of: placeholder.rawValue, with: value)
+    // One pass over the bytes (the gaps are ASCII) instead of a Foundation search per gap: lines are
+    // filled inside a state transition, which has a 1 µs budget. A value is never searched again.
+    let open = UInt8(ascii: "[")
+    guard template.utf8.contains(open) else { return template }
+    var text = ""
+    text.reserveCapacity(template.utf8.count + 8)
+    var rest = template[...]
+    while let gap = rest.utf8.firstIndex(of: open) {
+      text += rest[..<gap]
+      let tail = rest[gap...]
+      if let placeholder = Placeholder.allCases.first(where: { tail.utf8.starts(with: $0.rawValue.utf8) }),
+        let value = values.value(for: placeholder)
+      {
+        text += value
+        rest = tail[tail.utf8.index(gap, offsetBy: placeholder.rawValue.utf8.count)...]
+      } else {
+        text += "["
+        rest = tail[tail.utf8.index(after: gap)...]
       }
     }
+    text += rest
     return text
   }
 }

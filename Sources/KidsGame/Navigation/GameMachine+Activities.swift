@@ -73,10 +73,15 @@ extension GameMachine {
       context.round = .dice(dice)
       context.idlePromptsGiven = 0
       navigation.activity = context
-      let line = Narration.lines(for: .wuerfelRolled, LineValues(n: face)).map {
-        SpokenLine(trigger: $0.trigger, speaker: $0.speaker, text: $0.text, delay: DiceRound.tumbleSeconds)
+      var effects: [GameEffect] = []
+      effects.reserveCapacity(2)
+      effects.append(.dieRolled(face))
+      for template in Narration.templates(for: .wuerfelRolled) {
+        // Spoken once the die has stopped tumbling.
+        let text = Narration.fill(template.template, with: LineValues(n: face))
+        effects.append(.speak(SpokenLine(trigger: .wuerfelRolled, speaker: template.speaker, text: text, delay: DiceRound.tumbleSeconds)))
       }
-      return [.dieRolled(face)] + line.map(GameEffect.speak)
+      return effects
 
     case (.tapNumber(let number, let date), .dice(var dice)):
       let outcome = dice.tap(number, at: date)
@@ -207,18 +212,26 @@ extension GameMachine {
   /// A level is solved: chime, a success phrase, +1 coin, save; the next step follows after 2 s. Calm on
   /// purpose: confetti belongs to the celebration overlay (every 5 coins) only.
   private mutating func succeed(at date: Date) -> [GameEffect] {
-    guard let player = activePlayer, let context = navigation.activity else { return [] }
-    updateActivePlayer { player in
+    // Only the id is held, not a copy of the record: a copy would share the record's dictionaries and make
+    // the writes below copy them (the core's transition budget is 1 µs).
+    guard let playerID = data.settings.lastActivePlayer, data.players.contains(where: { $0.id == playerID }),
+      let context = navigation.activity
+    else { return [] }
+    let outcome = context.outcome(solvedAt: date)
+    updatePlayer(playerID) { player in
       player.activityProgress[context.game.rawValue] = max(player.completedLevels(in: context.game), context.level)
       player.lastPlayedDate = date
-      _ = player.updateDifficulty(in: context.activity) { $0.record(context.outcome(solvedAt: date)) }
+      _ = player.updateDifficulty(in: context.activity) { $0.record(outcome) }
     }
-    var effects: [GameEffect] = [
-      .sound(.successChime), .speak(Narration.success(using: &random)), .sound(.coinCollect),
-    ]
-    if let coins = changeCoins(of: player.id, by: CoinRules.perLevel, reason: .earned) { effects.append(coins) }
+    var effects: [GameEffect] = []
+    effects.reserveCapacity(7)
+    effects.append(.sound(.successChime))
+    effects.append(.speak(Narration.success(using: &random)))
+    effects.append(.sound(.coinCollect))
+    if let coins = changeCoins(of: playerID, by: CoinRules.perLevel, reason: .earned) { effects.append(coins) }
     effects.append(move(to: .levelComplete))
-    effects += [.save, .schedule(.levelCompleteFinished, after: LevelTiming.nextLevelDelay)]
+    effects.append(.save)
+    effects.append(.schedule(.levelCompleteFinished, after: LevelTiming.nextLevelDelay))
     return effects
   }
 

@@ -250,13 +250,16 @@ public struct GameMachine: Hashable, Sendable {
     navigation.gate = nil
     navigation.video = nil
     guard let player = activePlayer else { return [move(to: .playerSelection), .save] + askWhoPlays() }
-    var effects = [move(to: .home), .save]
+    var effects: [GameEffect] = []
+    effects.reserveCapacity(5)
+    effects.append(move(to: .home))
+    effects.append(.save)
     guard greeting, !isDailyLimitReached else { return effects }
     if navigation.greetedHome {
-      effects += speak(.homeReturn)
+      appendLines(.homeReturn, to: &effects)
     } else {
       navigation.greetedHome = true
-      effects += speak(.homeFirstVisit, LineValues(name: player.name))
+      appendLines(.homeFirstVisit, LineValues(name: player.name), to: &effects)
     }
     return effects
   }
@@ -306,6 +309,13 @@ public struct GameMachine: Hashable, Sendable {
     let previous = navigation.state
     navigation.state = next
     return .transition(from: previous, to: next)
+  }
+
+  /// Appends the lines of `trigger` to `effects` without an array of their own.
+  func appendLines(_ trigger: NarrationTrigger, _ values: LineValues = LineValues(), to effects: inout [GameEffect]) {
+    for template in Narration.templates(for: trigger) {
+      effects.append(.speak(SpokenLine(trigger: trigger, speaker: template.speaker, text: Narration.fill(template.template, with: values), delay: template.delay)))
+    }
   }
 
   /// The lines of `trigger` as effects.

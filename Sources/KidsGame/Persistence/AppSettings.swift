@@ -18,6 +18,10 @@ public struct PlayerSettings: Hashable, Sendable, Codable {
     self.unlockedActivities = unlockedActivities
     self.numberChoiceMode = numberChoiceMode
   }
+
+  /// The defaults, made once: a child without saved settings is looked up on hot paths, and a fresh
+  /// value would build its `Set` on every lookup.
+  public static let defaults = PlayerSettings()
 }
 
 /// Where an approved video comes from.
@@ -87,7 +91,7 @@ public struct ParentSettings: Hashable, Sendable, Codable {
 
   /// The settings for `player` (defaults when none were saved).
   public func settings(for player: String) -> PlayerSettings {
-    playerSettings[player] ?? PlayerSettings()
+    playerSettings[player] ?? .defaults
   }
 }
 
