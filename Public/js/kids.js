@@ -737,6 +737,35 @@ function watchPage() {
   connectivity();
 }
 
+/**
+ * Tells the server how large a Puzzle Matching grid this screen holds with child-sized cells: the DU grid's
+ * room comes from the style sheet (--du-room, read through a hidden probe), the cell size from --target. The
+ * server keeps later levels within it. Sent at the start and whenever a resize changes the answer.
+ */
+function watchPuzzleRoom() {
+  const probe = document.createElement("div");
+  probe.className = "puzzle-room-probe";
+  probe.setAttribute("aria-hidden", "true");
+  document.body.append(probe);
+  let reported = null;
+  const report = () => {
+    const style = getComputedStyle(document.documentElement);
+    const target = parseFloat(style.getPropertyValue("--target")) || 96;
+    const chrome = parseFloat(style.getPropertyValue("--du-chrome")) || 0;
+    const fits = Math.max(1, Math.floor((probe.getBoundingClientRect().width - chrome) / target));
+    main.dataset.puzzleRoom = String(fits);
+    if (fits === reported || !state.view) return;
+    reported = fits;
+    send("screenFits", { number: fits });
+  };
+  let pending = 0;
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(report);
+  });
+  report();
+}
+
 async function start() {
   watchPage();
   const catalog = await getJSON("/api/kids/text");
@@ -747,6 +776,7 @@ async function start() {
   }, every("heartbeatSeconds"));
   document.title = t("homeTitle") || "Waldabenteuer";
   await enqueue(() => deliver("/api/kids/launch", { timeZone }));
+  watchPuzzleRoom();
   main.dataset.ready = "true";
   // /kids#eltern opens the parent area (through the gate, as always).
   if (location.hash === "#eltern") {

@@ -10,6 +10,7 @@ public struct KidsEventRequest: Codable, Hashable, Sendable {
   /// loadingTick, selectPlayer, tapActivity, tapSubActivity, tapChest, tapSettings, back, home, rollDie,
   /// tapNumber, traceStroke, traceLabyrinth (points), paintCell (cell, colour), eraseCell (cell), resetPuzzle, idle, levelCompleteFinished, tapWeiter, redeem, chooseVideo, videoTick,
   /// gateDigit, gateErase, gateConfirm, openParentDeepLink, appBackgrounded, appForegrounded, setAudio,
+  /// screenFits (number: the largest puzzle grid with child-sized cells on this screen),
   /// heartbeat, and the parent commands setDailyLimit, setActivity, setNumberChoiceMode, addVideo,
   /// removeVideo, resetProgress, resetDifficulty (player, activity), addPlayer, renamePlayer, removePlayer.
   public var type: String
@@ -23,7 +24,7 @@ public struct KidsEventRequest: Codable, Hashable, Sendable {
   public var activity: String?
   /// tapSubActivity: "wuerfel", "waehleDieZahl", "puzzleMatching", "labyrinth".
   public var game: String?
-  /// tapNumber, gateDigit (0…9), setDailyLimit (minutes).
+  /// tapNumber, gateDigit (0…9), setDailyLimit (minutes), screenFits (cells a side).
   public var number: Int?
   /// paintCell, eraseCell: the DU grid's cell, row by row from the top left (0…size²−1).
   public var cell: Int?
@@ -132,12 +133,14 @@ public struct KidsView: Codable, Hashable, Sendable {
   public let audioEnabled: Bool
   /// Whether the active child has used up today's play time.
   public let dailyLimitReached: Bool
+  /// The largest puzzle grid the last screen reported room for (`screenFits`); nil before any report.
+  public let largestPuzzleGrid: Int?
 
   public init(
     screen: String, activity: String?, game: String?, players: [KidsPlayerView], activePlayer: KidsPlayerView?,
     signs: [KidsSignView], games: [KidsGameView], level: KidsLevelView?, treasure: KidsTreasureView?, paidMinutes: Int?,
     videos: [KidsVideoView], playback: KidsPlaybackView?, gate: KidsGateView?, dashboard: KidsDashboardView?,
-    audioEnabled: Bool, dailyLimitReached: Bool
+    audioEnabled: Bool, dailyLimitReached: Bool, largestPuzzleGrid: Int? = nil
   ) {
     self.screen = screen
     self.activity = activity
@@ -155,6 +158,7 @@ public struct KidsView: Codable, Hashable, Sendable {
     self.dashboard = dashboard
     self.audioEnabled = audioEnabled
     self.dailyLimitReached = dailyLimitReached
+    self.largestPuzzleGrid = largestPuzzleGrid
   }
 }
 

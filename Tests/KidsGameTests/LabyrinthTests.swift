@@ -26,6 +26,11 @@ struct LabyrinthTests {
       // Following the one way through reaches ZIEL; the same trace pulled off sideways by 1.5 corridors leaves it.
       let path = maze.solution.map(maze.centre(of:))
       #expect(maze.judge(path) == .reachedGoal)
+      // START is a child's target on a phone (the maze drawn at 0.58 of its size: ≥ 96 px across), and a
+      // finger anywhere on it is more than a tolerance from every path of another cell.
+      #expect(maze.startRadius * 2 * 0.58 >= 96)
+      let cell = min(Labyrinth.width / Double(maze.columns), Labyrinth.height / Double(maze.rows))
+      #expect(maze.startRadius + tolerance < cell)
     }
   }
 
@@ -36,7 +41,7 @@ struct LabyrinthTests {
     let start = maze.centre(of: maze.start)
     let path = maze.solution.map(maze.centre(of:))
     #expect(maze.judge([MazePoint(x: start.x + 100, y: start.y)]) != .reachedGoal)
-    #expect(maze.judge([MazePoint(x: start.x + 60, y: start.y + 60)]) == .notAtStart)
+    #expect(maze.judge([MazePoint(x: start.x + 70, y: start.y + 70)]) == .notAtStart)
     // Straight from START to ZIEL as the crow flies crosses walls (the way through is never a straight line).
     if maze.solution.count > maze.columns { #expect(maze.judge([start, maze.centre(of: maze.goal)]) == .leftPath(at: 1)) }
     #expect(maze.judge(Array(path.prefix(2))) == (path.count > 2 ? .stoppedShort : .reachedGoal))

@@ -22,6 +22,45 @@ struct PuzzleMatchingTests {
     #expect(PuzzleMatchingRound.layout(level: 40, difficulty: 0.9).size == 6)
   }
 
+  @Test("A smaller screen: the grid stays within what fits, keeps the band's colours, and fills at most two thirds")
+  func screenFit() async {
+    let phone = PuzzleMatchingRound.layout(level: 40, largestSize: 3)
+    #expect(phone.size == 3 && phone.colours.count == 4 && phone.filled == 6...6)
+    #expect(PuzzleMatchingRound.layout(level: 25, largestSize: 4) == .init(size: 4, colours: [.green, .yellow, .grey, .brown], filled: 5...10))
+    #expect(PuzzleMatchingRound.layout(level: 1, largestSize: 1).size == 3)  // never below the table's smallest grid
+    #expect(PuzzleMatchingRound.layout(level: 40, largestSize: 6) == PuzzleMatchingRound.layout(level: 40))
+    await propertyCheck(count: 300, input: Gen.uint64(), Gen.int(in: 1...60), Gen.int(in: 3...6)) { seed, level, largest in
+      var random = SeededRandom(seed: seed)
+      let layout = PuzzleMatchingRound.layout(level: level, largestSize: largest)
+      #expect(layout.size <= largest && layout.filled.upperBound <= layout.size * layout.size * 2 / 3 + 1)
+      let round = PuzzleMatchingRound(layout: layout, using: &random)
+      #expect(layout.filled.contains(round.target.compactMap { $0 }.count))
+    }
+  }
+
+  @Test("In the machine: the screen's report bounds the next levels' grids, not the level under way")
+  func screenInTheMachine() {
+    var game = Game()
+    game.toHome()
+    #expect(game.send(.screenFits(puzzleGrid: 0)).refusals == [.numberOutOfRange])
+    #expect(game.send(.screenFits(puzzleGrid: 3)) == [.save])
+    #expect(game.send(.screenFits(puzzleGrid: 2)).isEmpty)  // the same after rounding up to 3×3
+    #expect(game.machine.navigation.largestPuzzleGrid == 3)
+    game.machine.data.players[0].activityProgress[SubActivity.puzzleMatching.rawValue] = 39
+    game.send(.tapActivity(.raetsel))
+    game.send(.tapSubActivity(.puzzleMatching))
+    guard case .puzzle(let small)? = game.machine.activity?.round else { Issue.record("no puzzle"); return }
+    #expect(small.size == 3 && small.colours.count == 4)
+    // A bigger screen: the level under way keeps its grid, the next one grows.
+    game.send(.screenFits(puzzleGrid: 9))
+    guard case .puzzle(let same)? = game.machine.activity?.round else { Issue.record("no puzzle"); return }
+    #expect(same.size == 3)
+    game.solveLevel()
+    game.send(.levelCompleteFinished)
+    guard case .puzzle(let big)? = game.machine.activity?.round else { Issue.record("no puzzle"); return }
+    #expect(big.size == 6)
+  }
+
   @Test("Any seed and level: the target has as many leaves as the table says, in offered colours, each used when enough")
   func generated() async {
     await propertyCheck(count: 300, input: Gen.uint64(), Gen.int(in: 1...60)) { seed, level in

@@ -205,8 +205,17 @@ def test_the_puzzle_fits_every_screen(browser, server, size):
         assert len(targets) >= 4, targets
         assert all(box["width"] >= 96 and box["height"] >= 96 for box in targets), targets
         cells = page.evaluate(BOXES, "[data-testid=puzzle-cells] .puzzle-cell")
-        smallest = 64 if phone else 96
-        assert all(box["width"] >= smallest and box["height"] >= smallest for box in cells), cells
+        assert all(box["width"] >= 96 and box["height"] >= 96 for box in cells), cells
+        # The page told the server how large a grid this screen holds with 96 px cells (3 on a phone, 6 on a
+        # tablet or laptop), and a grid that large would indeed get cells of 96 px or more.
+        fits = int(main(page).get_attribute("data-puzzle-room"))
+        assert fits == (3 if phone else 6), fits
+        expect(main(page)).to_have_attribute("data-puzzle-room", str(fits))
+        page.wait_for_function("(fits) => fetch('/api/kids/state').then((r) => r.json()).then((b) => b.view.largestPuzzleGrid === fits)", arg=fits)
+        page.evaluate("(n) => document.querySelector('[data-testid=puzzle]').style.setProperty('--n', String(n)) || document.querySelector('[data-testid=puzzle-cells]').style.setProperty('--n', String(n))", fits)
+        widest = page.evaluate(BOXES, "[data-testid=puzzle-cells] .puzzle-cell")
+        assert all(box["width"] >= 96 for box in widest[:fits]), widest
+        page.evaluate("() => { for (const e of document.querySelectorAll('[data-testid=puzzle], [data-testid=puzzle-cells]')) e.style.setProperty('--n', '3'); }")
         # Everything is in the window, without scrolling.
         parts = page.evaluate(BOXES, "[data-testid=puzzle-target], [data-testid=puzzle-cells], [data-testid=puzzle] .puzzle-tool")
         outside = [box for box in parts if box["top"] < 0 or box["left"] < 0

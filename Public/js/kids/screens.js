@@ -445,7 +445,7 @@ function buildPuzzle(stage, puzzle, ui) {
   const count = size * size;
   const target = stage.querySelector("[data-testid=puzzle-target]");
   const mine = stage.querySelector("[data-testid=puzzle-cells]");
-  for (const grid of [target, mine]) grid.style.setProperty("--n", String(size));
+  for (const grid of [stage, target, mine]) grid.style.setProperty("--n", String(size));
   fill(target, Array.from({ length: count }, (_, index) =>
     h("span", { class: "puzzle-cell", role: "img", data: { cell: String(index), leaf: "" } }, leafShape())));
   fill(mine, Array.from({ length: count }, (_, index) =>

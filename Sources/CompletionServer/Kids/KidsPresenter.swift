@@ -45,7 +45,8 @@ enum KidsPresenter {
       screen: screen, activity: activity, game: game, players: machine.data.players.map(KidsPlayerView.init),
       activePlayer: active.map(KidsPlayerView.init), signs: signs, games: games, level: level, treasure: treasure,
       paidMinutes: paidMinutes, videos: videos, playback: playback, gate: gate, dashboard: dashboard,
-      audioEnabled: machine.data.settings.audioEnabled, dailyLimitReached: machine.isDailyLimitReached)
+      audioEnabled: machine.data.settings.audioEnabled, dailyLimitReached: machine.isDailyLimitReached,
+      largestPuzzleGrid: machine.navigation.largestPuzzleGrid)
   }
 
   /// Where the client plays `video`.
@@ -284,6 +285,7 @@ enum KidsPresenter {
     case "appBackgrounded": return .appBackgrounded(at: now)
     case "appForegrounded": return .appForegrounded(at: now)
     case "setAudio": return .setAudio(enabled: try flag(request.enabled, "enabled"))
+    case "screenFits": return .screenFits(puzzleGrid: try integer(request.number, "number"))
     case "setDailyLimit":
       return .parent(.setDailyLimit(player: try text(request.player, "player"), minutes: try integer(request.number, "number")))
     case "setActivity":

@@ -82,10 +82,13 @@ public struct Labyrinth: Hashable, Sendable, Codable {
     return MazePoint(x: (Double(cell % columns) + 0.5) * cellWidth, y: (Double(cell / columns) + 0.5) * cellHeight)
   }
 
-  /// How far from START's middle a finger may begin (and wander while there): the START stone fills most of
-  /// its cell, so a small finger finds it (never less than the tolerance).
+  /// How far from START's middle a finger may begin (and wander while there): the START stone is a little
+  /// wider than its cell, so it stays a child-sized target even on a phone, where the maze is drawn at under
+  /// 0.6 of its size. It never reaches within a tolerance of a neighbouring cell's paths (those are at least a
+  /// cell away), so a finger on START cannot slip through a wall; never less than the tolerance.
   public var startRadius: Double {
-    max(tolerance, min(Self.width / Double(columns), Self.height / Double(rows)) * 0.46)
+    let cell = min(Self.width / Double(columns), Self.height / Double(rows))
+    return max(tolerance, min(cell * 0.6, cell - tolerance - 16))
   }
 
   /// The passages as segments between cell middles (what the page draws as stones).

@@ -56,7 +56,11 @@ public struct PuzzleMatchingRound: Hashable, Sendable, Codable {
   /// The original's table by level (SPEC-NOTES §1), moved by the child's difficulty: below 0.2 one band
   /// easier, from 0.7 one band harder (never below the first or above the last; the first five levels are
   /// always the first band).
-  public static func layout(level: Int, difficulty: Double = AdaptiveDifficulty.start) -> Layout {
+  ///
+  /// `largestSize` is the largest grid the screen has room for with child-sized cells: a bigger band keeps
+  /// its colours but comes as that grid, with at most two thirds of its cells filled (a phone stays on 3×3
+  /// and gets the later levels' colours and leaves instead).
+  public static func layout(level: Int, difficulty: Double = AdaptiveDifficulty.start, largestSize: Int = largestSize) -> Layout {
     let bands: [Layout] = [
       Layout(size: 3, colours: [.green, .yellow], filled: 2...4),
       Layout(size: 3, colours: [.green, .yellow, .grey], filled: 3...5),
@@ -74,9 +78,16 @@ public struct PuzzleMatchingRound: Hashable, Sendable, Codable {
       }
     let shift = bandShift(difficulty: difficulty)
     // The first levels always start at the first band: a new child is never met with a big grid.
-    let band = level <= 5 ? 0 : min(bands.count - 1, max(0, byLevel + shift))
-    return bands[band]
+    let band = bands[level <= 5 ? 0 : min(bands.count - 1, max(0, byLevel + shift))]
+    let size = max(smallestSize, min(band.size, largestSize))
+    guard size < band.size else { return band }
+    let most = max(1, size * size * 2 / 3)
+    return Layout(size: size, colours: band.colours, filled: min(band.filled.lowerBound, most)...min(band.filled.upperBound, most))
   }
+
+  /// The table's smallest and largest grids (cells a side).
+  public static let smallestSize = 3
+  public static let largestSize = 6
 
   /// How the difficulty moves the table's band: −1 below 0.2, +1 from 0.7, else 0.
   public static func bandShift(difficulty: Double) -> Int {

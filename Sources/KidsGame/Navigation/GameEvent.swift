@@ -64,6 +64,9 @@ public enum GameEvent: Hashable, Sendable {
   case appForegrounded(at: Date)
   /// The sound button: narration and effects on or off.
   case setAudio(enabled: Bool)
+  /// The screen in use has room for Puzzle Matching grids up to `puzzleGrid` cells a side with cells that
+  /// are child-sized targets; later levels stay within it (a level under way keeps its grid).
+  case screenFits(puzzleGrid: Int)
   /// A new calendar day began for this family: everyone's play time today starts again at zero.
   case dayChanged
 
@@ -100,6 +103,7 @@ public enum GameEvent: Hashable, Sendable {
     case .appBackgrounded: "appBackgrounded"
     case .appForegrounded: "appForegrounded"
     case .setAudio: "setAudio"
+    case .screenFits: "screenFits"
     case .dayChanged: "dayChanged"
     }
   }

@@ -22,7 +22,9 @@ extension GameMachine {
       // In trace mode the number to trace glows gold; in tap mode that would give the answer away.
       if mode == .trace { effects.append(.highlightNumber(target)) }
     case .puzzleMatching:
-      let layout = PuzzleMatchingRound.layout(level: level, difficulty: player.difficulty(in: game.activity).level)
+      let layout = PuzzleMatchingRound.layout(
+        level: level, difficulty: player.difficulty(in: game.activity).level,
+        largestSize: navigation.largestPuzzleGrid ?? PuzzleMatchingRound.largestSize)
       round = .puzzle(PuzzleMatchingRound(layout: layout, using: &random))
     case .labyrinth:
       let tolerance = player.difficulty(in: game.activity).labyrinthTolerance

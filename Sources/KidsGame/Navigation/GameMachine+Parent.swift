@@ -109,7 +109,7 @@ extension GameMachine {
       return effects + [.settingsChanged, .save]
     case .resetDifficulty(let player, let activity):
       guard data.player(player) != nil else { return refuse(.unknownPlayer, event) }
-      updatePlayer(player) { _ = $0.updateDifficulty(in: activity) { $0.reset() } }
+      updatePlayer(player) { $0.updateDifficulty(in: activity) { $0.reset() } }
       return [.settingsChanged, .save]
     }
     return [.settingsChanged, .save]

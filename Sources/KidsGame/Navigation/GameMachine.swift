@@ -39,6 +39,9 @@ public struct Navigation: Hashable, Sendable, Codable {
   public internal(set) var greetedHome = false
   /// The last number asked in Wähle die Zahl, so the next one differs.
   public internal(set) var lastNumberTarget: Int?
+  /// The largest Puzzle Matching grid whose cells are child-sized targets on the screen in use (as the page
+  /// reported it); nil until one is reported, which allows every grid.
+  public internal(set) var largestPuzzleGrid: Int?
 
   /// The start: the loading screen.
   public init() {}
@@ -98,6 +101,13 @@ public struct GameMachine: Hashable, Sendable {
     case .setAudio(let enabled):
       data.settings.audioEnabled = enabled
       return [.settingsChanged, .save]
+    case .screenFits(let grid):
+      guard (1...100).contains(grid) else { return refuse(.numberOutOfRange, event) }
+      // Never below the smallest grid of the table: a very small screen gets that one, as large as it can.
+      let largest = min(PuzzleMatchingRound.largestSize, max(PuzzleMatchingRound.smallestSize, grid))
+      guard navigation.largestPuzzleGrid != largest else { return [] }
+      navigation.largestPuzzleGrid = largest
+      return [.save]
     case .dayChanged:
       for index in data.players.indices {
         data.players[index].totalPlayTimeToday = 0
