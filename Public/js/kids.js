@@ -13,6 +13,18 @@ const $ = (selector) => document.querySelector(selector);
 const main = $("#kids");
 const stage = $("#stage");
 const timeZone = currentTimeZone();
+/** This tab's id, kept across its reloads: a second tab opened during play joins the game instead of relaunching it. */
+const tab = (() => {
+  try {
+    const id = sessionStorage.getItem("waldabenteuer-tab") || newEventID();
+    sessionStorage.setItem("waldabenteuer-tab", id);
+    return id;
+  } catch {
+    return undefined;
+  }
+})();
+/** Whether this page load is a reload of the tab (always a new launch, as the seed has it). */
+const reloaded = (performance.getEntriesByType("navigation")[0] || {}).type === "reload";
 
 /** Events the page sends by itself: when the server cannot be reached they are simply dropped. */
 const BACKGROUND = new Set(["loadingTick", "heartbeat", "videoTick", "idle", "appBackgrounded", "appForegrounded"]);
@@ -772,10 +784,10 @@ async function start() {
   state.catalog = catalog;
   // Play time counts while the page is visible: the server says how often to report it.
   setInterval(() => {
-    if (document.visibilityState === "visible" && state.view) send("heartbeat", { timeZone });
+    if (document.visibilityState === "visible" && state.view) send("heartbeat", { timeZone, tab });
   }, every("heartbeatSeconds"));
   document.title = t("homeTitle") || "Waldabenteuer";
-  await enqueue(() => deliver("/api/kids/launch", { timeZone }));
+  await enqueue(() => deliver("/api/kids/launch", { timeZone, tab, reload: reloaded }));
   watchPuzzleRoom();
   main.dataset.ready = "true";
   // /kids#eltern opens the parent area (through the gate, as always).

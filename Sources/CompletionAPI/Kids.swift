@@ -49,6 +49,8 @@ public struct KidsEventRequest: Codable, Hashable, Sendable {
   public var name: String?
   /// heartbeat, launch: the family's IANA time zone, which decides when "today" starts.
   public var timeZone: String?
+  /// heartbeat: the tab's id (as in ``KidsLaunchRequest/tab``), so a second tab joins the game in play.
+  public var tab: String?
 
   /// An event of `type`; set the fields it needs.
   public init(type: String) {
@@ -60,9 +62,15 @@ public struct KidsEventRequest: Codable, Hashable, Sendable {
 public struct KidsLaunchRequest: Codable, Hashable, Sendable {
   /// The family's IANA time zone, which decides when "today" starts.
   public var timeZone: String?
+  /// The page's own id for its browser tab (kept across reloads of that tab), at most 64 characters.
+  public var tab: String?
+  /// Whether the tab was reloaded (a reload is always a new launch).
+  public var reload: Bool?
 
-  public init(timeZone: String? = nil) {
+  public init(timeZone: String? = nil, tab: String? = nil, reload: Bool? = nil) {
     self.timeZone = timeZone
+    self.tab = tab
+    self.reload = reload
   }
 }
 

@@ -30,6 +30,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(CreateCompletions())  // the completion pipeline: completions, streaks, totals, celebration settings
   app.migrations.add(CreateIdempotencyRecords())  // first responses replayed to retries, for every domain
   app.migrations.add(AddCryptogramGameVersion())  // optimistic versions, so server processes sharing a database never lose a move
+  app.migrations.add(AddKidsActiveTab())  // a second tab joins the game in play instead of relaunching it
   app.migrations.add(CreateProjects())  // projects and tasks with kept counts (seed 003)
   app.migrations.add(CreateChallenges())  // challenges, photos, follows, feeds, moderation (seed 004)
 

@@ -34,8 +34,9 @@ struct KidsAPITests {
     let client: TestClient
 
     @discardableResult
-    func launch() async throws -> KidsResponse {
-      let response = try await client.send(.POST, "/api/kids/launch", json: KidsLaunchRequest(timeZone: KidsAPITests.quietZone))
+    func launch(tab: String? = nil, reload: Bool? = nil) async throws -> KidsResponse {
+      let request = KidsLaunchRequest(timeZone: KidsAPITests.quietZone, tab: tab, reload: reload)
+      let response = try await client.send(.POST, "/api/kids/launch", json: request)
       #expect(response.status == .ok)
       return try decoder.decode(KidsResponse.self, from: Data(buffer: response.body))
     }
@@ -390,6 +391,48 @@ struct KidsAPITests {
       try await family.send("loadingTick") { $0.seconds = 2.5 }
       let oliver = try await family.send("selectPlayer") { $0.player = "oliver" }
       #expect(oliver.view.screen == "home" && oliver.view.activePlayer?.coins == 0)
+    }
+  }
+
+  @Test("A second tab opened during play joins the game; a reload, or a launch after the other tab fell quiet, relaunches")
+  func secondTab() async throws {
+    try await withTestApp(options: Self.options) { client in
+      let family = Family(client: client)
+      try await family.launch(tab: "first")
+      try await family.send("loadingTick") { $0.seconds = 2.5 }
+      try await family.send("selectPlayer") { $0.player = "alexander" }
+      try await family.send("tapActivity") { $0.activity = "zahlen" }
+      try await family.send("tapSubActivity") { $0.game = "wuerfel" }
+      let rolled = try await family.send("rollDie")
+      try await family.send("heartbeat") {
+        $0.timeZone = KidsAPITests.quietZone
+        $0.tab = "first"
+      }
+      // The second tab shows the level in play, with the die as rolled; the first tab's tap still lands.
+      let joined = try await family.launch(tab: "second")
+      #expect(joined.view.screen == "playing" && joined.view.level?.askedNumber == rolled.view.level?.askedNumber)
+      let face = try #require(rolled.view.level?.askedNumber)
+      try await family.wait(1)
+      let tapped = try await family.send("tapNumber") { $0.number = face }
+      #expect(tapped.view.screen == "levelComplete")
+      // A reload of either tab is a launch: loading, then who plays.
+      let reloaded = try await family.launch(tab: "first", reload: true)
+      #expect(reloaded.view.screen == "loading")
+      try await family.send("loadingTick") { $0.seconds = 2.5 }
+      try await family.send("selectPlayer") { $0.player = "alexander" }
+      // The same tab opening the page again (not a reload) is a launch too.
+      let reopened = try await family.launch(tab: "first")
+      #expect(reopened.view.screen == "loading")
+      try await family.send("loadingTick") { $0.seconds = 2.5 }
+      try await family.send("selectPlayer") { $0.player = "alexander" }
+      // Once the other tab has been quiet longer than a heartbeat gap, a new tab launches.
+      try await family.wait(21)
+      let later = try await family.launch(tab: "third")
+      #expect(later.view.screen == "loading")
+      // A tab id that is not one is refused.
+      let long = try await client.send(
+        .POST, "/api/kids/launch", json: KidsLaunchRequest(timeZone: KidsAPITests.quietZone, tab: String(repeating: "x", count: 65)))
+      #expect(long.status == .badRequest)
     }
   }
 

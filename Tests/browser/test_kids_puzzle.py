@@ -187,6 +187,35 @@ def test_the_grid_is_kept_between_answers(page, server):
     assert page.evaluate("() => window.__cell === document.querySelector(\"[data-testid=puzzle-cells] [data-cell='0']\")")
 
 
+def test_a_second_tab_joins_the_puzzle_in_play(page, server):
+    """A parent opens the game in another tab while the child plays: the new tab shows the same level, and the
+    child's first tab plays on (its leaves stay, its next tap lands). A reload is a launch again."""
+    choose_player(page, server)
+    open_puzzle(page)
+    target = ziel(page)
+    filled = [index for index, leaf in enumerate(target) if leaf]
+    paint(page, filled[0], target[filled[0]])
+    expect(du_cell(page, filled[0])).to_have_attribute("data-match", "true")
+
+    second = page.context.new_page()
+    second.goto(server + "/kids")
+    expect(main(second)).to_have_attribute("data-ready", "true", timeout=15000)
+    expect(main(second)).to_have_attribute("data-screen", "playing")
+    expect(second.locator(".screen-activity")).to_have_attribute("data-game", "puzzleMatching")
+    expect(second.locator(f"[data-testid=puzzle-cells] .puzzle-cell[data-cell='{filled[0]}']")).to_have_attribute("data-leaf", target[filled[0]])
+    second.close()
+
+    page.bring_to_front()
+    expect(main(page)).to_have_attribute("data-screen", "playing")
+    if len(filled) > 1:
+        paint(page, filled[1], target[filled[1]])
+        expect(du_cell(page, filled[1])).to_have_attribute("data-match", "true")
+    expect(du_cell(page, filled[0])).to_have_attribute("data-match", "true")
+
+    page.reload()
+    expect(main(page)).to_have_attribute("data-screen", "playerSelection", timeout=20000)
+
+
 # MARK: Sizes, screenshots, accessibility
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)

@@ -54,8 +54,21 @@ struct KidsController: RouteCollection {
   @Sendable func launch(req: Request) async throws -> Response {
     let body = req.body.data == nil ? KidsLaunchRequest() : try req.decodeJSON(KidsLaunchRequest.self)
     let zone = try Self.timeZone(body.timeZone)
+    let tab = try Self.tab(body.tab)
     let userID = try await req.userCreatingGuest().requireID()
     return try await run(req, userID: userID, eventID: nil) { machine, record, now, logger in
+      if Self.joinsGameInPlay(record, tab: tab, reload: body.reload ?? false, at: now) {
+        // Another tab of this family was in play a moment ago: this one shows the same game rather than
+        // relaunching it (which would pull the child in the other tab out of their level). A reload, or a
+        // launch once the other tab has been quiet longer than a heartbeat gap, starts the seed's flow.
+        record.activeTab = tab
+        record.lastHeartbeatAt = now
+        let effects = Self.rollDay(&machine, &record, zone: zone, at: now)
+        // The other tab went to the background when this one opened; this one is in front.
+        let resumed = machine.state == .videoPlaying ? machine.handle(.appForegrounded(at: now)) : []
+        return (effects + resumed).filter { $0.refusal == nil }
+      }
+      record.activeTab = tab
       let saved = record.snapshot.isEmpty ? nil : Data(record.snapshot.utf8)
       let (launched, note) = GameMachine.launch(from: saved, seed: .random(in: .min ... .max), at: now)
       if note.outcome != .restored, note.outcome != .freshStart {
@@ -75,8 +88,10 @@ struct KidsController: RouteCollection {
     let userID = try await req.userCreatingGuest().requireID()
     if body.type == "heartbeat" {
       let zone = try Self.timeZone(body.timeZone)
+      let tab = try Self.tab(body.tab)
       return try await run(req, userID: userID, eventID: body.eventID) { machine, record, now, _ in
-        Self.heartbeat(&machine, &record, zone: zone, at: now)
+        if let tab { record.activeTab = tab }
+        return Self.heartbeat(&machine, &record, zone: zone, at: now)
       }
     }
     let event = try KidsPresenter.event(from: body, at: req.application.services.clock.now())
@@ -174,7 +189,7 @@ struct KidsController: RouteCollection {
       let response = try StoredResponse(
         KidsResponse(view: KidsPresenter.view(of: machine, at: now, maxUploadBytes: maxUpload), effects: KidsPresenter.effects(effects)))
       if stored != nil, machine == before.0, record.playDay == before.1.playDay, record.lastHeartbeatAt == before.1.lastHeartbeatAt,
-        record.timeZone == before.1.timeZone
+        record.timeZone == before.1.timeZone, record.activeTab == before.1.activeTab
       {
         return .respond(response)  // nothing to save (an idle tick with no prompt due)
       }
@@ -251,6 +266,22 @@ struct KidsController: RouteCollection {
     if machine.state == .videoPlaying { effects += machine.handle(.videoTick(at: now)) }
     record.lastHeartbeatAt = now
     return effects.filter { $0.refusal == nil }
+  }
+
+  /// Whether a launch from `tab` joins the game another tab is playing: not a reload, from a different tab,
+  /// and that tab was seen within a heartbeat gap (a visible page beats every ``KidsClientTiming/heartbeatSeconds``).
+  static func joinsGameInPlay(_ record: KidsGameRecord, tab: String?, reload: Bool, at now: Date) -> Bool {
+    guard !reload, let tab, let active = record.activeTab, active != tab, let last = record.lastHeartbeatAt,
+      !record.snapshot.isEmpty
+    else { return false }
+    return now.timeIntervalSince(last) <= maxHeartbeatGap
+  }
+
+  /// A tab id as the page sent it: nil, or 1…64 characters.
+  static func tab(_ value: String?) throws(KidsError) -> String? {
+    guard let value else { return nil }
+    guard (1...64).contains(value.count) else { throw KidsError.invalidField("tab", "use the page's tab id (1 to 64 characters)") }
+    return value
   }
 
   /// Starts a new day's play-time count when the family's date changed.

@@ -17,6 +17,8 @@ struct KidsGameRecord: Codable, Sendable {
   var playDay: String?
   var timeZone: String?
   var lastHeartbeatAt: Date?
+  /// The browser tab that launched the game or sent the last heartbeat (a page's own id), if it said.
+  var activeTab: String? = nil
   var updatedAt: Date
 
   enum CodingKeys: String, CodingKey {
@@ -26,11 +28,12 @@ struct KidsGameRecord: Codable, Sendable {
     case playDay = "play_day"
     case timeZone = "time_zone"
     case lastHeartbeatAt = "last_heartbeat_at"
+    case activeTab = "active_tab"
     case updatedAt = "updated_at"
   }
 
   static let columns = [
-    "user_id", "snapshot", "version", "recent_event_ids", "play_day", "time_zone", "last_heartbeat_at", "updated_at",
+    "user_id", "snapshot", "version", "recent_event_ids", "play_day", "time_zone", "last_heartbeat_at", "active_tab", "updated_at",
   ]
 
   /// The family's row, or nil before their first visit.
@@ -46,7 +49,8 @@ struct KidsGameRecord: Codable, Sendable {
       .columns(columns.map { SQLIdentifier($0) })
       .values(
         SQLBind(record.userID), SQLBind(record.snapshot), SQLBind(record.version), SQLBind(record.recentEventIDs),
-        SQLBind(record.playDay), SQLBind(record.timeZone), SQLBind(record.lastHeartbeatAt), SQLBind(record.updatedAt)
+        SQLBind(record.playDay), SQLBind(record.timeZone), SQLBind(record.lastHeartbeatAt), SQLBind(record.activeTab),
+        SQLBind(record.updatedAt)
       )
       .ignoringConflicts(with: "user_id")
       .returning("version")
@@ -63,7 +67,7 @@ struct KidsGameRecord: Codable, Sendable {
       .set("snapshot", to: SQLBind(snapshot)).set("version", to: SQLBind(version))
       .set("recent_event_ids", to: SQLBind(recentEventIDs)).set("play_day", to: SQLBind(playDay))
       .set("time_zone", to: SQLBind(timeZone)).set("last_heartbeat_at", to: SQLBind(lastHeartbeatAt))
-      .set("updated_at", to: SQLBind(updatedAt))
+      .set("active_tab", to: SQLBind(activeTab)).set("updated_at", to: SQLBind(updatedAt))
       .where("user_id", .equal, SQLBind(userID)).where("version", .equal, SQLBind(expectedVersion))
       .returning("version")
       .first()
