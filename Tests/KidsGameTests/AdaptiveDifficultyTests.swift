@@ -11,15 +11,20 @@ struct AdaptiveDifficultyTests {
     LevelOutcome(solveSeconds: seconds, mistakes: mistakes, longPauses: pauses, at: at(offset))
   }
 
-  @Test("Starts at 0.3; three quick clean wins, a minute apart, raise it once by the sum")
+  @Test("Starts at 0.3; three quick clean wins raise it by one band (the levels' average plus the clean-win bonus)")
   func quickCleanWins() {
     var difficulty = AdaptiveDifficulty()
     #expect(difficulty.level == 0.3)
     #expect(difficulty.numberRange == 1...5)
     #expect(difficulty.record(Self.solved(5, at: 100)).changedTo == nil)
     #expect(difficulty.record(Self.solved(5, at: 110)).changedTo == nil)
-    // 3 × (+0.1 fast, +0.05 few mistakes) + 0.15 for three clean wins = +0.6.
-    #expect(difficulty.record(Self.solved(5, at: 120)).changedTo == 0.9)
+    // The average level (+0.1 fast, +0.05 few mistakes) + 0.15 for three clean wins = +0.3: one band up.
+    #expect(difficulty.record(Self.solved(5, at: 120)).changedTo == 0.6)
+    #expect(difficulty.numberRange == 1...7)
+    #expect(difficulty.labyrinthTolerance == 44)
+    // Three more, a minute on: the next band, and never past the top.
+    for offset in [180.0, 190] { #expect(difficulty.record(Self.solved(5, at: offset)).changedTo == nil) }
+    #expect(difficulty.record(Self.solved(5, at: 200)).changedTo == 0.9)
     #expect(difficulty.numberRange == 1...10)
     #expect(difficulty.labyrinthTolerance == 36)
   }
@@ -31,6 +36,7 @@ struct AdaptiveDifficultyTests {
     #expect(!difficulty.record(Self.solved(70, mistakes: 2, at: 200)).offersHint)
     let step = difficulty.record(Self.solved(70, mistakes: 4, pauses: 2, at: 300))
     #expect(step.offersHint)
+    // Ratings −0.25, −0.1, −0.35: on average −0.23, so 0.3 → 0.07, held at the floor.
     #expect(step.changedTo == 0.1)
   }
 
@@ -117,16 +123,29 @@ struct AdaptiveDifficultyTests {
     return targets
   }
 
-  @Test("In the game: Wähle die Zahl asks 1–5 at first, 1–10 after quick clean levels; the parent's reset brings back 1–5")
+  @Test("In the game: Wähle die Zahl asks 1–5 at first, up to 7 and then 10 after quick clean levels; the parent's reset brings back 1–5")
   func inTheGame() {
     var game = Game(mode: .tap)
     game.toPlaying(.waehleDieZahl)
     let first = Self.playTapLevels(&game, count: 3, secondsApart: 4)
     #expect(first.allSatisfy { (1...5).contains($0) })
+    #expect(game.machine.activePlayer?.difficulty(in: .zahlen).level == 0.6)
+    // Three more quick levels, once a minute has passed: the next band.
+    _ = Self.playTapLevels(&game, count: 3, secondsApart: 25)
     #expect(game.machine.activePlayer?.difficulty(in: .zahlen).level == 0.9)
-    let later = Self.playTapLevels(&game, count: 40, secondsApart: 4)
+    var later: [Int] = []
+    while later.count < 30 {
+      if game.state == .treasureScreen {
+        game.send(.back)
+        game.send(.tapActivity(.zahlen))
+        game.send(.tapSubActivity(.waehleDieZahl))
+      }
+      let played = Self.playTapLevels(&game, count: 30 - later.count, secondsApart: 4)
+      later += played
+      if played.isEmpty && game.state != .treasureScreen { break }
+    }
     #expect(later.allSatisfy { (1...10).contains($0) })
-    #expect(later.contains { $0 > 7 })
+    #expect(later.contains { $0 > 7 }, "\(later)")
 
     game.send(.home)
     game.toParentDashboardFromHome()

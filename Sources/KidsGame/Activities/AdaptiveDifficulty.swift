@@ -23,6 +23,12 @@ public struct LevelOutcome: Hashable, Sendable {
 /// One child's difficulty in one activity (the original's Phase 12 rules), as a value: the level a game is
 /// made at, and what the last levels said about it. Changes are gathered level by level and applied at most
 /// every 3 levels and at least 60 s apart, so a child never meets a game that changes under every answer.
+///
+/// How a change adds up: each level rates how it went (solve time, mistakes, long pauses), and a change moves
+/// by the **average** of those ratings, plus the events that stand on their own (three clean wins +0.15, a quit
+/// −0.3). Summing the ratings instead would move three quick levels by +0.45 and, with the clean-win bonus,
+/// jump from the easiest to the hardest setting in one step; averaged, a quick child climbs one band at a
+/// time (0.3 → 0.6 → 0.9).
 public struct AdaptiveDifficulty: Hashable, Sendable, Codable {
   /// Where every child starts.
   public static let start = 0.3
@@ -39,8 +45,11 @@ public struct AdaptiveDifficulty: Hashable, Sendable, Codable {
 
   /// The difficulty, 0.1…0.9.
   public private(set) var level = Self.start
-  /// What the levels since the last change add up to (applied at the next allowed change).
+  /// The bonuses since the last change (three clean wins, quits), applied whole at the next allowed change.
   public private(set) var pending = 0.0
+  /// The levels' own ratings since the last change, added up (their average is applied); nil in saves from
+  /// before ratings were kept apart.
+  public private(set) var ratings: Double?
   /// Levels finished since the last change.
   public private(set) var levelsSinceChange = 0
   /// When the difficulty last changed (nil: never).
@@ -67,20 +76,21 @@ public struct AdaptiveDifficulty: Hashable, Sendable, Codable {
   /// hint), −0.05 per long pause, +0.15 for three clean wins in a row.
   public mutating func record(_ outcome: LevelOutcome) -> Step {
     noteReturn(at: outcome.at)
-    var delta = 0.0
-    if outcome.solveSeconds < 10 { delta += 0.1 } else if outcome.solveSeconds > 60 { delta -= 0.1 }
-    if outcome.mistakes <= 1 { delta += 0.05 } else if outcome.mistakes >= 3 { delta -= 0.15 }
-    delta -= 0.05 * Double(max(0, outcome.longPauses))
+    var rating = 0.0
+    if outcome.solveSeconds < 10 { rating += 0.1 } else if outcome.solveSeconds > 60 { rating -= 0.1 }
+    if outcome.mistakes <= 1 { rating += 0.05 } else if outcome.mistakes >= 3 { rating -= 0.15 }
+    rating -= 0.05 * Double(max(0, outcome.longPauses))
+    var bonus = 0.0
     if outcome.mistakes <= 1, outcome.longPauses == 0 {
       cleanWins += 1
       if cleanWins == 3 {
-        delta += 0.15
+        bonus += 0.15
         cleanWins = 0
       }
     } else {
       cleanWins = 0
     }
-    let changed = finishLevel(adding: delta, at: outcome.at)
+    let changed = finishLevel(rating: rating, bonus: bonus, at: outcome.at)
     return Step(changedTo: changed, offersHint: outcome.mistakes >= 3)
   }
 
@@ -88,7 +98,7 @@ public struct AdaptiveDifficulty: Hashable, Sendable, Codable {
   public mutating func recordQuit(at date: Date) -> Double? {
     noteReturn(at: date)
     cleanWins = 0
-    return finishLevel(adding: -0.3, at: date)
+    return finishLevel(rating: 0, bonus: -0.3, at: date)
   }
 
   /// Starts again at 0.3 (the parent's reset).
@@ -119,20 +129,25 @@ public struct AdaptiveDifficulty: Hashable, Sendable, Codable {
     if let last = lastPlayedAt, date.timeIntervalSince(last) >= Self.longAbsenceSeconds {
       protectedLevels = Self.protectedLevelsAfterAbsence
       pending = max(0, pending)
+      ratings = max(0, ratings ?? 0)
     }
     lastPlayedAt = max(lastPlayedAt ?? date, date)
   }
 
-  /// Adds `delta` to what is pending and applies it when the rules allow a change; returns the new level.
-  private mutating func finishLevel(adding delta: Double, at date: Date) -> Double? {
+  /// Adds a level's rating and bonus to what is pending and applies it when the rules allow a change
+  /// (the ratings' average plus the bonuses); returns the new level.
+  private mutating func finishLevel(rating: Double, bonus: Double, at date: Date) -> Double? {
     let isProtected = protectedLevels > 0
     if isProtected { protectedLevels -= 1 }
-    pending += isProtected ? max(0, delta) : delta
+    ratings = (ratings ?? 0) + (isProtected ? max(0, rating) : rating)
+    pending += isProtected ? max(0, bonus) : bonus
     levelsSinceChange += 1
     guard levelsSinceChange >= Self.levelsBetweenChanges else { return nil }
     if let changedAt, date.timeIntervalSince(changedAt) < Self.secondsBetweenChanges { return nil }
-    let next = min(Self.bounds.upperBound, max(Self.bounds.lowerBound, level + pending))
+    let delta = (ratings ?? 0) / Double(levelsSinceChange) + pending
+    let next = min(Self.bounds.upperBound, max(Self.bounds.lowerBound, level + delta))
     pending = 0
+    ratings = 0
     levelsSinceChange = 0
     // Rounded to hundredths: sums of tenths and twentieths should read 0.45, not 0.44999999999999996.
     let rounded = (next * 100).rounded() / 100
