@@ -297,6 +297,13 @@ function prepare(effects) {
   }
 }
 
+/** hintCell: the DU cell to fix next and its ZIEL cell glow gold for `seconds`. */
+function hintPuzzleCell(element, cell, seconds) {
+  const cells = element.querySelectorAll(`.play-puzzle .puzzle-cell[data-cell='${Number(cell)}']`);
+  for (const node of cells) node.classList.add("is-hint");
+  setTimeout(() => { for (const node of cells) node.classList.remove("is-hint"); }, seconds * 1000);
+}
+
 function perform(effects) {
   const element = state.current ? state.current.element : null;
   const celebrating = effects.some((e) => e.type === "showCelebration");
@@ -332,6 +339,12 @@ function perform(effects) {
         break;
       case "traceProgress":
         setTraceProgress(element, effect.coverage);
+        break;
+      case "showWay":
+        if (state.activity.trace && state.activity.trace.showWay) state.activity.trace.showWay(effect.points || [], effect.seconds || 0);
+        break;
+      case "hintCell":
+        if (element) hintPuzzleCell(element, effect.value, effect.seconds || 0);
         break;
       case "pauseVideoTimer":
         pauseVideo(true);

@@ -481,6 +481,7 @@ public struct KidsDashboardView: Codable, Hashable, Sendable {
 /// loadingProgress {value} · coinsChanged {player, amount, balance, reason} · confetti ·
 /// showCelebration {coins} · hideCelebration · levelStarted {game, level} · dieRolled {value} ·
 /// highlightNumber {value} · showAnswer {value, seconds} · clearTrace · traceProgress {coverage} ·
+/// hintCell {value: the DU cell, seconds} · showWay {points, seconds} ·
 /// startVideoTimer {minutes, video} · pauseVideoTimer · resumeVideoTimer · videoOneMinuteWarning ·
 /// videoTimeUp {seconds} · gateInput {text} · gateRejected {text, seconds} · gateNewQuestion {text} ·
 /// playTimeStage {stage} · settingsChanged · schedule {event, seconds} · refused {reason}
@@ -508,6 +509,8 @@ public struct KidsEffectView: Codable, Hashable, Sendable {
   public var stage: String?
   /// schedule: the event type to send back after `seconds`.
   public var event: String?
+  /// showWay: the way through the labyrinth, [[x, y], …] in maze space.
+  public var points: [[Double]]?
 
   public init(type: String) {
     self.type = type

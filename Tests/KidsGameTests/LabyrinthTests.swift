@@ -74,4 +74,27 @@ struct LabyrinthTests {
     #expect(game.state == .levelComplete)
     #expect(game.send(.idle(seconds: 15)).refusals == [.notAllowedHere])
   }
+
+  @Test("The third miss in a level brings the hint: the way through, START to ZIEL, for a few seconds; only once")
+  func hint() {
+    var game = Game()
+    game.toHome()
+    game.send(.tapActivity(.raetsel))
+    game.send(.tapSubActivity(.labyrinth))
+    guard case .labyrinth(let round)? = game.machine.activity?.round else {
+      Issue.record("no labyrinth")
+      return
+    }
+    let startPoint = round.maze.centre(of: round.maze.start)
+    let astray = [startPoint, MazePoint(x: startPoint.x, y: startPoint.y + 1000)]
+    for _ in 0..<2 { #expect(game.send(.traceLabyrinth(astray, at: game.later())).spoken == ["Da komme ich nicht durch."]) }
+    let third = game.send(.traceLabyrinth(astray, at: game.later()))
+    #expect(third.spoken == ["Ich zeige dir den Weg."])
+    let way = round.maze.solution.map(round.maze.centre(of:))
+    #expect(third.contains(.showWay(way, seconds: LevelTiming.hintSeconds)))
+    #expect(way.first == startPoint && way.last == round.maze.centre(of: round.maze.goal))
+    let fourth = game.send(.traceLabyrinth(astray, at: game.later()))
+    #expect(fourth.spoken == ["Da komme ich nicht durch."])
+    #expect(!fourth.contains { if case .showWay = $0 { true } else { false } })
+  }
 }

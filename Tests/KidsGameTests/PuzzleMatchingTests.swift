@@ -38,6 +38,28 @@ struct PuzzleMatchingTests {
     }
   }
 
+  @Test("The third wrong leaf in a level brings the hint: the cell to fix glows, Bennie points; only once")
+  func hint() {
+    var game = Game()
+    game.toHome()
+    game.send(.tapActivity(.raetsel))
+    game.send(.tapSubActivity(.puzzleMatching))
+    guard case .puzzle(let puzzle)? = game.machine.activity?.round else {
+      Issue.record("no puzzle")
+      return
+    }
+    let empty = puzzle.target.indices.filter { puzzle.target[$0] == nil }
+    let wrong = puzzle.colours[0]
+    #expect(game.send(.paintCell(empty[0], wrong, at: game.later())).spoken.isEmpty)
+    #expect(game.send(.paintCell(empty[1], wrong, at: game.later())).spoken.isEmpty)
+    let third = game.send(.paintCell(empty[2], wrong, at: game.later()))
+    #expect(third.spoken == ["Schau mal, hier!"])
+    // The first cell still without its leaf.
+    let missing = puzzle.target.indices.first { puzzle.target[$0] != nil }
+    #expect(third.contains(.hintCell(missing ?? -1, seconds: LevelTiming.hintSeconds)))
+    #expect(game.send(.paintCell(empty[3], wrong, at: game.later())).spoken.isEmpty)
+  }
+
   @Test("In the machine: the screen's report bounds the next levels' grids, not the level under way")
   func screenInTheMachine() {
     var game = Game()

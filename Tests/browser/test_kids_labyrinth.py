@@ -177,6 +177,28 @@ def test_leaving_the_path_clears_the_line_and_bennie_says_so_then_the_child_trie
     wait_for_next_level(page, 2)
 
 
+def test_the_third_miss_shows_the_way_for_a_moment(page, server):
+    """Phase 12's hint: after the third miss in a level Bennie shows the way through as golden footsteps,
+    START to ZIEL, and they go again after the server's few seconds."""
+    choose_player(page, server)
+    open_labyrinth(page)
+    maze = maze_of(page, server)
+    for _ in range(2):
+        drag(page, maze, [maze["start"], off_path_point(maze)])
+        expect(page.locator("[data-testid=speech]")).to_have_attribute("data-line", OFF_PATH)
+        expect(board(page)).to_have_attribute("data-state", "cleared")
+    expect(page.locator(".labyrinth-way")).to_have_count(0)
+    drag(page, maze, [maze["start"], off_path_point(maze)])
+    expect(page.locator("[data-testid=speech]")).to_have_attribute("data-line", "Ich zeige dir den Weg.")
+    expect(board(page)).to_have_attribute("data-hint", "way")
+    way = page.locator(".labyrinth-way")
+    expect(way).to_have_count(1)
+    drawn = way.get_attribute("points").split(" ")
+    assert len(drawn) == len(way_through(maze)), (drawn, way_through(maze))
+    expect(page.locator(".labyrinth-way")).to_have_count(0, timeout=10000)
+    expect(main(page)).to_have_attribute("data-coins", "0")
+
+
 def test_with_reduced_motion_the_line_goes_at_once(reduced_page, server):
     page = reduced_page
     choose_player(page, server)

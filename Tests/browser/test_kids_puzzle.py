@@ -5,6 +5,7 @@ data attributes (what the page drew from the server's view). The page judges not
 coin and the next level all come from the server. No sleeps: every wait is on the page's state.
 """
 import pathlib
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -185,6 +186,26 @@ def test_the_grid_is_kept_between_answers(page, server):
     # An extra leaf where ZIEL has none: no match.
     expect(du_cell(page, empty)).to_have_attribute("data-match", "false")
     assert page.evaluate("() => window.__cell === document.querySelector(\"[data-testid=puzzle-cells] [data-cell='0']\")")
+
+
+def test_the_third_wrong_leaf_brings_a_hint(page, server):
+    """Phase 12's hint: after the third wrong leaf in a level, the first cell still missing its leaf glows gold
+    in DU and in ZIEL while Bennie points at it; the glow goes after the server's few seconds."""
+    choose_player(page, server)
+    open_puzzle(page)
+    target = ziel(page)
+    empty = [index for index, leaf in enumerate(target) if not leaf]
+    missing = next(index for index, leaf in enumerate(target) if leaf)
+    colour = offered(page)[0]
+    for index in empty[:2]:
+        paint(page, index, colour)
+        expect(du_cell(page, index)).to_have_attribute("data-leaf", colour)
+    expect(page.locator(".puzzle-cell.is-hint")).to_have_count(0)
+    paint(page, empty[2], colour)
+    expect(page.locator("[data-testid=speech]")).to_have_attribute("data-line", "Schau mal, hier!")
+    expect(du_cell(page, missing)).to_have_class(re.compile(r"\bis-hint\b"))
+    expect(page.locator(f"[data-testid=puzzle-target] .puzzle-cell[data-cell='{missing}']")).to_have_class(re.compile(r"\bis-hint\b"))
+    expect(page.locator(".puzzle-cell.is-hint")).to_have_count(0, timeout=10000)
 
 
 def test_a_second_tab_joins_the_puzzle_in_play(page, server):

@@ -293,6 +293,31 @@ export class LabyrinthBoard {
     this.element.dataset.state = "ready";
   }
 
+  /**
+   * showWay (the hint after a third miss): the way through, START to ZIEL, as a soft golden line under the
+   * finger's for `seconds`; it fades like a cleared trace.
+   */
+  showWay(points, seconds) {
+    if (this.way) this.way.remove();
+    const way = node("polyline", {
+      class: "labyrinth-way", points: points.map(([x, y]) => `${round(x)},${round(y)}`).join(" "),
+      "stroke-width": round(Math.max(14, this.maze.tolerance * 0.5)),
+    }, null);
+    this.traces.insertBefore(way, this.traces.firstChild);
+    this.way = way;
+    this.element.dataset.hint = "way";
+    setTimeout(() => {
+      if (this.way !== way) return;
+      this.way = null;
+      delete this.element.dataset.hint;
+      if (this.reduced() || !way.animate) return way.remove();
+      const step = this.fade();
+      const animation = way.animate([{ opacity: step.from.opacity }, { opacity: step.to.opacity }], { duration: step.duration, easing: step.easing, fill: "forwards" });
+      animation.onfinish = () => way.remove();
+      animation.oncancel = () => way.remove();
+    }, seconds * 1000);
+  }
+
   /** clearTrace: the line fades away gently (at once with reduced motion); a new trace may start meanwhile. */
   clear() {
     if (this.current) return;

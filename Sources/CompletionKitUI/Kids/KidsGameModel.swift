@@ -481,6 +481,9 @@ public final class KidsGameModel {
       traceCoverage = 0
     case .traceProgress(let coverage):
       traceCoverage = coverage
+    case .hintCell, .showWay:
+      // The Rätsel games are not drawn by this layer yet.
+      break
     case .startVideoTimer, .resumeVideoTimer:
       // The heartbeat ticks the machine's clock; the view draws it from `now`.
       now = currentDate()

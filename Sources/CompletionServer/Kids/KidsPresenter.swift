@@ -199,6 +199,15 @@ enum KidsPresenter {
       view.seconds = seconds
       return view
     case .clearTrace: return KidsEffectView(type: "clearTrace")
+    case .hintCell(let cell, let seconds):
+      var view = valued("hintCell", cell)
+      view.seconds = seconds
+      return view
+    case .showWay(let way, let seconds):
+      var view = KidsEffectView(type: "showWay")
+      view.points = way.map { [$0.x, $0.y] }
+      view.seconds = seconds
+      return view
     case .traceProgress(let coverage):
       var view = KidsEffectView(type: "traceProgress")
       view.coverage = coverage

@@ -135,6 +135,11 @@ public struct PuzzleMatchingRound: Hashable, Sendable, Codable {
   /// Whether the DU grid equals the ZIEL grid.
   public var isSolved: Bool { cells == target }
 
+  /// The cell to fix next, as a hint: the first that still lacks its leaf, else the first with a leaf too many.
+  public var hintCell: Int? {
+    target.indices.first { target[$0] != nil && cells[$0] != target[$0] } ?? target.indices.first { cells[$0] != target[$0] }
+  }
+
   /// Per cell: does it equal the target's cell (what the live check shows).
   public var matches: [Bool] { zip(cells, target).map { $0 == $1 } }
 

@@ -109,6 +109,10 @@ public enum NarrationTrigger: String, CaseIterable, Hashable, Sendable, Codable 
   case puzzleIdle20
   case labyrinthStart
   case labyrinthOffPath
+  /// The third mistake in a labyrinth level: Bennie shows the way.
+  case labyrinthHint
+  /// The third mistake in a puzzle level: Bennie points at a cell.
+  case puzzleHint
   case labyrinthIdle15
   case wuerfelStart
   case wuerfelRolled
@@ -191,6 +195,8 @@ public enum Narration {
     case .puzzleIdle20: [.init(.bennie, "Welche Farbe fehlt noch?")]
     case .labyrinthStart: [.init(.narrator, "Hilf Bennie, den Weg zu finden!"), .init(.bennie, "Wie fange ich die Lemminge?")]
     case .labyrinthOffPath: [.init(.bennie, "Da komme ich nicht durch.")]
+    case .labyrinthHint: [.init(.bennie, "Ich zeige dir den Weg.")]
+    case .puzzleHint: [.init(.bennie, "Schau mal, hier!")]
     case .labyrinthIdle15: [.init(.bennie, "Wo ist der Anfang?")]
     case .wuerfelStart: [.init(.narrator, "Wirf den Würfel!")]
     case .wuerfelRolled: [.init(.narrator, "Zeig mir die [N]!")]

@@ -31,6 +31,10 @@ public enum GameEffect: Hashable, Sendable {
   case showAnswer(Int, seconds: Double)
   /// Wipe the child's trace off the number.
   case clearTrace
+  /// A hint in Puzzle Matching: the DU cell to fix next (and its ZIEL cell) glows for `seconds`.
+  case hintCell(Int, seconds: Double)
+  /// A hint in the labyrinth: the way through, START to ZIEL (cell middles in maze space), shows for `seconds`.
+  case showWay([MazePoint], seconds: Double)
   /// How much of the number the strokes so far cover, 0…1.
   case traceProgress(coverage: Double)
   /// Start the video clock for this many minutes.

@@ -131,8 +131,14 @@ extension GameMachine {
       return refuse(.wrongMode, event)
 
     case (.paintCell(let cell, let colour, let date), .puzzle(var puzzle)):
+      let mistakesBefore = puzzle.mistakes
       let outcome = puzzle.paint(cell, colour, at: date)
-      return puzzleStep(outcome, puzzle, &context, event, at: date)
+      var effects = puzzleStep(outcome, puzzle, &context, event, at: date)
+      if Self.bringsHint(mistakesBefore, puzzle.mistakes), case .changed = outcome, let hint = puzzle.hintCell {
+        effects.append(.hintCell(hint, seconds: LevelTiming.hintSeconds))
+        effects += speak(.puzzleHint)
+      }
+      return effects
 
     case (.eraseCell(let cell, let date), .puzzle(var puzzle)):
       let outcome = puzzle.erase(cell, at: date)
@@ -147,8 +153,16 @@ extension GameMachine {
       navigation.activity = context
       switch verdict {
       case .reachedGoal: return succeed(at: date)
-      case .leftPath: return [.sound(.gentleBoop), .clearTrace] + speak(.labyrinthOffPath)
-      case .notAtStart: return [.clearTrace] + speak(.labyrinthIdle15)
+      case .leftPath, .notAtStart:
+        var effects: [GameEffect] = [.sound(.gentleBoop), .clearTrace]
+        if Self.bringsHint(labyrinth.misses - 1, labyrinth.misses) {
+          // The third miss: instead of the same line again, Bennie shows the way through.
+          let maze = labyrinth.maze
+          effects.append(.showWay(maze.solution.map(maze.centre(of:)), seconds: LevelTiming.hintSeconds))
+          return effects + speak(.labyrinthHint)
+        }
+        if case .notAtStart = verdict { return [.clearTrace] + speak(.labyrinthIdle15) }
+        return effects + speak(.labyrinthOffPath)
       case .stoppedShort: return [.clearTrace]
       }
 
@@ -179,6 +193,11 @@ extension GameMachine {
     default:
       return refuse(.notAllowedHere, event)
     }
+  }
+
+  /// Whether the mistake that took a level's count from `before` to `after` is the one that brings a hint.
+  static func bringsHint(_ before: Int, _ after: Int) -> Bool {
+    before < LevelTiming.hintAtMistake && after >= LevelTiming.hintAtMistake
   }
 
   /// A paint or an erase in the puzzle: the grid as it is now, or the level solved.
