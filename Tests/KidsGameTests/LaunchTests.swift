@@ -52,6 +52,47 @@ struct LaunchTests {
     #expect(launched.machine.navigation.resumeState == nil)
   }
 
+  @Test("A milestone whose level-complete moment was left (home, or a reload) is celebrated before the next level")
+  func missedCelebration() throws {
+    var game = Game()
+    game.toPlaying()
+    for _ in 0..<4 {
+      game.solveLevel()
+      game.send(.levelCompleteFinished)
+    }
+    #expect(game.coins == 4)
+    game.solveLevel()
+    #expect(game.state == .levelComplete && game.coins == 5)
+    game.send(.home)
+    #expect(game.state == .home)
+    game.send(.tapActivity(.zahlen))
+    let next = game.send(.tapSubActivity(.wuerfel))
+    #expect(game.state == .celebrationOverlay)
+    #expect(next.contains(.showCelebration(coins: 5)) && next.contains(.confetti))
+    game.send(.tapWeiter)
+    #expect(game.state == .playing(.zahlen, .wuerfel))
+    // Once only.
+    game.send(.home)
+    game.send(.tapActivity(.zahlen))
+    game.send(.tapSubActivity(.wuerfel))
+    #expect(game.state == .playing(.zahlen, .wuerfel))
+
+    // The same after a reload in the level-complete moment of the tenth coin.
+    for _ in 0..<4 {
+      game.solveLevel()
+      game.send(.levelCompleteFinished)
+    }
+    game.solveLevel()
+    #expect(game.state == .levelComplete && game.coins == 10)
+    var (launched, _) = try Self.launch(game)
+    launched.send(.selectPlayer("alexander", at: at(20)))
+    #expect(launched.state == .activitySelection(.zahlen))
+    let after = launched.send(.tapSubActivity(.wuerfel))
+    #expect(after.contains(.showCelebration(coins: 10)))
+    launched.send(.tapWeiter)
+    #expect(launched.state == .treasureScreen)
+  }
+
   @Test("Another child after a launch starts at home; paid time not yet used goes back to the child who paid")
   func anotherChildStartsAtHome() throws {
     let paid = Game.reached(coins: 12) { $0.toVideoSelection() }

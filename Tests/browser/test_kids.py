@@ -390,6 +390,33 @@ def test_reload_during_an_activity_asks_who_plays_then_returns_to_activity_selec
     expect(page.locator("[data-testid=game-card][data-game=wuerfel]")).to_be_visible()
 
 
+def test_a_celebration_missed_by_a_reload_comes_before_the_next_level(page, server):
+    """The fifth coin's level-complete moment is cut short by a reload: the celebration is not lost; it comes
+    when the child plays again, and Weiter goes on to the level."""
+    choose_player(page, server)
+    open_wuerfel(page)
+    for coins in range(1, 5):
+        play_level(page, coins)
+        wait_for_next_level(page, coins + 1)
+    # The reload comes inside the two seconds: the page's end of the moment never reaches the server.
+    def hold_the_moment(route):
+        if '"levelCompleteFinished"' in (route.request.post_data or ""):
+            route.abort()
+        else:
+            route.continue_()
+    page.route("**/api/kids/events", hold_the_moment)
+    play_level(page, 5)
+    expect(main(page)).to_have_attribute("data-screen", "levelComplete")
+    page.reload()
+    expect(main(page)).to_have_attribute("data-screen", "playerSelection", timeout=15000)
+    page.click("[data-testid=player-card][data-player=alexander]")
+    expect(main(page)).to_have_attribute("data-screen", "activitySelection")
+    page.click("[data-testid=game-card][data-game=wuerfel]")
+    celebrate_and_continue(page, 5)
+    expect(main(page)).to_have_attribute("data-screen", "playing")
+    expect(page.locator("[data-testid=die]")).to_have_attribute("data-state", "ready", timeout=10000)
+
+
 def test_siblings_take_turns_after_a_reload(page, server):
     choose_player(page, server, "alexander")
     open_wuerfel(page)

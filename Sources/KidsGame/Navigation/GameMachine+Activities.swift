@@ -33,7 +33,20 @@ extension GameMachine {
     let context = ActivityContext(game: game, level: level, round: round)
     navigation.activity = context
     let transition = move(to: .playing(game.activity, game))
+    // A celebration earned when the level-complete moment was left comes first; Weiter starts a level.
+    if let pending = navigation.pendingCelebration, pending.player == player.id {
+      navigation.pendingCelebration = nil
+      if pending.coins == player.coins { return [transition, .levelStarted(game, level: level)] + celebrate(coins: player.coins) }
+    }
     return [transition, .levelStarted(game, level: level)] + effects + startLines(for: context)
+  }
+
+  /// The celebration overlay over the level under way, with its fanfare, confetti and milestone line.
+  private mutating func celebrate(coins: Int) -> [GameEffect] {
+    navigation.pendingCelebration = nil
+    var effects = [move(to: .celebrationOverlay), .showCelebration(coins: coins), .sound(.celebrationFanfare), .confetti]
+    if let milestone = Narration.milestone(coins: coins) { effects += speak(milestone, LineValues(x: coins)) }
+    return effects
   }
 
   private func startLines(for context: ActivityContext) -> [GameEffect] {
@@ -249,7 +262,13 @@ extension GameMachine {
     effects.append(.sound(.successChime))
     effects.append(.speak(Narration.success(using: &random)))
     effects.append(.sound(.coinCollect))
-    if let coins = changeCoins(of: playerID, by: CoinRules.perLevel, reason: .earned) { effects.append(coins) }
+    if let coins = changeCoins(of: playerID, by: CoinRules.perLevel, reason: .earned) {
+      effects.append(coins)
+      // Shown when the level-complete moment ends; kept in case the child leaves it first.
+      if case .coinsChanged(let change) = coins, CoinRules.isMilestone(change.balance) {
+        navigation.pendingCelebration = PendingCelebration(player: playerID, coins: change.balance)
+      }
+    }
     effects.append(move(to: .levelComplete))
     effects.append(.save)
     effects.append(.schedule(.levelCompleteFinished, after: LevelTiming.nextLevelDelay))
@@ -261,11 +280,7 @@ extension GameMachine {
     case .levelCompleteFinished:
       guard let player = activePlayer else { return refuse(.noActivePlayer, event) }
       guard CoinRules.isMilestone(player.coins) else { return continueActivity() }
-      var effects = [
-        move(to: .celebrationOverlay), .showCelebration(coins: player.coins), .sound(.celebrationFanfare), .confetti,
-      ]
-      if let milestone = Narration.milestone(coins: player.coins) { effects += speak(milestone, LineValues(x: player.coins)) }
-      return effects
+      return celebrate(coins: player.coins)
     case .back, .home:
       return goHome()
     default:

@@ -18,6 +18,14 @@ public struct VideoSession: Hashable, Sendable, Codable {
   }
 }
 
+/// A celebration a child earned and has not seen yet.
+public struct PendingCelebration: Hashable, Sendable, Codable {
+  /// The child.
+  public let player: String
+  /// Their coins at the milestone.
+  public let coins: Int
+}
+
 /// Where the child is on screen, and what that screen needs to come back to it.
 public struct Navigation: Hashable, Sendable, Codable {
   /// The screen.
@@ -39,6 +47,9 @@ public struct Navigation: Hashable, Sendable, Codable {
   public internal(set) var greetedHome = false
   /// The last number asked in Wähle die Zahl, so the next one differs.
   public internal(set) var lastNumberTarget: Int?
+  /// A milestone celebration earned but not yet shown: the level-complete moment that leads to it was left
+  /// (home, back, a reload). It comes before the child's next level, if the coins are still the same.
+  public internal(set) var pendingCelebration: PendingCelebration?
   /// The largest Puzzle Matching grid whose cells are child-sized targets on the screen in use (as the page
   /// reported it); nil until one is reported, which allows every grid.
   public internal(set) var largestPuzzleGrid: Int?
