@@ -60,6 +60,8 @@ struct NarrationTests {
     #expect(Narration.fill("[a] [N] [", with: values) == "[a] 3 [")
     #expect(Narration.fill("Grüße, [Name]: Zeig mir die [N]! 🌳", with: LineValues(name: "Lea", n: 5)) == "Grüße, Lea: Zeig mir die 5! 🌳")
     #expect(Narration.fill("", with: values) == "")
+    #expect(Narration.fill("[N] [X] [Y]", with: LineValues(n: 0, x: -7, y: Int.min)) == "0 -7 \(Int.min)")
+    #expect(Narration.fill("Noch [X] Münzen!", with: LineValues(x: Int.max)) == "Noch \(Int.max) Münzen!")
   }
 
   @Test("Speakers and order follow the script")

@@ -171,8 +171,17 @@ public enum Narration {
     "Das ist die 5. Wir suchen die 3!",
   ]
 
+  /// Every trigger's lines, made once: a transition reads them without building the array again.
+  private static let table: [NarrationTrigger: [LineTemplate]] = Dictionary(
+    uniqueKeysWithValues: NarrationTrigger.allCases.map { ($0, script(for: $0)) })
+
   /// The lines for `trigger`, in order (for ``NarrationTrigger/success`` the whole pool).
   public static func templates(for trigger: NarrationTrigger) -> [LineTemplate] {
+    table[trigger] ?? script(for: trigger)
+  }
+
+  /// The script's lines for `trigger`.
+  private static func script(for trigger: NarrationTrigger) -> [LineTemplate] {
     switch trigger {
     case .loadingComplete: [.init(.narrator, "Wir sind gleich bereit zum Spielen.")]
     case .playerScreen: [.init(.narrator, "Wie heißt du? [Name]?")]
@@ -284,27 +293,83 @@ public enum Narration {
   /// `template` with each gap replaced by its value; a gap without a value stays as written, so a
   /// missing value is visible rather than silently dropped.
   public static func fill(_ template: String, with values: LineValues) -> String {
-    // One pass over the bytes (the gaps are ASCII) instead of a Foundation search per gap: lines are
-    // filled inside a state transition, which has a 1 µs budget. A value is never searched again.
+    // One pass over the bytes (the gaps are ASCII) into a buffer on the stack, instead of a Foundation
+    // search per gap: lines are filled inside a state transition, which has a 1 µs budget, and a line of up
+    // to 15 bytes ("Zeig mir die 3!") then becomes a string with no allocation at all. A value is never
+    // searched again.
     let open = UInt8(ascii: "[")
-    guard template.utf8.contains(open) else { return template }
-    var text = ""
-    text.reserveCapacity(template.utf8.count + 8)
-    var rest = template[...]
-    while let gap = rest.utf8.firstIndex(of: open) {
-      text += rest[..<gap]
-      let tail = rest[gap...]
-      if let placeholder = Placeholder.allCases.first(where: { tail.utf8.starts(with: $0.rawValue.utf8) }),
-        let value = values.value(for: placeholder)
-      {
-        text += value
-        rest = tail[tail.utf8.index(gap, offsetBy: placeholder.rawValue.utf8.count)...]
-      } else {
-        text += "["
-        rest = tail[tail.utf8.index(after: gap)...]
+    let hasGap = template.utf8.withContiguousStorageIfAvailable { $0.contains(open) } ?? template.utf8.contains(open)
+    guard hasGap else { return template }  // the script's own string, shared
+    var template = template
+    return template.withUTF8 { bytes -> String in
+      let name = values.name ?? ""
+      let capacity = bytes.count + name.utf8.count + 3 * 21  // each number at most a sign and 20 digits
+      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out -> String in
+        var count = 0
+        func put(_ byte: UInt8) {
+          out[count] = byte
+          count += 1
+        }
+        func put(_ number: Int) {
+          if number < 0 { put(UInt8(ascii: "-")) }
+          var magnitude = number.magnitude
+          var digits = 1
+          var probe = magnitude
+          while probe >= 10 {
+            probe /= 10
+            digits += 1
+          }
+          count += digits
+          var position = count
+          repeat {
+            position -= 1
+            out[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+          } while magnitude > 0
+        }
+        var index = 0
+        while index < bytes.count {
+          let byte = bytes[index]
+          guard byte == open else {
+            put(byte)
+            index += 1
+            continue
+          }
+          let rest = UnsafeBufferPointer(rebasing: bytes[index...])
+          var matched = false
+          for placeholder in Placeholder.allCases {
+            var key = placeholder.rawValue
+            let fits = key.withUTF8 { key in rest.starts(with: key) }
+            guard fits else { continue }
+            let length = placeholder.rawValue.utf8.count
+            switch placeholder {
+            case .name:
+              guard let name = values.name else { break }
+              for byte in name.utf8 { put(byte) }
+              matched = true
+            case .n:
+              guard let n = values.n else { break }
+              put(n)
+              matched = true
+            case .x:
+              guard let x = values.x else { break }
+              put(x)
+              matched = true
+            case .y:
+              guard let y = values.y else { break }
+              put(y)
+              matched = true
+            }
+            if matched { index += length }
+            break
+          }
+          if !matched {
+            put(open)
+            index += 1
+          }
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: out[..<count]), as: UTF8.self)
       }
     }
-    text += rest
-    return text
   }
 }

@@ -111,16 +111,19 @@ public struct CoinChange: Hashable, Sendable, Codable {
   public let balance: Int
   /// Why.
   public let reason: Reason
-  /// Unique per change ("waldabenteuer:alexander:17"); a replayed effect carries the same key.
-  public let ledgerKey: String
+  /// The family's running number of coin changes (from ``GameData/ledgerSequence``).
+  public let sequence: Int
+  /// Unique per change ("waldabenteuer:alexander:17"); a replayed effect carries the same key. Built when
+  /// asked, not in the transition (a string that long is an allocation, and the transition has 1 µs).
+  public var ledgerKey: String { "waldabenteuer:\(player):\(sequence)" }
 
   /// A coin change.
-  public init(player: String, amount: Int, balance: Int, reason: Reason, ledgerKey: String) {
+  public init(player: String, amount: Int, balance: Int, reason: Reason, sequence: Int) {
     self.player = player
     self.amount = amount
     self.balance = balance
     self.reason = reason
-    self.ledgerKey = ledgerKey
+    self.sequence = sequence
   }
 
   /// The entry to record in a ``RewardLedger`` (account = player id).

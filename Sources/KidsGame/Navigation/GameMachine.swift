@@ -370,7 +370,7 @@ public struct GameMachine: Hashable, Sendable {
     data.ledgerSequence += 1
     let change = CoinChange(
       player: player, amount: amount, balance: data.players[index].coins, reason: reason,
-      ledgerKey: "waldabenteuer:\(player):\(data.ledgerSequence)")
+      sequence: data.ledgerSequence)
     return .coinsChanged(change)
   }
 }
