@@ -76,15 +76,9 @@ struct LabyrinthTests {
   }
 
   @Test("The third miss in a level brings the hint: the way through, START to ZIEL, for a few seconds; only once")
-  func hint() {
-    var game = Game()
-    game.toHome()
-    game.send(.tapActivity(.raetsel))
-    game.send(.tapSubActivity(.labyrinth))
-    guard case .labyrinth(let round)? = game.machine.activity?.round else {
-      Issue.record("no labyrinth")
-      return
-    }
+  func hint() throws {
+    var game = Game.atRaetsel(.labyrinth)
+    let round = try #require(game.labyrinth)
     let startPoint = round.maze.centre(of: round.maze.start)
     let astray = [startPoint, MazePoint(x: startPoint.x, y: startPoint.y + 1000)]
     for _ in 0..<2 { #expect(game.send(.traceLabyrinth(astray, at: game.later())).spoken == ["Da komme ich nicht durch."]) }

@@ -39,15 +39,9 @@ struct PuzzleMatchingTests {
   }
 
   @Test("The third wrong leaf in a level brings the hint: the cell to fix glows, Bennie points; only once")
-  func hint() {
-    var game = Game()
-    game.toHome()
-    game.send(.tapActivity(.raetsel))
-    game.send(.tapSubActivity(.puzzleMatching))
-    guard case .puzzle(let puzzle)? = game.machine.activity?.round else {
-      Issue.record("no puzzle")
-      return
-    }
+  func hint() throws {
+    var game = Game.atRaetsel(.puzzleMatching)
+    let puzzle = try #require(game.puzzle)
     let empty = puzzle.target.indices.filter { puzzle.target[$0] == nil }
     let wrong = puzzle.colours[0]
     #expect(game.send(.paintCell(empty[0], wrong, at: game.later())).spoken.isEmpty)
@@ -61,7 +55,7 @@ struct PuzzleMatchingTests {
   }
 
   @Test("In the machine: the screen's report bounds the next levels' grids, not the level under way")
-  func screenInTheMachine() {
+  func screenInTheMachine() throws {
     var game = Game()
     game.toHome()
     #expect(game.send(.screenFits(puzzleGrid: 0)).refusals == [.numberOutOfRange])
@@ -71,15 +65,15 @@ struct PuzzleMatchingTests {
     game.machine.data.players[0].activityProgress[SubActivity.puzzleMatching.rawValue] = 39
     game.send(.tapActivity(.raetsel))
     game.send(.tapSubActivity(.puzzleMatching))
-    guard case .puzzle(let small)? = game.machine.activity?.round else { Issue.record("no puzzle"); return }
+    let small = try #require(game.puzzle)
     #expect(small.size == 3 && small.colours.count == 4)
     // A bigger screen: the level under way keeps its grid, the next one grows.
     game.send(.screenFits(puzzleGrid: 9))
-    guard case .puzzle(let same)? = game.machine.activity?.round else { Issue.record("no puzzle"); return }
+    let same = try #require(game.puzzle)
     #expect(same.size == 3)
     game.solveLevel()
     game.send(.levelCompleteFinished)
-    guard case .puzzle(let big)? = game.machine.activity?.round else { Issue.record("no puzzle"); return }
+    let big = try #require(game.puzzle)
     #expect(big.size == 6)
   }
 
@@ -117,15 +111,9 @@ struct PuzzleMatchingTests {
   }
 
   @Test("In the machine: a solved puzzle pays a coin like any level; reset and paints never pay twice")
-  func inTheMachine() {
-    var game = Game()
-    game.toHome()
-    game.send(.tapActivity(.raetsel))
-    game.send(.tapSubActivity(.puzzleMatching))
-    guard case .puzzle(let puzzle)? = game.machine.activity?.round else {
-      Issue.record("no puzzle")
-      return
-    }
+  func inTheMachine() throws {
+    var game = Game.atRaetsel(.puzzleMatching)
+    let puzzle = try #require(game.puzzle)
     #expect(puzzle.size == 3)
     #expect(game.send(.resetPuzzle).refusals.isEmpty)
     let effects = game.solveLevel()

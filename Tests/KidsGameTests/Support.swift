@@ -57,6 +57,25 @@ struct Game {
     send(.selectPlayer(player, at: t0))
   }
 
+  /// A new family's first level of a Rätsel game (Puzzle Matching or Labyrinth).
+  static func atRaetsel(_ game: SubActivity) -> Game {
+    var new = Game()
+    new.toHome()
+    new.send(.tapActivity(.raetsel))
+    new.send(.tapSubActivity(game))
+    return new
+  }
+
+  /// The puzzle under way, if any.
+  var puzzle: PuzzleMatchingRound? {
+    if case .puzzle(let puzzle)? = machine.activity?.round { puzzle } else { nil }
+  }
+
+  /// The labyrinth under way, if any.
+  var labyrinth: LabyrinthRound? {
+    if case .labyrinth(let labyrinth)? = machine.activity?.round { labyrinth } else { nil }
+  }
+
   mutating func toActivitySelection() {
     toHome()
     send(.tapActivity(.zahlen))
