@@ -370,6 +370,35 @@ function showGame(game) {
   if (game.status === "solved") showCompletion(game, null);
 }
 
+/** The visible, enabled buttons of `panel`. */
+function panelButtons(panel) {
+  return [...panel.querySelectorAll("button")].filter((button) => !button.disabled && !button.closest("[hidden]"));
+}
+
+/** Keeps keyboard focus inside `panel` while it shows (an alertdialog): Tab cycles its buttons, and focus that
+ *  lands behind it comes back. */
+function trapFocus(panel) {
+  panel.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const buttons = panelButtons(panel);
+    if (!buttons.length) return;
+    const first = buttons[0];
+    const last = buttons[buttons.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  });
+  document.addEventListener("focusin", (event) => {
+    if (panel.hidden || panel.contains(event.target)) return;
+    const first = panelButtons(panel)[0];
+    if (first) first.focus({ preventScroll: true });
+  });
+}
+
 function showFailed() {
   $("#continue-ask").hidden = true;
   $("#failed-actions").hidden = false;
@@ -570,8 +599,8 @@ function typeLetter(letter) {
     const game = state.game;
     if (!game) return;
     if (game.status === "solved") return;
+    if (game.status === "failed") return say("Out of mistakes: choose Continue, Try again or New puzzle.");
     if (game.isPaused) return say("The puzzle is paused. Resume it to keep playing.");
-    if (game.status === "failed") return say("Choose Continue, Try again or New puzzle to keep playing.");
     let index = state.selected;
     if (index != null && isShown(index)) {
       // A finished cell takes no letter: point at the next empty one and let the player type again.
@@ -693,7 +722,15 @@ function wire() {
   $("#pause").addEventListener("click", () => simpleMove("pause"));
   $("#resume").addEventListener("click", () => simpleMove("resume"));
   $("#new-puzzle").addEventListener("click", () => showStart());
-  $("#failed-new").addEventListener("click", () => showStart());
+  // New puzzle after a loss lets the lost one go on the server too, so it does not come back on the next visit.
+  $("#failed-new").addEventListener("click", () => enqueue(async () => {
+    if (state.game && state.game.status === "failed") {
+      await api(movePath("abandon"), { method: "POST" });
+      state.game = null;
+    }
+    showStart();
+  }));
+  trapFocus($("#failed-panel"));
   $("#try-again").addEventListener("click", () => simpleMove("restart"));
   $("#continue").addEventListener("click", () => {
     $("#failed-actions").hidden = true;
@@ -714,17 +751,24 @@ function wire() {
 async function load() {
   document.body.dataset.motion = preference();
   const requested = new URLSearchParams(location.search).get("game");
+  let notice = "";
   if (requested) {
     try {
       showGame(await api(`/api/cryptogram/games/${encodeURIComponent(requested)}`));
       return;
     } catch {
-      // Someone else's or an old link: fall back to the person's own unfinished puzzle.
+      // Someone else's or an old link: say so, then the person's own unfinished puzzle or the start.
+      notice = "That puzzle link isn't one of your games (puzzles are private to whoever plays them), so here is yours.";
     }
   }
   const { game } = await api("/api/cryptogram/current");
-  if (game) showGame(game);
-  else showStart();
+  if (game) {
+    showGame(game);
+    if (notice) say(notice);
+  } else {
+    showStart();
+    if (notice) sayOnStart(notice.replace("so here is yours.", "so pick a puzzle to play."));
+  }
 }
 
 boot();

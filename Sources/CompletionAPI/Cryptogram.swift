@@ -67,7 +67,7 @@ public struct CryptogramGameView: Codable, Hashable, Sendable {
   public let mode: String
   /// The daily puzzle's date ("2026-11-21").
   public let date: String?
-  /// "playing", "failed" or "solved".
+  /// "playing", "failed", "solved" or "abandoned" (failed, then left for a new puzzle).
   public let status: String
   public let length: QuoteLength
   public let cells: [CryptogramCellView]
@@ -77,6 +77,7 @@ public struct CryptogramGameView: Codable, Hashable, Sendable {
   /// Mistakes allowed, or nil after "continue".
   public let mistakeLimit: Int?
   public let hints: Int
+  /// Paused by the player (a failed game is not paused: it has its own status and choices).
   public let isPaused: Bool
   public let hasStarted: Bool
   /// Playing time so far, excluding pauses.
@@ -103,7 +104,7 @@ public struct CryptogramGameView: Codable, Hashable, Sendable {
     mistakes = board.mistakes
     mistakeLimit = board.limitsMistakes ? Board.mistakeLimit : nil
     hints = board.hints
-    isPaused = board.session.isPaused
+    isPaused = board.session.isPaused && board.status == .playing
     hasStarted = board.session.hasStarted
     self.elapsedSeconds = elapsedSeconds
     progress = board.progress(in: puzzle)
@@ -119,7 +120,7 @@ public struct CryptogramGameView: Codable, Hashable, Sendable {
 
 /// What a move did, for the client to show.
 public struct CryptogramEffectView: Codable, Hashable, Sendable {
-  /// "revealed", "mistake", "hint", "failed", "solved", "paused", "resumed", "continued", "restarted".
+  /// "revealed", "mistake", "hint", "failed", "solved", "paused", "resumed", "continued", "restarted", "abandoned".
   public let type: String
   public let cells: [Int]?
   public let letter: String?
@@ -135,6 +136,7 @@ public struct CryptogramEffectView: Codable, Hashable, Sendable {
     case .resumed: (type, cells, letter) = ("resumed", nil, nil)
     case .continued: (type, cells, letter) = ("continued", nil, nil)
     case .restarted: (type, cells, letter) = ("restarted", nil, nil)
+    case .abandoned: (type, cells, letter) = ("abandoned", nil, nil)
     case .refused(let refusal): (type, cells, letter) = ("refused:" + refusal.rawValue, nil, nil)
     }
   }

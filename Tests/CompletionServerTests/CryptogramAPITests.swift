@@ -91,6 +91,8 @@ struct CryptogramAPITests {
       for _ in 0..<3 { try await guess(client, game.id, cell: cell, letter: wrong) }
       let failed = try client.decode(CryptogramGameView.self, from: try await client.send(.GET, "/api/cryptogram/games/\(game.id)"))
       #expect(failed.status == "failed" && failed.mistakes == 3)
+      // A lost game is its own state, not a paused one (the player has no Resume to press).
+      #expect(!failed.isPaused)
       #expect(try await stats(client).failed == 1)
       let refused = try await guess(client, game.id, cell: cell, letter: wrong)
       #expect(refused.status == .conflict)
@@ -99,7 +101,48 @@ struct CryptogramAPITests {
       #expect(continued.game.status == "playing" && continued.game.mistakeLimit == nil)
       let restarted = try client.decode(CryptogramMoveResponse.self, from: try await client.send(.POST, "/api/cryptogram/games/\(game.id)/restart"))
       #expect(restarted.game.mistakes == 0 && restarted.game.mistakeLimit == 3)
+      // The new attempt counts as played from its first letter.
+      #expect(try await stats(client).played == 1)
+      _ = try await guess(client, game.id, cell: cell, letter: wrong)
       #expect(try await stats(client).played == 2)
+    }
+  }
+
+  @Test("New puzzle after a loss lets the lost one go: it is no longer the current game, and it cannot be resumed")
+  func abandon() async throws {
+    try await withTestApp { client, app in
+      let game = try await newGame(client)
+      let puzzle = try await puzzle(of: game.id, app: app)
+      let cell = try #require(puzzle.letterCells.first { !puzzle.prefilled.contains($0) })
+      let wrong = String(Letters.letter((puzzle.cells[cell].plain! + 1) % 26))
+      // Only a lost game can be let go.
+      #expect(try await client.send(.POST, "/api/cryptogram/games/\(game.id)/abandon").status == .conflict)
+      for _ in 0..<3 { _ = try await guess(client, game.id, cell: cell, letter: wrong) }
+      let current = try client.decode(CurrentCryptogramResponse.self, from: try await client.send(.GET, "/api/cryptogram/current"))
+      #expect(current.game?.id == game.id && current.game?.status == "failed")
+      let abandoned = try client.decode(CryptogramMoveResponse.self, from: try await client.send(.POST, "/api/cryptogram/games/\(game.id)/abandon"))
+      #expect(abandoned.game.status == "abandoned" && abandoned.effects.map(\.type) == ["abandoned"])
+      let after = try client.decode(CurrentCryptogramResponse.self, from: try await client.send(.GET, "/api/cryptogram/current"))
+      #expect(after.game == nil)
+      #expect(try await client.send(.POST, "/api/cryptogram/games/\(game.id)/continue").status == .conflict)
+      let stats = try await stats(client)
+      #expect(stats.played == 1 && stats.failed == 1)
+    }
+  }
+
+  @Test("Played counts puzzles with a letter entered, not puzzles only opened")
+  func playedCounts() async throws {
+    try await withTestApp { client, app in
+      let opened = try await newGame(client)
+      _ = try await newGame(client)
+      #expect(try await stats(client).played == 0)
+      let puzzle = try await puzzle(of: opened.id, app: app)
+      let cell = try #require(puzzle.letterCells.first { !puzzle.prefilled.contains($0) })
+      let right = String(Letters.letter(puzzle.cells[cell].plain!))
+      _ = try await guess(client, opened.id, cell: cell, letter: right)
+      let second = try #require(puzzle.letterCells.first { !puzzle.prefilled.contains($0) && puzzle.cells[$0].cipher != puzzle.cells[cell].cipher })
+      _ = try await guess(client, opened.id, cell: second, letter: String(Letters.letter(puzzle.cells[second].plain!)))
+      #expect(try await stats(client).played == 1)
     }
   }
 
@@ -168,7 +211,8 @@ struct CryptogramAPITests {
       let mine = try await puzzle(of: first.id, app: app)
       let yours = try await puzzle(of: theirs.id, app: app)
       #expect(mine.quote == yours.quote && mine.cipher == yours.cipher)
-      #expect(try await stats(client).played == 1)
+      // Opened twice, no letter yet: not played.
+      #expect(try await stats(client).played == 0)
     }
   }
 

@@ -68,6 +68,27 @@ struct BoardTests {
     #expect(board.mistakes == 0 && board.revealed == puzzle.prefilled && board.restarts == 1 && board.limitsMistakes)
   }
 
+  @Test("A lost puzzle can be let go (abandoned); nothing else can; a letter or a hint makes an attempt played")
+  func abandonAndPlayed() {
+    let puzzle = Puzzle(quote: quote, seed: 3)
+    var board = Board(puzzle: puzzle)
+    #expect(!board.isPlayed)
+    #expect(board.handle(.abandon, in: puzzle) == [.refused(.notFailed)])
+    let cell = firstHidden(board, puzzle)
+    let wrong = Letters.letter((puzzle.cells[cell].plain! + 1) % 26)
+    _ = board.handle(.guess(cell: cell, letter: wrong, at: t0), in: puzzle)
+    #expect(board.isPlayed)
+    for second in 1...2 { _ = board.handle(.guess(cell: cell, letter: wrong, at: t0.addingTimeInterval(Double(second))), in: puzzle) }
+    #expect(board.status == .failed)
+    #expect(board.handle(.abandon, in: puzzle) == [.abandoned])
+    #expect(board.status == .abandoned)
+    #expect(board.handle(.continuePlaying(at: t0), in: puzzle) == [.refused(.notFailed)])
+    #expect(board.handle(.guess(cell: cell, letter: wrong, at: t0), in: puzzle) == [.refused(.notPlaying)])
+    var hinted = Board(puzzle: puzzle)
+    _ = hinted.handle(.hint(cell: nil, at: t0), in: puzzle)
+    #expect(hinted.isPlayed)
+  }
+
   @Test("Hints reveal the chosen cell or the first empty one — and every cell of the same cipher letter — and are counted")
   func hints() {
     let puzzle = Puzzle(quote: quote, seed: 5)

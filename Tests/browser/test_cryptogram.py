@@ -427,6 +427,14 @@ def test_three_mistakes_fail_then_try_again_or_continue(page, server):
     expect(panel).to_be_visible()
     expect(panel.get_by_role("button", name="Try again")).to_be_visible()
     expect(panel.get_by_role("button", name="New puzzle")).to_be_visible()
+    # A lost game is not a paused one: typing says what to do, and the dialog keeps the keyboard.
+    page.keyboard.press("A")
+    expect(page.locator("#message")).to_have_text("Out of mistakes: choose Continue, Try again or New puzzle.")
+    for _ in range(5):
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.getElementById('failed-panel').contains(document.activeElement)")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("() => document.getElementById('failed-panel').contains(document.activeElement)")
 
     page.click("#try-again")
     expect(panel).to_be_hidden()
@@ -443,6 +451,39 @@ def test_three_mistakes_fail_then_try_again_or_continue(page, server):
     expect(page.locator("#mistakes")).to_have_text("3")
     page.keyboard.press(selected_cell(page).get_attribute("data-cipher"))
     expect(page.locator("#mistakes")).to_have_text("4")
+
+
+def test_new_puzzle_after_a_loss_lets_it_go(page, server):
+    """New puzzle from the "Out of mistakes" dialog: the start screen, and the lost puzzle stays gone on the
+    next visit (and for another device on the same account)."""
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    for count in (1, 2, 3):
+        page.keyboard.press(selected_cell(page).get_attribute("data-cipher"))
+        expect(page.locator("#mistakes")).to_have_attribute("data-count", str(count))
+    expect(page.locator("#failed-panel")).to_be_visible()
+    page.click("#failed-new")
+    expect(page.locator("#start")).to_be_visible()
+    expect(page.locator("#back-row")).to_be_hidden()
+    page.goto(server + "/cryptogram")
+    expect(page.locator("#start")).to_be_visible()
+    expect(page.locator("#failed-panel")).to_be_hidden()
+
+
+def test_someone_elses_puzzle_link_says_what_happened(browser, page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    link = page.url
+    assert "game=" in link, link
+    stranger = browser.new_context()
+    other = stranger.new_page()
+    try:
+        other.goto(link)
+        expect(other.locator("#start")).to_be_visible(timeout=15000)
+        expect(other.locator("#start-message")).to_contain_text("isn't one of your games")
+        assert "game=" not in other.url
+    finally:
+        stranger.close()
 
 
 def test_new_puzzle_returns_to_the_start_screen(page, server):
@@ -474,6 +515,10 @@ def test_stats_page_shows_solves_and_one_bar_each(page, server):
     expect(page.locator(".cgs-calendar .cgs-day")).to_have_count(35)
 
     open_cryptogram(page, server)
+    # A puzzle opened and left without a letter is not "played" (it would lower the win rate).
+    start_random(page, "short")
+    page.click("#new-puzzle")
+    expect(page.locator("#start")).to_be_visible()
     start_random(page, "short")
     solve_with_hints(page)
     expect(page.locator("#complete")).to_have_attribute("data-played", "done", timeout=15000)

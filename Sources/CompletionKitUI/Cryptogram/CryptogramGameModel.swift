@@ -153,7 +153,7 @@ public final class CryptogramGameModel {
     case .restarted:
       resetPresentation()
       selectedCell = nextEmptyCell(after: nil)
-    case .failed, .paused, .resumed, .continued, .refused:
+    case .failed, .paused, .resumed, .continued, .abandoned, .refused:
       // The board already holds everything the view shows for these.
       break
     }

@@ -22,6 +22,7 @@ struct CryptogramController: RouteCollection {
     game.post("resume") { try await move($0) { .resume(at: $0) } }
     game.post("continue") { try await move($0) { .continuePlaying(at: $0) } }
     game.post("restart") { try await move($0) { _ in .restart } }
+    game.post("abandon") { try await move($0) { _ in .abandon } }
   }
 
   // MARK: Routes
@@ -81,8 +82,8 @@ struct CryptogramController: RouteCollection {
       game.updatedAt = now
       _ = try await services.runner.write(on: db) { db in
         try await game.create(on: db)
+        // Counted as played once a letter goes in (see `move`), not when it is opened.
         try await Self.ensureStats(for: userID, on: db)
-        try await Self.increment(userID, ["played": 1], on: db)
         return true
       }
       return try Self.view(of: try GameRecord(game), puzzle: puzzle, board: Board(puzzle: puzzle), at: now)
@@ -93,7 +94,8 @@ struct CryptogramController: RouteCollection {
   @Sendable func current(req: Request) async throws -> CurrentCryptogramResponse {
     guard let user = try await req.currentUser(), let userID = user.id else { return CurrentCryptogramResponse(game: nil) }
     let game = try await CryptogramGame.query(on: req.db)
-      .filter(\.$user.$id == userID).filter(\.$status != "solved")
+      .filter(\.$user.$id == userID).filter(\.$status != Board.Status.solved.rawValue)
+      .filter(\.$status != Board.Status.abandoned.rawValue)
       .sort(\.$updatedAt, .descending).first()
     guard let game else { return CurrentCryptogramResponse(game: nil) }
     let services = req.application.services
@@ -182,15 +184,17 @@ struct CryptogramController: RouteCollection {
       guard let game = try await GameRecord.load(gameID, of: userID, on: db) else { throw CryptogramError.gameNotFound }
       let puzzle = try await Self.puzzle(of: game, quotes: services.quotes, on: db)
       var board = try Self.decode(game.board)
+      let wasPlayed = board.isPlayed
       let effects = board.handle(makeEvent(now), in: puzzle)
       if effects.count == 1, case .refused(let refusal) = effects[0] { throw CryptogramError.refused(refusal) }
       // What the move means beyond the board: stats counters and, for the last letter, a completion.
       var solved: CompletionStats?
       var counters: [String: Int] = [:]
+      // A puzzle (or another attempt at it) counts as played from its first letter, right or wrong.
+      if !wasPlayed, board.isPlayed { counters["played", default: 0] += 1 }
       for effect in effects {
         switch effect {
         case .failed: counters["failed", default: 0] += 1
-        case .restarted: counters["played", default: 0] += 1
         case .solved(let stats): solved = stats
         default: continue
         }

@@ -5,7 +5,8 @@ import Foundation
 /// caller must do; refusals are returned as values and change nothing.
 public struct Board: Hashable, Sendable, Codable {
   public enum Status: String, Hashable, Sendable, Codable {
-    case playing, failed, solved
+    /// `abandoned`: failed, and the player chose a new puzzle instead (the game is no longer theirs to resume).
+    case playing, failed, solved, abandoned
   }
 
   /// Something the player did.
@@ -20,6 +21,8 @@ public struct Board: Hashable, Sendable, Codable {
     case continuePlaying(at: Date)
     /// After failing (or any time): the same puzzle from the start, as a new attempt.
     case restart
+    /// After failing: let the puzzle go (the player chose a new one).
+    case abandon
   }
 
   /// What the caller must do or show.
@@ -38,6 +41,7 @@ public struct Board: Hashable, Sendable, Codable {
     case resumed
     case continued
     case restarted
+    case abandoned
     /// Nothing happened, and why.
     case refused(Refusal)
   }
@@ -68,6 +72,12 @@ public struct Board: Hashable, Sendable, Codable {
   public private(set) var limitsMistakes = true
   /// Times this puzzle was started over.
   public private(set) var restarts = 0
+  /// Whether a letter went in during this attempt (typed, right or wrong, or shown by a hint): from then on the
+  /// puzzle counts as played. Nil in saves from before it was kept (and in a fresh attempt).
+  public private(set) var enteredLetter: Bool?
+
+  /// Whether this attempt counts as played (a letter went in).
+  public var isPlayed: Bool { enteredLetter == true }
 
   /// A fresh board with the puzzle's prefilled cells shown.
   public init(puzzle: Puzzle) {
@@ -110,6 +120,10 @@ public struct Board: Hashable, Sendable, Codable {
       self = Board(puzzle: puzzle)
       self.restarts = restarts
       return [.restarted]
+    case .abandon:
+      guard status == .failed else { return [.refused(.notFailed)] }
+      status = .abandoned
+      return [.abandoned]
     }
   }
 
@@ -119,6 +133,7 @@ public struct Board: Hashable, Sendable, Codable {
     let cell = puzzle.cells[index]
     guard let plain = cell.plain, let cipher = cell.cipher else { return [.refused(.notALetter)] }
     let shown = Letters.letter(guessed)
+    enteredLetter = true
     guard guessed == plain else {
       session.recordMistake(at: date)
       var effects: [Effect] = [.mistake(cell: index, letter: shown, mistakes: session.mistakes)]
@@ -148,6 +163,7 @@ public struct Board: Hashable, Sendable, Codable {
       index = first
     }
     session.recordHint(at: date)
+    enteredLetter = true
     // Like a right guess, a hint shows its letter everywhere it is enciphered the same way.
     let cipher = puzzle.cells[index].cipher
     let cells = [index] + puzzle.cells.filter { $0.cipher == cipher && $0.index != index && !revealed.contains($0.index) }.map(\.index)
