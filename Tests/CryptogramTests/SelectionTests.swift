@@ -59,15 +59,15 @@ struct SelectionTests {
     #expect(CalendarDay(instant, in: TimeZone(identifier: "America/New_York")!).description == "2026-11-21")
   }
 
-  @Test("The completion sequence follows the seed: overlay at 0.7 s, then 0.4, 1.2, 1.8 and 2.3 s inside it")
+  @Test("The completion sequence follows the seed: from the solve, trophy and quote at 0.4 s, the view's fade from 0.7 s, then 1.2, 1.8 and 2.3 s")
   func celebration() {
     let c = CompletionCelebration.choreography
     let delays = Dictionary(uniqueKeysWithValues: c.steps.map { ($0.id, ($0.delay * 1000).rounded() / 1000) })
-    #expect(delays == ["overlay": 0.7, "trophy": 1.1, "quote": 1.1, "attribution": 1.9, "source": 1.9, "stats": 2.5, "next": 3.0])
+    #expect(delays == ["overlay": 0.7, "trophy": 0.4, "quote": 0.4, "attribution": 1.2, "source": 1.2, "stats": 1.8, "next": 2.3])
     #expect(c.step("trophy")?.curve == .spring(Spring(response: 0.6, dampingFraction: 0.8)))
     #expect(c.step("trophy")?.from.scale == 0.8 && c.step("quote")?.from.scale == 0.9)
     #expect(c.step("stats")?.from.offsetY == 20 && c.step("next")?.from.offsetY == 15)
-    #expect(c.startOrder == ["overlay", "trophy", "quote", "attribution", "source", "stats", "next"])
+    #expect(c.startOrder == ["trophy", "quote", "overlay", "attribution", "source", "stats", "next"])
     let calm = c.adapted(to: .reduced)
     #expect(calm.steps.allSatisfy { $0.from.offsetY == 0 && $0.from.scale == 1 })
   }

@@ -187,8 +187,8 @@ public final class CryptogramGameModel {
     mistakeTask?.cancel()
     mistake = nil
     startWiggle()
-    // Every delay in `CompletionCelebration.choreography` is measured from the solve (the overlay's 0.7 s
-    // included), so its clock starts here, not when the completion view appears.
+    // Every delay in `CompletionCelebration.choreography` is measured from the solve, so its clock starts
+    // here, not when the completion view appears.
     celebration.restart()
     showCompletion = true
   }

@@ -6,9 +6,9 @@ import Cryptogram
 /// The solved-puzzle screen of seed 000: trophy, the quote, its attribution and source, the stats and
 /// "Next Puzzle", each arriving on its own step of `CompletionCelebration.choreography`.
 ///
-/// Timing: the choreography is one timeline from the moment of solving, and each element's delay is its
-/// seed delay plus `CompletionCelebration.overlayDelay` (the trophy's 0.4 s becomes 1.1 s), so the seed's
-/// spacing is kept from the moment the overlay starts to fade in. `player` is therefore started when the
+/// Timing: the choreography is one timeline from the moment of solving, as the seed means it (the view is
+/// inserted at the solve and only its fade waits 0.7 s, so the trophy starts at 0.4 s, the stats at 1.8 s).
+/// `player` is therefore started when the
 /// puzzle is solved (`CryptogramGameModel` does it), not when this view appears: starting on appear would
 /// make the timings depend on when SwiftUI inserts the view (at the solve under a delayed fade, or later)
 /// and could add the overlay delay twice. Under Reduce Motion `.choreographed` switches the player to its
