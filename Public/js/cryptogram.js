@@ -586,7 +586,8 @@ function celebrate(response) {
   }
   const letterCells = game.cells.map((cell, index) => (cell.isLetter ? state.cells[index] : undefined));
   if (response.wiggle) playWiggle(response.wiggle, letterCells);
-  say(`Solved in ${formatTime(game.stats ? game.stats.seconds : game.elapsedSeconds)}! ${game.solution ? game.solution.attribution : ""}`, "ok");
+  // For screen readers only: the card shows the same words.
+  say(`Solved in ${formatTime(game.stats ? game.stats.seconds : game.elapsedSeconds)}! ${game.solution ? game.solution.attribution : ""}`, "ok sr-only");
   if (response.celebration) showCompletion(game, response.celebration);
   else showCompletion(game, null);
 }

@@ -12,6 +12,8 @@ import json
 import pathlib
 import re
 
+import pytest
+
 from playwright.sync_api import expect
 
 STEPS = ["overlay", "trophy", "quote", "attribution", "stats", "next"]
@@ -318,6 +320,29 @@ def test_solving_plays_the_completion_sequence_in_order(page, server):
     expect(overlay).to_be_hidden()
     expect(page.locator("#game-subtitle")).to_contain_text("Short")
     expect(page.locator("#hints")).to_have_text("0")
+
+
+@pytest.mark.parametrize("length", ["medium", "long"])
+def test_the_finish_fits_a_laptop_window(browser, server, length):
+    """At 1280 × 800 the whole card, Next Puzzle and the stats link included, is in the window after a solve, and
+    no line above it repeats what the card says (it is read out to screen readers only)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        open_cryptogram(page, server)
+        start_random(page, length)
+        solve_with_hints(page)
+        expect(page.locator("#complete")).to_have_attribute("data-played", "done", timeout=15000)
+        assert page.evaluate("() => scrollY") == 0
+        for selector in ["#next-puzzle", "#complete a[href='/cryptogram/stats']"]:
+            box = page.locator(selector).bounding_box()
+            assert box["y"] + box["height"] <= 800, (selector, box)
+            assert box["height"] >= 44, (selector, box)
+        message = page.locator("#message")
+        expect(message).to_contain_text("Solved in")
+        assert message.bounding_box()["height"] <= 1, message.bounding_box()
+    finally:
+        context.close()
 
 
 def test_calm_mode_celebrates_without_movement(page, server):
