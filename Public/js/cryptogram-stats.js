@@ -119,6 +119,9 @@ function renderChart(stats) {
 
   const labelEvery = Math.max(1, Math.ceil(history.length / Math.max(2, Math.floor(plotW / 64))));
   const bars = svg("g", { class: "bars" });
+  // Labelled by solve: the day where it changes, the time of day for further solves on the same day (a row
+  // of identical dates says nothing).
+  let labelledDay = null;
   history.forEach((solve, index) => {
     const x = margin.left + slot * index + (slot - barWidth) / 2;
     const barTop = y(solve.seconds);
@@ -134,7 +137,10 @@ function renderChart(stats) {
     bar.append(svg("title", {}, `${dayLabel(date)}: ${formatClock(solve.seconds)} (${extras.join(", ")})`));
     bars.append(bar);
     if (index % labelEvery === 0) {
-      bars.append(svg("text", { class: "label", x: x + barWidth / 2, y: y(0) + 16, "text-anchor": "middle" }, dayLabel(date)));
+      const day = date.toDateString();
+      const text = day === labelledDay ? date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) : dayLabel(date);
+      labelledDay = day;
+      bars.append(svg("text", { class: "label", x: x + barWidth / 2, y: y(0) + 16, "text-anchor": "middle" }, text));
     }
   });
   chart.append(bars);
@@ -164,12 +170,20 @@ function renderCalendar(stats) {
   grid.className = "cgs-calendar";
   grid.setAttribute("role", "list");
   grid.setAttribute("aria-label", "Daily puzzles of the last five weeks");
-  for (const day of days.slice(0, 7)) {
+  // Weeks start on Monday: the headings are Monday to Sunday, and the first day sits in its own column.
+  for (let offset = 0; offset < 7; offset += 1) {
     const head = document.createElement("span");
     head.className = "dow";
     head.setAttribute("aria-hidden", "true");
-    head.textContent = parseDay(day.date).toLocaleDateString(undefined, { weekday: "short" });
+    head.textContent = new Date(2024, 0, 1 + offset).toLocaleDateString(undefined, { weekday: "short" });  // 1 Jan 2024 was a Monday
     grid.append(head);
+  }
+  const lead = days.length ? (parseDay(days[0].date).getDay() + 6) % 7 : 0;
+  for (let pad = 0; pad < lead; pad += 1) {
+    const blank = document.createElement("span");
+    blank.className = "cgs-pad";
+    blank.setAttribute("aria-hidden", "true");
+    grid.append(blank);
   }
   const today = days.length ? days[days.length - 1].date : null;
   for (const day of days) {

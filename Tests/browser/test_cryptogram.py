@@ -561,6 +561,16 @@ def test_stats_page_shows_solves_and_one_bar_each(page, server):
     expect(page.locator("svg.cgs-chart title").first).to_contain_text("Solve times")
     expect(page.locator("svg.cgs-chart text.label").first).to_have_text("0:00")
     expect(page.locator(".cgs-empty")).to_have_count(0)
+    # Two solves on one day are told apart: the day under the first bar, the time of day under the second.
+    bar_labels = page.locator("svg.cgs-chart .bars text.label").all_text_contents()
+    assert len(bar_labels) == 2 and bar_labels[0] != bar_labels[1], bar_labels
+    assert re.search(r"\d{1,2}:\d\d", bar_labels[1]), bar_labels
+    # Weeks start on Monday, whatever day the five weeks begin on.
+    heads = page.locator(".cgs-calendar .dow").all_text_contents()
+    assert heads[0] == page.evaluate("() => new Date(2024, 0, 1).toLocaleDateString(undefined, { weekday: 'short' })"), heads
+    first = page.locator(".cgs-calendar .cgs-day").first.get_attribute("data-date")
+    column = page.evaluate("(d) => { const [y, m, day] = d.split('-').map(Number); return (new Date(y, m - 1, day).getDay() + 6) % 7; }", first)
+    expect(page.locator(".cgs-calendar .cgs-pad")).to_have_count(column)
 
 
 def test_cryptogram_fits_a_phone(browser, server):
