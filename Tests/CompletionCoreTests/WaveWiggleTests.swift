@@ -36,9 +36,33 @@ struct WaveWiggleTests {
     #expect(cells.map(\.delay).map { ($0 * 100).rounded() } == [0, 5, 10, 15, 20, 0, 5, 10, 15, 20, 0, 5])
     let cell = Wiggle.Cell(index: 1, offset: 2, delay: 0.05)
     #expect(wiggle.offset(of: cell, at: 0.04) == 0)
+    // Out, back, out, home: four legs of 0.1 s between the last cell's start (0.2 s) and the switch-off.
+    #expect(wiggle.legCount == 4 && abs(wiggle.legDuration - 0.1) < 1e-12)
     let spring = wiggle.spring
-    #expect(abs(wiggle.offset(of: cell, at: 0.15) - 2 * spring.value(at: 0.1)) < 1e-12)
+    #expect(abs(wiggle.offset(of: cell, at: 0.1) - 2 * spring.value(at: 0.5 * spring.settlingTime)) < 1e-12)
     #expect(wiggle.offset(of: cell, at: 0.6) == 0)
+  }
+
+  @Test("Wiggle: every cell swings out, back and out again (three autoreversing legs), then home by the switch-off, with no jump")
+  func wiggleEndsAtRest() {
+    let wiggle = Wiggle.completion
+    for index in 0..<5 {
+      let cell = Wiggle.Cell(index: index, offset: 3, delay: wiggle.delay(for: index))
+      let samples = (0...6_000).map { wiggle.offset(of: cell, at: Double($0) / 10_000) }
+      // No jump: a loose spring moves fast, but never a large part of the offset in 0.1 ms.
+      let steps = zip(samples, samples.dropFirst()).map { abs($1 - $0) }
+      #expect(steps.max()! < 0.25, "cell \(index)")
+      // At rest at the end (and already before the switch-off for every cell but the last group).
+      #expect(abs(samples.last!) < 0.01)
+      // Out twice near the full offset (the legs out, back, out), with the way back between.
+      var peaks = 0
+      var armed = true
+      for value in samples {
+        if armed, value > 2.7 { peaks += 1; armed = false }
+        if value < 1 { armed = true }
+      }
+      #expect(peaks == 2, "cell \(index): \(peaks) swings")
+    }
   }
 
   @Test("Seeded generator: same seed, same numbers; text seeds are stable")

@@ -1,6 +1,11 @@
 /// The letter-cell wiggle of a solved puzzle (seed 000): each cell springs sideways to a random offset
 /// in −3…3 points, delayed by `(index % 5) × 0.05` s, with a loose spring (0.15 / 0.2) repeated three times
-/// with autoreverse; 0.6 s after the trigger every cell snaps home.
+/// with autoreverse (out, back, out), then home, so it ends at rest without a jump when the seed switches the
+/// wiggle off 0.6 s after the trigger.
+///
+/// Timing: the spring's whole motion, bounces and settling included, plays in each leg, and the legs share
+/// the time between the last cell's start and the switch-off (4 legs of 0.1 s). Played at its own settling
+/// time (about 0.8 s for 0.15 / 0.2) a leg would not even finish before 0.6 s: one swing, then a jump home.
 public struct Wiggle: Hashable, Sendable {
   /// One cell's part: where it springs to and when it starts.
   public struct Cell: Hashable, Sendable, Codable {
@@ -47,22 +52,27 @@ public struct Wiggle: Hashable, Sendable {
     }
   }
 
-  /// Seconds one leg (there or back) of the repeated spring lasts.
-  public var legDuration: Double { spring.settlingTime }
+  /// The legs: the repeated spring, and one more home when the repeats end away from rest.
+  public var legCount: Int {
+    autoreverses && repeatCount % 2 == 0 ? repeatCount : repeatCount + 1
+  }
 
-  /// Horizontal offset of `cell` at `time` seconds after the trigger.
+  /// Seconds one leg lasts: the legs fit between the last cell's start and `resetAfter`.
+  public var legDuration: Double {
+    max(resetAfter - delay(for: delayGroup - 1), 0.001) / Double(legCount)
+  }
+
+  /// Horizontal offset of `cell` at `time` seconds after the trigger: out on even legs, back on odd ones,
+  /// 0 before its start and after its last leg.
   public func offset(of cell: Cell, at time: Double) -> Double {
-    guard time < resetAfter else { return 0 }
     let elapsed = time - cell.delay
     guard elapsed > 0 else { return 0 }
     let leg = legDuration
     let legIndex = Int(elapsed / leg)
-    if legIndex >= repeatCount {
-      // An odd number of autoreversing legs ends at the target, as SwiftUI's repeatCount does.
-      return autoreverses && repeatCount % 2 == 0 ? 0 : cell.offset
-    }
-    let progress = spring.value(at: elapsed - Double(legIndex) * leg)
-    let goingBack = autoreverses && legIndex % 2 == 1
-    return goingBack ? cell.offset * (1 - progress) : cell.offset * progress
+    guard legIndex < legCount else { return 0 }
+    let progress = spring.value(at: (elapsed - Double(legIndex) * leg) / leg * spring.settlingTime)
+    let out = !autoreverses || legIndex % 2 == 0
+    if legIndex == legCount - 1, legCount > repeatCount { return cell.offset * (1 - progress) }  // home
+    return out ? cell.offset * progress : cell.offset * (1 - progress)
   }
 }
