@@ -489,11 +489,13 @@ function flashMistake(index, letter) {
 }
 
 function popCells(indices) {
-  for (const index of indices) {
-    const element = state.cells[index];
-    if (!element) continue;
-    element.classList.remove("is-new");
-    void element.offsetWidth;
+  const elements = indices.map((index) => state.cells[index]).filter(Boolean);
+  // One style flush for all of them (restarting each cell's animation with its own flush made the last
+  // letter of a long quote a long task, just when the celebration should start).
+  const again = elements.filter((element) => element.classList.contains("is-new"));
+  for (const element of again) element.classList.remove("is-new");
+  if (again.length) void document.body.offsetWidth;
+  for (const element of elements) {
     element.classList.add("is-new");
     element.addEventListener("animationend", () => element.classList.remove("is-new"), { once: true });
   }
@@ -544,9 +546,8 @@ function completionElements() {
 function showCompletion(game, celebration) {
   fillCompletion(game);
   const overlay = $("#complete");
-  for (const element of [overlay, ...overlay.querySelectorAll("[data-step]")]) {
-    for (const animation of element.getAnimations()) animation.cancel();
-  }
+  for (const animation of state.completionAnimations || []) animation.cancel();
+  state.completionAnimations = [];
   overlay.hidden = false;
   overlay.dataset.played = celebration ? "playing" : "static";
   const play = $("#play");
@@ -555,8 +556,9 @@ function showCompletion(game, celebration) {
     return Promise.resolve();
   }
   const finished = playChoreography(celebration, completionElements());
+  state.completionAnimations = finished.animations || [];
   // When the view has fully covered the puzzle, the puzzle steps aside (its own step says when).
-  const cover = overlay.getAnimations().find((a) => a.id === "step:overlay");
+  const cover = state.completionAnimations.find((a) => a.id === "step:overlay");
   const covered = cover ? cover.finished.catch(() => null) : finished;
   covered.then(() => {
     if (state.game && state.game.id === game.id && !overlay.hidden) play.classList.add("is-collapsed");
@@ -578,12 +580,15 @@ function celebrate(response) {
   }
   state.selected = null;
   renderSelection();
-  // The puzzle's top comes into view (on a phone it may have scrolled away under the keyboard).
-  const stage = $("#stage");
-  const topbar = document.querySelector(".topbar");
-  if (stage.getBoundingClientRect().top < (topbar ? topbar.getBoundingClientRect().bottom : 0)) {
-    stage.scrollIntoView({ block: "start", behavior: preference() === "full" ? "smooth" : "auto" });
-  }
+  // The puzzle's top comes into view (on a phone it may have scrolled away under the keyboard) — measured
+  // after the sequence's first frame, so the layout it needs never delays the start.
+  requestAnimationFrame(() => {
+    const stage = $("#stage");
+    const topbar = document.querySelector(".topbar");
+    if (stage.getBoundingClientRect().top < (topbar ? topbar.getBoundingClientRect().bottom : 0)) {
+      stage.scrollIntoView({ block: "start", behavior: preference() === "full" ? "smooth" : "auto" });
+    }
+  });
   const letterCells = game.cells.map((cell, index) => (cell.isLetter ? state.cells[index] : undefined));
   if (response.wiggle) playWiggle(response.wiggle, letterCells);
   // For screen readers only: the card shows the same words.

@@ -61,14 +61,21 @@ function frame(appearance) {
   return { opacity, transform: `translate(${offsetX}px, ${offsetY}px) scale(${scale})` };
 }
 
+/** The animation each element last got from `animate`, so a new one replaces it. Kept here rather than
+ *  asked of the element (`getAnimations()` recalculates the document's style: at the start of a sequence,
+ *  right after the page changed, that was a long task). */
+const lastAnimation = new WeakMap();
+
 function animate(element, from, to, { delay, duration, easing }) {
-  for (const running of element.getAnimations()) running.cancel();
-  return element.animate([frame(from), frame(to)], {
+  lastAnimation.get(element)?.cancel();
+  const animation = element.animate([frame(from), frame(to)], {
     delay: delay * 1000,
     duration: Math.max(duration * 1000, 0),
     easing: duration > 0 ? easing : "linear",
     fill: "both",
   });
+  lastAnimation.set(element, animation);
+  return animation;
 }
 
 /**
@@ -85,7 +92,11 @@ export function playChoreography(payload, elements) {
       animations.push(animation);
     }
   }
-  return Promise.all(animations.map((a) => a.finished.catch(() => null)));
+  const finished = Promise.all(animations.map((a) => a.finished.catch(() => null)));
+  // The animations themselves, so a caller can cancel them or wait for one step without asking the
+  // document for its animations (a style recalculation at the worst moment).
+  finished.animations = animations;
+  return finished;
 }
 
 /**
