@@ -72,7 +72,7 @@ export class LabyrinthBoard {
       viewBox: `0 0 ${maze.width} ${maze.height}`, preserveAspectRatio: "xMidYMid meet",
     });
     this.svg = svg;
-    this.ground = node("rect", { class: "labyrinth-ground", x: 0, y: 0, width: maze.width, height: maze.height }, svg);
+    this.ground = node("rect", { class: "labyrinth-ground", x: 0, y: 0, width: maze.width, height: maze.height, rx: 34 }, svg);
     this.paths = node("g", { class: "labyrinth-paths" }, svg);
     // The finger's line lies on the path, under START and ZIEL, so their words stay readable.
     this.traces = node("g", { class: "labyrinth-traces" }, svg);
