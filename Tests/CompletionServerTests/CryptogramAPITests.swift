@@ -28,6 +28,14 @@ struct CryptogramAPITests {
     try await client.send(.POST, "/api/cryptogram/games/\(game)/guesses?preference=full", json: CryptogramGuessRequest(cell: cell, letter: letter))
   }
 
+  /// A new game, its puzzle, a cell not given, and a wrong letter for that cell.
+  func gameWithHiddenCell(_ client: TestClient, _ app: Application) async throws -> (CryptogramGameView, Puzzle, Int, String) {
+    let game = try await newGame(client)
+    let puzzle = try await puzzle(of: game.id, app: app)
+    let cell = try #require(puzzle.letterCells.first { !puzzle.prefilled.contains($0) })
+    return (game, puzzle, cell, String(Letters.letter((puzzle.cells[cell].plain! + 1) % 26)))
+  }
+
   func stats(_ client: TestClient) async throws -> CryptogramStatsView {
     try client.decode(CryptogramStatsView.self, from: try await client.send(.GET, "/api/cryptogram/stats?timeZone=Europe/Berlin"))
   }
@@ -84,10 +92,7 @@ struct CryptogramAPITests {
   @Test("Three mistakes fail the puzzle; continue lifts the limit; try again is a new attempt")
   func failure() async throws {
     try await withTestApp { client, app in
-      let game = try await newGame(client)
-      let puzzle = try await puzzle(of: game.id, app: app)
-      let cell = try #require(puzzle.letterCells.first { !puzzle.prefilled.contains($0) })
-      let wrong = String(Letters.letter((puzzle.cells[cell].plain! + 1) % 26))
+      let (game, _, cell, wrong) = try await gameWithHiddenCell(client, app)
       for _ in 0..<3 { try await guess(client, game.id, cell: cell, letter: wrong) }
       let failed = try client.decode(CryptogramGameView.self, from: try await client.send(.GET, "/api/cryptogram/games/\(game.id)"))
       #expect(failed.status == "failed" && failed.mistakes == 3)
@@ -111,10 +116,7 @@ struct CryptogramAPITests {
   @Test("New puzzle after a loss lets the lost one go: it is no longer the current game, and it cannot be resumed")
   func abandon() async throws {
     try await withTestApp { client, app in
-      let game = try await newGame(client)
-      let puzzle = try await puzzle(of: game.id, app: app)
-      let cell = try #require(puzzle.letterCells.first { !puzzle.prefilled.contains($0) })
-      let wrong = String(Letters.letter((puzzle.cells[cell].plain! + 1) % 26))
+      let (game, _, cell, wrong) = try await gameWithHiddenCell(client, app)
       // Only a lost game can be let go.
       #expect(try await client.send(.POST, "/api/cryptogram/games/\(game.id)/abandon").status == .conflict)
       for _ in 0..<3 { _ = try await guess(client, game.id, cell: cell, letter: wrong) }
