@@ -32,6 +32,9 @@ public struct LevelOutcome: Hashable, Sendable {
 public struct AdaptiveDifficulty: Hashable, Sendable, Codable {
   /// Where every child starts.
   public static let start = 0.3
+  /// Mistakes in a level from which it counts as hard (−0.15) and brings a hint (Phase 12); the game gives
+  /// the hint once, at the mistake that reaches this count.
+  public static let hintAtMistakes = 3
   /// The level never leaves this range.
   public static let bounds = 0.1...0.9
   /// Levels between two changes, at least.
@@ -78,7 +81,7 @@ public struct AdaptiveDifficulty: Hashable, Sendable, Codable {
     noteReturn(at: outcome.at)
     var rating = 0.0
     if outcome.solveSeconds < 10 { rating += 0.1 } else if outcome.solveSeconds > 60 { rating -= 0.1 }
-    if outcome.mistakes <= 1 { rating += 0.05 } else if outcome.mistakes >= 3 { rating -= 0.15 }
+    if outcome.mistakes <= 1 { rating += 0.05 } else if outcome.mistakes >= Self.hintAtMistakes { rating -= 0.15 }
     rating -= 0.05 * Double(max(0, outcome.longPauses))
     var bonus = 0.0
     if outcome.mistakes <= 1, outcome.longPauses == 0 {
@@ -91,7 +94,7 @@ public struct AdaptiveDifficulty: Hashable, Sendable, Codable {
       cleanWins = 0
     }
     let changed = finishLevel(rating: rating, bonus: bonus, at: outcome.at)
-    return Step(changedTo: changed, offersHint: outcome.mistakes >= 3)
+    return Step(changedTo: changed, offersHint: outcome.mistakes >= Self.hintAtMistakes)
   }
 
   /// Records a level left unfinished (−0.3; the caller adds the encouragement).

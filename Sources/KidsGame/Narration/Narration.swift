@@ -248,9 +248,12 @@ public enum Narration {
 
   /// The lines to speak for `trigger`, gaps filled. For ``NarrationTrigger/success`` use ``success(using:)``.
   public static func lines(for trigger: NarrationTrigger, _ values: LineValues = LineValues()) -> [SpokenLine] {
-    templates(for: trigger).map {
-      SpokenLine(trigger: trigger, speaker: $0.speaker, text: fill($0.template, with: values), delay: $0.delay)
-    }
+    templates(for: trigger).map { line($0, of: trigger, values) }
+  }
+
+  /// One of `trigger`'s lines, filled with `values`, spoken after its own delay or `delay` when given.
+  public static func line(_ template: LineTemplate, of trigger: NarrationTrigger, _ values: LineValues, delay: Double? = nil) -> SpokenLine {
+    SpokenLine(trigger: trigger, speaker: template.speaker, text: fill(template.template, with: values), delay: delay ?? template.delay)
   }
 
   /// One success phrase, picked with `generator`.

@@ -75,8 +75,6 @@ public enum ActivityRound: Hashable, Sendable, Codable {
 public enum LevelTiming {
   /// After a success, the next level (or the celebration) follows after this many seconds.
   public static let nextLevelDelay = 2.0
-  /// The mistake in a level that brings a hint (Phase 12: "3 or more mistakes … and a hint"), given once.
-  public static let hintAtMistake = 3
   /// How long a hint shows (the glowing cell, the way through the maze).
   public static let hintSeconds = 4.0
 }

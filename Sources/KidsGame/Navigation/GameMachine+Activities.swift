@@ -91,11 +91,8 @@ extension GameMachine {
       var effects: [GameEffect] = []
       effects.reserveCapacity(2)
       effects.append(.dieRolled(face))
-      for template in Narration.templates(for: .wuerfelRolled) {
-        // Spoken once the die has stopped tumbling.
-        let text = Narration.fill(template.template, with: LineValues(n: face))
-        effects.append(.speak(SpokenLine(trigger: .wuerfelRolled, speaker: template.speaker, text: text, delay: DiceRound.tumbleSeconds)))
-      }
+      // Spoken once the die has stopped tumbling.
+      appendLines(.wuerfelRolled, LineValues(n: face), delay: DiceRound.tumbleSeconds, to: &effects)
       return effects
 
     case (.tapNumber(let number, let date), .dice(var dice)):
@@ -210,7 +207,7 @@ extension GameMachine {
 
   /// Whether the mistake that took a level's count from `before` to `after` is the one that brings a hint.
   static func bringsHint(_ before: Int, _ after: Int) -> Bool {
-    before < LevelTiming.hintAtMistake && after >= LevelTiming.hintAtMistake
+    before < AdaptiveDifficulty.hintAtMistakes && after >= AdaptiveDifficulty.hintAtMistakes
   }
 
   /// A paint or an erase in the puzzle: the grid as it is now, or the level solved.

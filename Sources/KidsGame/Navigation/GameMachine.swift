@@ -333,9 +333,12 @@ public struct GameMachine: Hashable, Sendable {
   }
 
   /// Appends the lines of `trigger` to `effects` without an array of their own.
-  func appendLines(_ trigger: NarrationTrigger, _ values: LineValues = LineValues(), to effects: inout [GameEffect]) {
+  /// `delay`, when given, replaces the lines' own delays.
+  func appendLines(
+    _ trigger: NarrationTrigger, _ values: LineValues = LineValues(), delay: Double? = nil, to effects: inout [GameEffect]
+  ) {
     for template in Narration.templates(for: trigger) {
-      effects.append(.speak(SpokenLine(trigger: trigger, speaker: template.speaker, text: Narration.fill(template.template, with: values), delay: template.delay)))
+      effects.append(.speak(Narration.line(template, of: trigger, values, delay: delay)))
     }
   }
 
