@@ -159,6 +159,34 @@ function buildBoard(game) {
   board.dataset.game = game.id;
 }
 
+/** The smallest letter cell the board shrinks to, in CSS pixels, before it scrolls instead. */
+const SMALLEST_CELL = 30;
+
+/**
+ * Sizes the cells so the whole quote fits the board's height where it can: the largest cell that fits, found
+ * by halving (a handful of layouts, once per puzzle and per change of the board's size, never per move). A
+ * quote too long for that even at the smallest cell scrolls inside the board.
+ */
+function fitBoard() {
+  const board = $("#board");
+  const sample = board.querySelector(".cg-cell");
+  if (!sample || board.clientHeight === 0) return;
+  board.style.removeProperty("--fit");
+  const fits = () => board.scrollHeight <= board.clientHeight + 1;
+  if (fits()) return;
+  let low = SMALLEST_CELL;
+  let high = sample.getBoundingClientRect().width;
+  if (high <= low) return;
+  for (let step = 0; step < 6 && high - low > 1; step++) {
+    const middle = (low + high) / 2;
+    board.style.setProperty("--fit", `${middle}px`);
+    if (fits()) low = middle;
+    else high = middle;
+  }
+  board.style.setProperty("--fit", `${Math.floor(low)}px`);
+  if (state.selected != null) keepInView(state.cells[state.selected]);
+}
+
 function buildKeyboard() {
   const keyboard = $("#keyboard");
   if (keyboard.children.length) return;
@@ -246,7 +274,7 @@ function renderGame() {
   $("#game-title").textContent = title;
   const lengthName = { short: "Short", medium: "Medium", long: "Long" }[game.length] || game.length;
   $("#game-subtitle").textContent = game.mode === "daily" && game.date
-    ? `${formatDate(game.date)} · ${lengthName.toLowerCase()} quote`
+    ? `${formatDate(game.date, { weekday: "short", day: "numeric", month: "short" })} · ${lengthName.toLowerCase()} quote`
     : `${lengthName} quote · ${game.progress.completed} of ${game.progress.total} letters`;
   document.title = `${title} — Cryptogram — CompletionKit`;
 
@@ -291,7 +319,14 @@ function select(index, { focus = false } = {}) {
   const boardHadFocus = $("#board").contains(document.activeElement);
   state.selected = index;
   renderSelection();
-  if (focus || boardHadFocus) state.cells[index].focus({ preventScroll: false });
+  if (focus || boardHadFocus) state.cells[index].focus({ preventScroll: true });
+  keepInView(state.cells[index]);
+}
+
+/** Scrolls the board (it scrolls inside its own box, above the docked keys) just enough to show `cell`. */
+function keepInView(cell) {
+  if (!cell) return;
+  cell.scrollIntoView({ block: "nearest", inline: "nearest", behavior: preference() === "full" ? "smooth" : "auto" });
 }
 
 /** The next (or previous) empty letter cell after `from`, wrapping around; null when there is none. */
@@ -363,9 +398,12 @@ function showGame(game) {
   }
   buildKeyboard();
   showScreen("game");
+  if (fresh) fitBoard();
   setURL(game.id);
   if (state.selected == null || isShown(state.selected)) state.selected = emptyFrom(null, 1) ?? state.letters[0] ?? null;
   renderGame();
+  // A reopened puzzle may have its first empty cell further down a long quote.
+  if (fresh && game.status === "playing") keepInView(state.cells[state.selected]);
   if (game.status === "failed") showFailed();
   if (game.status === "solved") showCompletion(game, null);
 }
@@ -703,6 +741,14 @@ function onKeyDown(event) {
 
 function wire() {
   document.addEventListener("keydown", onKeyDown);
+  // The board's box changes with the window (a resize, a phone turned), not with the moves.
+  let boardSize = "";
+  new ResizeObserver(([entry]) => {
+    const size = `${Math.round(entry.contentRect.width)}x${Math.round(entry.contentRect.height)}`;
+    if (size === boardSize) return;
+    boardSize = size;
+    fitBoard();
+  }).observe($("#board"));
   $("#board").addEventListener("click", (event) => {
     const cell = event.target.closest(".cg-cell");
     if (!cell || !playable()) return;

@@ -626,3 +626,81 @@ def test_phone_text_links_are_big_enough_to_tap(browser, server):
         assert box and box["height"] >= 44, box
     finally:
         context.close()
+
+
+# Whether the selected cell is wholly inside the board's visible box, below the top bar and above the keys.
+SELECTED_IN_VIEW = """() => {
+  const cell = document.querySelector('#board .cg-cell.is-selected');
+  if (!cell) return false;
+  const r = cell.getBoundingClientRect();
+  const board = document.querySelector('#board').getBoundingClientRect();
+  const keys = document.querySelector('#keyboard').getBoundingClientRect();
+  const bar = document.querySelector('.topbar').getBoundingClientRect();
+  return r.top >= Math.max(board.top, bar.bottom) - 1 && r.bottom <= Math.min(board.bottom, keys.top) + 1;
+}"""
+
+
+def started_game(page, length):
+    """Starts a random puzzle of `length` and returns the server's game (for its answer)."""
+    with page.expect_response(lambda r: r.url.endswith("/api/cryptogram/games") and r.request.method == "POST") as started:
+        start_random(page, length)
+    body = started.value.json()
+    return body.get("game", body)
+
+
+def test_phone_board_keeps_the_selected_cell_above_the_docked_keys(browser, server):
+    """A long quote on a phone: the keys are docked at the bottom of the window, the page itself never scrolls,
+    and as the player types right letters down the quote the board scrolls so the selected cell is always in view
+    above the keys (it used to sink under them at y≈670)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        open_cryptogram(page, server)
+        game = started_game(page, "long")
+        answer = solution_of(game)
+        keys = page.locator("#keyboard").bounding_box()
+        assert abs(keys["y"] + keys["height"] - 844) <= 1, keys
+        board = page.locator("#board").bounding_box()
+        assert board["y"] < 260, board  # board first: one slim status row above it
+        scrolled = False
+        for _ in range(60):
+            if page.locator("#game").get_attribute("data-status") != "playing":
+                break
+            cell = selected_cell(page)
+            index = cell.get_attribute("data-index")
+            page.tap(f"#keyboard [data-key={answer[cell.get_attribute('data-cipher')]}]")
+            expect(page.locator(f"#board .cg-cell[data-index='{index}']")).to_have_class(re.compile("is-shown"))
+            if page.locator("#game").get_attribute("data-status") != "playing":
+                break
+            page.wait_for_function(SELECTED_IN_VIEW)
+            assert page.evaluate("() => scrollY") == 0
+            scrolled = scrolled or page.evaluate("() => document.querySelector('#board').scrollTop") > 0
+        assert scrolled, "the quote never reached the bottom of the board"
+        expect(page.locator("#mistakes")).to_have_text("0 / 3")
+        assert page.evaluate("() => document.documentElement.scrollHeight") <= 844
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1194, 834)])
+def test_a_medium_quote_fits_the_window_with_its_keys(browser, server, size):
+    """Laptop and tablet: board, counters and on-screen keys all in the window with no scrolling, the whole
+    medium quote shown (cells are sized to the board's height), and a wrong letter's flash in full view."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        open_cryptogram(page, server)
+        started_game(page, "medium")
+        assert page.evaluate("() => document.documentElement.scrollHeight") <= height
+        bar = page.locator(".topbar").bounding_box()
+        for selector in ["#mistakes", "#hints", "#timer", "#hint", "#board", "#keyboard"]:
+            box = page.locator(selector).bounding_box()
+            assert box["y"] >= bar["y"] + bar["height"] - 1 and box["y"] + box["height"] <= height + 1, (selector, box)
+        assert page.evaluate("() => { const b = document.querySelector('#board'); return b.scrollHeight <= b.clientHeight + 1 }")
+        cell = selected_cell(page)
+        page.keyboard.press(cell.get_attribute("data-cipher"))
+        expect(page.locator("#mistakes")).to_have_text("1 / 3")
+        page.wait_for_function(SELECTED_IN_VIEW)
+    finally:
+        context.close()
