@@ -23,6 +23,8 @@ const state = {
   /** Moves run one at a time, in the order they were asked for. */
   queue: Promise.resolve(),
   pending: 0,
+  /** The open share: its game, the server's text and links, and the card as a file once fetched. */
+  share: null,
 };
 
 // MARK: Small helpers
@@ -106,12 +108,16 @@ function showStart() {
   setURL(null);
 }
 
-async function startGame(mode, length) {
+/** Starts (or resumes) a puzzle: `date` picks another day's daily, as a shared link does. */
+async function startGame(mode, length, date = null) {
   const body = { mode, timeZone };
   if (mode === "random" && length) body.length = length;
+  if (date) body.date = date;
   const game = await api("/api/cryptogram/games", { method: "POST", body });
   showGame(game);
-  if (game.status === "solved") say("You have already solved today's puzzle. Here it is again.", "ok");
+  if (game.status === "solved") {
+    say(date && date !== localToday() ? "You have already solved this day's puzzle. Here it is again." : "You have already solved today's puzzle. Here it is again.", "ok");
+  }
 }
 
 // MARK: The board
@@ -635,6 +641,95 @@ function celebrate(response) {
   else showCompletion(game, null);
 }
 
+// MARK: Sharing
+
+/** Whether this browser can hand a PNG to the system share sheet (Web Share API with files). */
+function canShareFiles() {
+  try {
+    const probe = new File([new Uint8Array(8)], "probe.png", { type: "image/png" });
+    return Boolean(navigator.share && navigator.canShare && navigator.canShare({ files: [probe] }));
+  } catch {
+    return false;
+  }
+}
+
+function setShareStatus(text, kind = "") {
+  const status = $("#share-status");
+  status.textContent = text;
+  status.className = `message ${kind}`;
+}
+
+/** Opens the share dialog for the solved puzzle: the server's spoiler-free text and card, and what to do with them. */
+async function openShare() {
+  const game = state.game;
+  if (!game || game.status !== "solved") return;
+  setShareStatus("");
+  let data = state.share && state.share.gameID === game.id ? state.share.data : null;
+  if (!data) {
+    try {
+      data = await api(`/api/cryptogram/games/${encodeURIComponent(game.id)}/share`);
+    } catch (error) {
+      say(error.message, "error");
+      return;
+    }
+    state.share = { gameID: game.id, data, file: null };
+  }
+  const url = new URL(data.path, location.origin).href;
+  $("#share-text").textContent = `${data.text}\n${url}`;
+  const card = $("#share-card");
+  card.alt = `Share card: ${data.text.split("\n").slice(0, 2).join(". ")}`;
+  if (card.getAttribute("src") !== data.cardPath) card.src = data.cardPath;
+  const download = $("#share-download");
+  download.href = data.cardPath;
+  download.download = game.mode === "daily" && game.date ? `cryptogram-${game.date}.png` : "cryptogram.png";
+  $("#share-native").hidden = !navigator.share;
+  const dialog = $("#share-panel");
+  if (!dialog.open) dialog.showModal();
+  (navigator.share ? $("#share-native") : $("#share-copy")).focus();
+  // The picture is fetched now, so "Share…" can hand it over at once (a browser lets a page share only
+  // straight after the press).
+  if (canShareFiles() && !state.share.file) {
+    const shareFor = state.share;
+    fetch(data.cardPath, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.blob() : null))
+      .then((blob) => {
+        if (!blob) return;
+        const file = new File([blob], download.download, { type: "image/png" });
+        if (state.share === shareFor && navigator.canShare({ files: [file] })) shareFor.file = file;
+      })
+      .catch(() => null);
+  }
+}
+
+async function shareNatively() {
+  const share = state.share;
+  if (!share || !navigator.share) return;
+  const payload = { title: share.data.title, text: share.data.text, url: new URL(share.data.path, location.origin).href };
+  if (share.file) payload.files = [share.file];
+  try {
+    await navigator.share(payload);
+    setShareStatus("Shared.", "ok");
+  } catch (error) {
+    if (error && error.name === "AbortError") return;
+    setShareStatus("Sharing didn't work here — copy the text or download the image instead.", "error");
+  }
+}
+
+async function copyShare() {
+  const text = $("#share-text").textContent;
+  try {
+    await navigator.clipboard.writeText(text);
+    setShareStatus("Copied — paste it into a message.", "ok");
+  } catch {
+    // No clipboard for this page: select the text so the person can copy it themselves.
+    const range = document.createRange();
+    range.selectNodeContents($("#share-text"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    setShareStatus("Copying isn't allowed here: the text is selected, so press Ctrl+C (⌘C on a Mac).", "error");
+  }
+}
+
 // MARK: Moves
 
 function typeLetter(letter) {
@@ -791,6 +886,10 @@ function wire() {
   });
   $("#continue-no").addEventListener("click", () => showFailed());
   $("#continue-yes").addEventListener("click", () => simpleMove("continue"));
+  $("#share-open").addEventListener("click", () => enqueue(openShare));
+  $("#share-native").addEventListener("click", shareNatively);
+  $("#share-copy").addEventListener("click", copyShare);
+  $("#share-close").addEventListener("click", () => $("#share-panel").close());
   $("#next-puzzle").addEventListener("click", () => {
     const length = state.game ? state.game.length : state.length;
     nextPuzzle(length);
@@ -802,7 +901,20 @@ function wire() {
 
 async function load() {
   document.body.dataset.motion = preference();
-  const requested = new URLSearchParams(location.search).get("game");
+  const params = new URLSearchParams(location.search);
+  const daily = params.get("daily");
+  if (daily) {
+    // A shared daily link: that day's puzzle, the same one the friend who shared it played.
+    try {
+      await startGame("daily", null, daily);
+      return;
+    } catch (error) {
+      showStart();
+      sayOnStart(error.message);
+      return;
+    }
+  }
+  const requested = params.get("game");
   let notice = "";
   if (requested) {
     try {

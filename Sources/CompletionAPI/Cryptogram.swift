@@ -9,11 +9,14 @@ public struct NewCryptogramGameRequest: Codable, Hashable, Sendable {
   public let length: QuoteLength?
   /// The person's IANA time zone ("Europe/Berlin"); decides which date is "today". Defaults to UTC.
   public let timeZone: String?
+  /// For daily puzzles: which day's ("2026-11-23", from a shared link); today when nil. A day after today is refused.
+  public let date: String?
 
-  public init(mode: String, length: QuoteLength? = nil, timeZone: String? = nil) {
+  public init(mode: String, length: QuoteLength? = nil, timeZone: String? = nil, date: String? = nil) {
     self.mode = mode
     self.length = length
     self.timeZone = timeZone
+    self.date = date
   }
 }
 
@@ -232,5 +235,24 @@ public struct CurrentCryptogramResponse: Codable, Hashable, Sendable {
 
   public init(game: CryptogramGameView?) {
     self.game = game
+  }
+}
+
+/// `GET /api/cryptogram/games/{id}/share`: what sharing a solved puzzle sends, spoiler-free.
+public struct CryptogramShareView: Codable, Hashable, Sendable {
+  /// One line naming the puzzle.
+  public let title: String
+  /// The message: the puzzle, the result, the streak and an invitation, one per line.
+  public let text: String
+  /// The link, relative to the site: a daily's own link (`/cryptogram?daily=2026-11-24`) or `/cryptogram`.
+  public let path: String
+  /// The card image (PNG, 1080×1080), relative to the site.
+  public let cardPath: String
+
+  public init(title: String, text: String, path: String, cardPath: String) {
+    self.title = title
+    self.text = text
+    self.path = path
+    self.cardPath = cardPath
   }
 }

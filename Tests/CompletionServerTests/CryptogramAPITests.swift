@@ -218,6 +218,81 @@ struct CryptogramAPITests {
     }
   }
 
+  /// Guesses every hidden letter of `game` right; returns the last move.
+  func solveAll(_ client: TestClient, _ game: CryptogramGameView, app: Application) async throws -> CryptogramMoveResponse {
+    let puzzle = try await puzzle(of: game.id, app: app)
+    var last: CryptogramMoveResponse?
+    var revealed = puzzle.prefilled
+    for cell in puzzle.letterCells where !revealed.contains(cell) {
+      let move = try client.decode(
+        CryptogramMoveResponse.self, from: try await guess(client, game.id, cell: cell, letter: String(Letters.letter(puzzle.cells[cell].plain!))))
+      for effect in move.effects where effect.type == "revealed" { revealed.formUnion(effect.cells ?? []) }
+      last = move
+    }
+    return try #require(last)
+  }
+
+  @Test("A shared daily link opens that day's puzzle for whoever follows it; a day not out yet or not a day is refused")
+  func dailyLink() async throws {
+    try await withTestApp { client, app in
+      let today = CalendarDay(app.services.clock.now(), in: try #require(TimeZone(identifier: "Europe/Berlin")))
+      let yesterday = today.adding(days: -1).description
+      let send = { (who: TestClient, date: String, mode: String) in
+        try await who.send(.POST, "/api/cryptogram/games", json: NewCryptogramGameRequest(mode: mode, timeZone: "Europe/Berlin", date: date))
+      }
+      let mine = try client.decode(CryptogramGameView.self, from: try await send(client, yesterday, "daily"))
+      #expect(mine.mode == "daily" && mine.date == yesterday)
+      // The friend who follows the link gets the same puzzle, cipher and all; following it again resumes it.
+      let friend = client.stranger()
+      let theirs = try friend.decode(CryptogramGameView.self, from: try await send(friend, yesterday, "daily"))
+      #expect(theirs.id != mine.id && theirs.date == yesterday)
+      let (a, b) = (try await puzzle(of: mine.id, app: app), try await puzzle(of: theirs.id, app: app))
+      #expect(a.quote == b.quote && a.cipher == b.cipher)
+      #expect(try friend.decode(CryptogramGameView.self, from: try await send(friend, yesterday, "daily")).id == theirs.id)
+      // Today's date is today's daily, the same game the Daily button opens.
+      let todays = try client.decode(CryptogramGameView.self, from: try await send(client, today.description, "daily"))
+      #expect(todays.id == (try await newGame(client, mode: "daily", length: nil)).id)
+      for (date, mode, status, code) in [
+        (today.adding(days: 1).description, "daily", HTTPStatus.conflict, "daily_not_yet"), ("2026-02-30", "daily", .badRequest, "invalid_date"),
+        ("yesterday", "daily", .badRequest, "invalid_date"), (yesterday, "random", .badRequest, "invalid_date"),
+      ] {
+        let refused = try await send(client, date, mode)
+        #expect(refused.status == status, "\(date) \(mode)")
+        #expect(try client.decode(APIErrorBody.self, from: refused).code == code)
+      }
+    }
+  }
+
+  @Test("Sharing a solved puzzle: spoiler-free text, the daily's link and a square card; nothing before the solve")
+  func share() async throws {
+    try await withTestApp { client, app in
+      let game = try await newGame(client, mode: "daily", length: nil)
+      let early = try await client.send(.GET, "/api/cryptogram/games/\(game.id)/share")
+      #expect(early.status == .conflict)
+      #expect(try client.decode(APIErrorBody.self, from: early).code == "not_solved")
+      #expect(try await client.send(.GET, "/api/cryptogram/games/\(game.id)/card.png").status == .conflict)
+      let solved = try await solveAll(client, game, app: app)
+      let share = try client.decode(CryptogramShareView.self, from: try await client.send(.GET, "/api/cryptogram/games/\(game.id)/share"))
+      let date = try #require(game.date.flatMap(CalendarDay.init))
+      #expect(share.path == "/cryptogram?daily=\(date)")
+      #expect(share.title == "Cryptogram · Daily puzzle, \(CryptogramShare.longDate(date))")
+      #expect(share.text.contains("Solved in \(CryptogramShare.clock(solved.game.stats?.seconds ?? -1))"))
+      #expect(share.text.contains("Daily streak: 1 day"))
+      // No word of the quote or its author.
+      let quote = try #require(solved.game.solution)
+      let words = (quote.text + " " + quote.attribution).split { !$0.isLetter }.filter { $0.count >= 5 }.map { $0.lowercased() }
+      #expect(!words.isEmpty)
+      for word in words { #expect(!share.text.lowercased().contains(word), "\(word)") }
+      let png = try await client.send(.GET, share.cardPath)
+      #expect(png.status == .ok && png.headers.contentType == .png)
+      let bytes = Array(png.body.readableBytesView)
+      #expect(bytes.prefix(8) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+      #expect(bytes[16..<20].reduce(0) { $0 << 8 | Int($1) } == 1080 && bytes[20..<24].reduce(0) { $0 << 8 | Int($1) } == 1080)
+      // Someone else's game is not theirs to share.
+      #expect(try await client.stranger().send(.GET, "/api/cryptogram/games/\(game.id)/share").status == .notFound)
+    }
+  }
+
   @Test("Concurrent identical last guesses pay once")
   func concurrentSolve() async throws {
     try await withTestApp { client, app in

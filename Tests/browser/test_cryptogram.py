@@ -704,3 +704,110 @@ def test_a_medium_quote_fits_the_window_with_its_keys(browser, server, size):
         page.wait_for_function(SELECTED_IN_VIEW)
     finally:
         context.close()
+
+
+# Stands in for the system share sheet (headless Chromium on Linux has none): records what the page hands over.
+SHARE_SHEET = """
+window.__shared = [];
+Object.defineProperty(Navigator.prototype, 'share', { configurable: true, value(data) {
+  window.__shared.push({ title: data.title, text: data.text, url: data.url,
+    files: (data.files || []).map((f) => ({ name: f.name, type: f.type, size: f.size })) });
+  return Promise.resolve();
+} });
+Object.defineProperty(Navigator.prototype, 'canShare', { configurable: true, value(data) { return true; } });
+"""
+
+
+def solve_daily(page):
+    """Opens today's daily and solves it with hints; returns the game as the server sent it."""
+    with page.expect_response(lambda r: r.url.endswith("/api/cryptogram/games") and r.request.method == "POST") as started:
+        page.click("#play-daily")
+    expect(page.locator("#game")).to_be_visible()
+    solve_with_hints(page)
+    expect(page.locator("#complete")).to_have_attribute("data-played", "done", timeout=15000)
+    body = started.value.json()
+    return body.get("game", body)
+
+
+def board_ciphers(page):
+    return page.eval_on_selector_all("#board .cg-cell", "cells => cells.map((c) => c.dataset.cipher).join('')")
+
+
+def test_share_shows_the_card_and_a_spoiler_free_message_to_copy_or_download(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    page = context.new_page()
+    try:
+        open_cryptogram(page, server)
+        game = solve_daily(page)
+        quote = page.locator("#quote-text").text_content() + " " + page.locator("#quote-attribution").text_content()
+        page.click("#share-open")
+        dialog = page.locator("#share-panel")
+        expect(dialog).to_be_visible()
+        text = page.locator("#share-text")
+        expect(text).to_contain_text(f"{server}/cryptogram?daily={game['date']}")
+        expect(text).to_contain_text("Daily puzzle")
+        expect(text).to_contain_text("Solved in")
+        words = [w.lower() for w in re.findall(r"[A-Za-z]{5,}", quote)]
+        assert words and not [w for w in words if w in text.text_content().lower()], "the share gives the quote away"
+        page.wait_for_function("() => { const i = document.querySelector('#share-card'); return i.complete && i.naturalWidth === 1080 }")
+        assert page.get_attribute("#share-card", "alt").startswith("Share card: Cryptogram")
+        download = page.locator("#share-download")
+        assert download.get_attribute("download") == f"cryptogram-{game['date']}.png"
+        with page.expect_download() as saved:
+            download.click()
+        assert saved.value.suggested_filename == f"cryptogram-{game['date']}.png"
+        # Headless Chromium has no share sheet: the page offers copying instead, and the copy is the message.
+        expect(page.locator("#share-native")).to_be_hidden()
+        page.click("#share-copy")
+        expect(page.locator("#share-status")).to_contain_text("Copied")
+        assert page.evaluate("() => navigator.clipboard.readText()") == text.text_content()
+        axe = pytest.importorskip("axe_playwright_python.sync_playwright")
+        serious = [v for v in axe.Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+        assert not serious, serious
+        page.keyboard.press("Escape")
+        expect(dialog).to_be_hidden()
+    finally:
+        context.close()
+
+
+def test_share_hands_the_message_link_and_picture_to_the_system_share_sheet(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.add_init_script(SHARE_SHEET)
+    page = context.new_page()
+    try:
+        open_cryptogram(page, server)
+        game = solve_daily(page)
+        page.tap("#share-open")
+        expect(page.locator("#share-native")).to_be_visible()
+        # The picture is fetched when the dialog opens, so the press hands it over at once.
+        page.wait_for_function("() => document.querySelector('#share-card').complete")
+        page.tap("#share-native")
+        expect(page.locator("#share-status")).to_have_text("Shared.")
+        shared = page.evaluate("() => window.__shared")
+        assert len(shared) == 1, shared
+        assert shared[0]["url"] == f"{server}/cryptogram?daily={game['date']}"
+        assert shared[0]["title"].startswith("Cryptogram · Daily puzzle, ") and "Solved in" in shared[0]["text"]
+        assert shared[0]["files"] and shared[0]["files"][0]["type"] == "image/png" and shared[0]["files"][0]["size"] > 1000, shared
+    finally:
+        context.close()
+
+
+def test_a_daily_link_opens_that_puzzle_for_whoever_follows_it(browser, page, server):
+    open_cryptogram(page, server)
+    game = solve_daily(page)
+    mine = board_ciphers(page)
+    friend = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        theirs = friend.new_page()
+        open_cryptogram(theirs, server, f"/cryptogram?daily={game['date']}")
+        expect(theirs.locator("#game")).to_be_visible()
+        expect(theirs.locator("#game")).to_have_attribute("data-status", "playing")
+        expect(theirs.locator("#game-title")).to_have_text("Daily puzzle")
+        assert board_ciphers(theirs) == mine
+        # A day that is not out yet where the friend is: the start screen says so.
+        open_cryptogram(theirs, server, "/cryptogram?daily=2999-01-01")
+        expect(theirs.locator("#start")).to_be_visible()
+        expect(theirs.locator("#start-message")).to_contain_text("not out yet")
+    finally:
+        friend.close()

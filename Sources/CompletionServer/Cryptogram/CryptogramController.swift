@@ -3,6 +3,7 @@ import CompletionCore
 import Cryptogram
 import Fluent
 import FluentSQL
+import Imaging
 import Vapor
 
 /// The cryptogram game over HTTP. Every guess is checked here with the same `Cryptogram` rules the
@@ -16,6 +17,8 @@ struct CryptogramController: RouteCollection {
     api.get("stats", use: stats)
     let game = api.grouped("games", ":id")
     game.get(use: show)
+    game.get("share", use: share)
+    game.get("card.png", use: card)
     game.post("guesses", use: guess)
     game.post("hints", use: hint)
     game.post("pause") { try await move($0) { .pause(at: $0) } }
@@ -32,6 +35,11 @@ struct CryptogramController: RouteCollection {
     let body = try req.decodeJSON(NewCryptogramGameRequest.self)
     let zone = try Self.timeZone(body.timeZone)
     guard body.mode == "daily" || body.mode == "random" else { throw CryptogramError.invalidMode(body.mode) }
+    // A shared link names the daily's day; it goes with a daily puzzle only.
+    let requestedDay = try body.date.map { text in
+      guard body.mode == "daily", let day = CalendarDay(text), day.year >= 2000 else { throw CryptogramError.invalidDate(text) }
+      return day
+    }
     let user = try await req.userCreatingGuest()
     let userID = try user.requireID()
     let services = req.application.services
@@ -40,19 +48,22 @@ struct CryptogramController: RouteCollection {
     return try await services.people.run(userID) {
       let now = services.clock.now()
       let today = CalendarDay(now, in: zone)
+      // Another day's daily (a friend's link) is the same puzzle for everyone; one not out yet here is refused.
+      let day = requestedDay ?? today
+      if day > today { throw CryptogramError.dailyNotYet(day) }
       let library = try await services.quotes.library(on: db)
       let daily = PuzzleSelection.daily(for: today, in: library)
       let quote: Quote
       let seed: UInt64
       if body.mode == "daily" {
         if let existing = try await CryptogramGame.query(on: db)
-          .filter(\.$user.$id == userID).filter(\.$dailyDate == today.description)
+          .filter(\.$user.$id == userID).filter(\.$dailyDate == day.description)
           .sort(\.$createdAt, .descending).first()
         {
           return try await Self.view(of: try GameRecord(existing), services: services, on: db, at: now)
         }
-        guard let daily else { throw CryptogramError.noQuotes }
-        (quote, seed) = daily
+        guard let chosen = day == today ? daily : PuzzleSelection.daily(for: day, in: library) else { throw CryptogramError.noQuotes }
+        (quote, seed) = chosen
       } else {
         let solved = Set(
           try await CryptogramGame.query(on: db).filter(\.$user.$id == userID).filter(\.$status == "solved").all(\.$quoteID))
@@ -71,7 +82,7 @@ struct CryptogramController: RouteCollection {
       game.quoteID = quote.id
       game.seed = Int64(bitPattern: seed)
       game.mode = body.mode
-      game.dailyDate = body.mode == "daily" ? today.description : nil
+      game.dailyDate = body.mode == "daily" ? day.description : nil
       game.timeZone = zone.identifier
       game.board = try Self.encode(Board(puzzle: puzzle))
       game.status = Board.Status.playing.rawValue
@@ -123,6 +134,49 @@ struct CryptogramController: RouteCollection {
   @Sendable func hint(req: Request) async throws -> Response {
     let body = req.body.data == nil ? CryptogramHintRequest() : try req.decodeJSON(CryptogramHintRequest.self)
     return try await move(req) { .hint(cell: body.cell, at: $0) }
+  }
+
+  /// `GET /api/cryptogram/games/{id}/share`: the spoiler-free message and links for a solved puzzle.
+  @Sendable func share(req: Request) async throws -> CryptogramShareView {
+    let game = try await Self.ownedGame(req)
+    let share = try await Self.share(of: game, req: req)
+    return CryptogramShareView(
+      title: share.title, text: share.text, path: share.path, cardPath: "/api/cryptogram/games/\(game.id.uuidString)/card.png")
+  }
+
+  /// `GET /api/cryptogram/games/{id}/card.png`: the share as a 1080×1080 picture, drawn off the event loop.
+  @Sendable func card(req: Request) async throws -> Response {
+    let game = try await Self.ownedGame(req)
+    let share = try await Self.share(of: game, req: req)
+    let fonts = try CardFonts.shared()
+    let content = ResultCardContent(
+      eyebrow: "CRYPTOGRAM · SOLVED", title: share.heading, subtitle: share.subheading,
+      figures: share.figures.map { ResultFigure($0.label, $0.value) }, invitation: share.invitation)
+    let png = try await req.application.threadPool.runIfActive { ResultCard.render(content, fonts: fonts) }
+    var headers = HTTPHeaders()
+    headers.contentType = .png
+    headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=300")
+    // The same name the page's download link gives it (a daily's carries its day).
+    let name = (game.mode == "daily" ? game.dailyDate.map { "cryptogram-\($0).png" } : nil) ?? "cryptogram.png"
+    headers.replaceOrAdd(name: .contentDisposition, value: "inline; filename=\"\(name)\"")
+    return Response(status: .ok, headers: headers, body: .init(data: Data(png)))
+  }
+
+  /// What sharing `game` says, with the player's daily streak as it stands today in the game's time zone.
+  static func share(of game: GameRecord, req: Request) async throws -> CryptogramShare {
+    guard game.status == Board.Status.solved.rawValue, let seconds = game.solveSeconds else { throw CryptogramError.notSolved }
+    guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let services = req.application.services
+    let puzzle = try await puzzle(of: game, quotes: services.quotes, on: req.db)
+    let zone = TimeZone(identifier: game.timeZone) ?? .gmt
+    var streakDays = 0
+    if let rule = CryptogramCompletion.rules.streak, let userID = req.currentSession?.userID {
+      let streak = try await CompletionRecorder.loadStreak(userID: userID, name: rule.name, on: sql)
+      streakDays = streak.current(on: CalendarDay(services.clock.now(), in: zone), in: zone, dayStartHour: rule.dayStartHour)
+    }
+    return CryptogramShare(
+      dailyDate: game.mode == "daily" ? game.dailyDate.flatMap(CalendarDay.init) : nil, length: puzzle.quote.length,
+      seconds: seconds, mistakes: game.mistakes, hints: game.hints, streak: streakDays)
   }
 
   /// `GET /api/cryptogram/stats?timeZone=Europe/Berlin`.

@@ -1,3 +1,4 @@
+import CompletionCore
 import Cryptogram
 import Vapor
 
@@ -8,12 +9,16 @@ enum CryptogramError: APIErrorConvertible, Equatable {
   case invalidTimeZone(String)
   case invalidLetter
   case noQuotes
+  case invalidDate(String)
+  case dailyNotYet(CalendarDay)
+  case notSolved
   case refused(Board.Refusal)
 
   var status: HTTPResponseStatus {
     switch self {
     case .gameNotFound: .notFound
-    case .invalidMode, .invalidTimeZone, .invalidLetter: .badRequest
+    case .invalidMode, .invalidTimeZone, .invalidLetter, .invalidDate: .badRequest
+    case .dailyNotYet, .notSolved: .conflict
     case .noQuotes: .serviceUnavailable
     case .refused(let refusal):
       switch refusal {
@@ -30,6 +35,9 @@ enum CryptogramError: APIErrorConvertible, Equatable {
     case .invalidTimeZone: "invalid_time_zone"
     case .invalidLetter: "invalid_letter"
     case .noQuotes: "no_quotes"
+    case .invalidDate: "invalid_date"
+    case .dailyNotYet: "daily_not_yet"
+    case .notSolved: "not_solved"
     case .refused(let refusal): refusal.rawValue
     }
   }
@@ -41,6 +49,9 @@ enum CryptogramError: APIErrorConvertible, Equatable {
     case .invalidTimeZone(let zone): "'\(zone)' is not a time zone this server knows (try Europe/Berlin or UTC)."
     case .invalidLetter: "Send one letter from A to Z."
     case .noQuotes: "There are no quotes to play yet. Import some with `completionkit quotes import`."
+    case .invalidDate(let text): "'\(text)' is not a day a daily puzzle can be for: use a date like 2026-11-24, for a daily puzzle."
+    case .dailyNotYet(let day): "The daily puzzle for \(CryptogramShare.longDate(day)) is not out yet where you are: it opens at midnight."
+    case .notSolved: "Only a solved puzzle can be shared: finish it first."
     case .refused(let refusal):
       switch refusal {
       case .notPlaying: "This puzzle is not being played right now."

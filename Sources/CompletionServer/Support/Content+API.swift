@@ -17,6 +17,7 @@ extension WigglePayload: Content {}
 extension CryptogramGameView: Content {}
 extension CryptogramMoveResponse: Content {}
 extension CryptogramStatsView: Content {}
+extension CryptogramShareView: Content {}
 extension CurrentCryptogramResponse: Content {}
 extension KidsTextCatalog: Content {}
 extension ProjectsOverview: Content {}
