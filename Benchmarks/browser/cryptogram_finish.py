@@ -8,7 +8,10 @@ puzzle through the page (Hint until solved), then reads:
 - the long tasks (Long Tasks API, > 50 ms) from that response to the end of the 3 s sequence.
 
 Usage: start a server, then
-    python3 Benchmarks/browser/cryptogram_finish.py [http://127.0.0.1:8080] [rounds]
+    python3 Benchmarks/browser/cryptogram_finish.py [http://127.0.0.1:8080] [rounds] [-v]
+
+-v prints each finish: when the view was shown and its first frame came, and each long task (start after the
+response, duration), in ms.
 """
 import statistics
 import sys
@@ -38,8 +41,9 @@ document.addEventListener("DOMContentLoaded", () => {
 
 
 def main():
-    server = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    args = [a for a in sys.argv[1:] if a != "-v"]
+    server = args[0] if args else "http://127.0.0.1:8080"
+    rounds = int(args[1]) if len(args) > 1 else 10
     starts, worst_tasks, task_counts = [], [], []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
@@ -63,6 +67,9 @@ def main():
             starts.append(finish["frame"] - finish["move"])
             during = [t for t in finish["longTasks"] if finish["move"] - 5 <= t["start"] <= finish["move"] + 3000]
             task_counts.append(len(during))
+            if "-v" in sys.argv:
+                print("  shown", round(finish["shown"] - finish["move"], 1), "frame", round(finish["frame"] - finish["move"], 1),
+                      "tasks", [(round(t["start"] - finish["move"]), round(t["duration"])) for t in during])
             worst_tasks.append(max([t["duration"] for t in during], default=0))
         browser.close()
     starts.sort()

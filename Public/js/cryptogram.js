@@ -16,6 +16,8 @@ const state = {
   cells: [],
   /** Letter cell indices in reading order. */
   letters: [],
+  /** What each cell was last drawn with, so a render writes only the cells that changed. */
+  looks: [],
   selected: null,
   /** The clock: elapsed seconds from the server at `at` (performance.now()). */
   clock: { base: 0, at: 0 },
@@ -39,9 +41,18 @@ function localToday() {
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
 }
 
-function say(text, kind = "") {
+/** Shows `text` on the message line; `spoken` only reads it out (the line keeps its height either way, so the
+ *  board below never moves). */
+function say(text, kind = "", { spoken = false } = {}) {
   const message = $("#message");
-  message.textContent = text;
+  if (spoken) {
+    const quiet = document.createElement("span");
+    quiet.className = "sr-only";
+    quiet.textContent = text;
+    message.replaceChildren(quiet);
+  } else {
+    message.textContent = text;
+  }
   message.className = `message cg-message ${kind}`;
 }
 
@@ -127,6 +138,7 @@ function buildBoard(game) {
   board.textContent = "";
   state.cells = [];
   state.letters = [];
+  state.looks = [];
   let longest = 1;
   for (const word of game.words) {
     const group = document.createElement("span");
@@ -245,7 +257,12 @@ function renderGame() {
   for (const index of state.letters) {
     const cell = game.cells[index];
     const element = state.cells[index];
-    const plain = element.querySelector(".cg-plain");
+    // Only cells that changed are written: rewriting a hundred unchanged cells made the solving move's frame
+    // restyle the whole board just as the celebration starts.
+    const look = `${cell.shown ?? ""}|${cell.prefilled}|${cell.hinted}`;
+    if (state.looks[index] === look && !element.classList.contains("is-mistake")) continue;
+    state.looks[index] = look;
+    const plain = element.firstElementChild;
     if (!element.classList.contains("is-mistake")) plain.textContent = cell.shown ?? "";
     element.classList.toggle("is-shown", cell.shown != null);
     element.classList.toggle("is-prefilled", cell.prefilled);
@@ -636,7 +653,7 @@ function celebrate(response) {
   const letterCells = game.cells.map((cell, index) => (cell.isLetter ? state.cells[index] : undefined));
   if (response.wiggle) playWiggle(response.wiggle, letterCells);
   // For screen readers only: the card shows the same words.
-  say(`Solved in ${formatTime(game.stats ? game.stats.seconds : game.elapsedSeconds)}! ${game.solution ? game.solution.attribution : ""}`, "ok sr-only");
+  say(`Solved in ${formatTime(game.stats ? game.stats.seconds : game.elapsedSeconds)}! ${game.solution ? game.solution.attribution : ""}`, "ok", { spoken: true });
   if (response.celebration) showCompletion(game, response.celebration);
   else showCompletion(game, null);
 }
@@ -842,6 +859,8 @@ function wire() {
     const size = `${Math.round(entry.contentRect.width)}x${Math.round(entry.contentRect.height)}`;
     if (size === boardSize) return;
     boardSize = size;
+    // A solved board is on its way out under the completion view: measuring it then would only delay the card.
+    if (state.game && state.game.status === "solved") return;
     fitBoard();
   }).observe($("#board"));
   $("#board").addEventListener("click", (event) => {
