@@ -134,23 +134,22 @@ export function playWave(payload, elements) {
 }
 
 /**
- * Plays a wiggle payload (the solved-puzzle shake): `elements[i]` moves along `payload.cells[i].keyframes`,
- * horizontal offsets sampled every `payload.sampleInterval` seconds from the trigger (each cell's own delay
- * is already in its samples). Entries without an element are skipped; an inactive payload (calm mode)
- * moves nothing. Resolves when every cell is back at rest.
+ * Plays a wiggle payload (the solved-puzzle shake): `elements[i]` moves `payload.cells[i].offset × shape[k]` px
+ * sideways, the server's shape sampled every `payload.sampleInterval` seconds from the cell's own delay.
+ * Entries without an element are skipped; an inactive payload (calm mode) moves nothing. Resolves when every
+ * cell is back at rest.
  */
 export function playWiggle(payload, elements) {
   const animations = [];
-  if (payload && payload.active) {
+  const shape = (payload && payload.shape) || [];
+  if (payload && payload.active && shape.length >= 2) {
+    const duration = (shape.length - 1) * payload.sampleInterval * 1000;
     payload.cells.forEach((cell, index) => {
       const element = elements[index];
-      if (!element || !cell.keyframes || cell.keyframes.length < 2) return;
-      const keyframes = cell.keyframes.map((x) => ({ transform: `translateX(${x}px)` }));
-      const animation = element.animate(keyframes, {
-        delay: 0,
-        duration: cell.keyframes.length * payload.sampleInterval * 1000,
-        easing: "linear",
-      });
+      if (!element) return;
+      const keyframes = new Array(shape.length);
+      for (let k = 0; k < shape.length; k++) keyframes[k] = { transform: `translateX(${(cell.offset * shape[k]).toFixed(2)}px)` };
+      const animation = element.animate(keyframes, { delay: cell.delay * 1000, duration, easing: "linear" });
       animation.id = `wiggle:${index}`;
       animations.push(animation);
     });

@@ -127,13 +127,17 @@ public struct WavePayload: Codable, Hashable, Sendable {
   }
 }
 
-/// `GET /api/motion/wiggle`: each cell's offsets sampled over the wiggle, for keyframe clients.
+/// `GET /api/motion/wiggle`: the wiggle for keyframe clients, as one shared shape and each cell's offset and delay.
+/// Cell `i` sits `cells[i].offset × shape[k]` points sideways `cells[i].delay + k × sampleInterval` seconds after
+/// the trigger, and at rest before and after. (One shape instead of a sampled track per cell: a long quote's
+/// tracks made its solving answer 70 KB, which the browser took 25 ms to read just as the finish should start.)
 public struct WigglePayload: Codable, Hashable, Sendable {
   public struct Cell: Codable, Hashable, Sendable {
     public let index: Int
+    /// Points sideways at the shape's full swing (−3…3).
     public let offset: Double
+    /// Seconds after the trigger when this cell starts.
     public let delay: Double
-    public let keyframes: [Double]
   }
 
   public let seed: UInt64
@@ -141,6 +145,9 @@ public struct WigglePayload: Codable, Hashable, Sendable {
   /// Seconds the whole wiggle lasts (after this every cell is back at rest).
   public let duration: Double
   public let sampleInterval: Double
+  /// The motion every cell follows from its own start, as a fraction of its offset: 0 first and last (at rest).
+  /// A single 0 when the preference keeps things still.
+  public let shape: [Double]
   public let cells: [Cell]
 
   public init(_ wiggle: Wiggle, count: Int, seed: UInt64, preference: MotionPreference, framesPerSecond: Double = 60) {
@@ -150,13 +157,12 @@ public struct WigglePayload: Codable, Hashable, Sendable {
     sampleInterval = 1 / framesPerSecond
     var generator = SeededRandom(seed: seed)
     let cells = wiggle.cells(count: count, using: &generator)
-    let sampleCount = Int((wiggle.resetAfter * framesPerSecond).rounded(.up))
-    let active = self.active
-    self.cells = cells.map { cell in
-      let keyframes =
-        active ? (0...sampleCount).map { wiggle.offset(of: cell, at: Double($0) / framesPerSecond) } : [0]
-      return Cell(index: cell.index, offset: cell.offset, delay: cell.delay, keyframes: keyframes)
-    }
+    // Sampled to the last leg's end (the first sample after it is 0: home), rounded to what a screen can show.
+    let span = Double(wiggle.legCount) * wiggle.legDuration
+    let sampleCount = Int((span * framesPerSecond).rounded(.up))
+    let unit = Wiggle.Cell(index: 0, offset: 1, delay: 0)
+    shape = active ? (0...sampleCount).map { (wiggle.offset(of: unit, at: Double($0) / framesPerSecond) * 10_000).rounded() / 10_000 } : [0]
+    self.cells = cells.map { Cell(index: $0.index, offset: ($0.offset * 1000).rounded() / 1000, delay: $0.delay) }
   }
 }
 

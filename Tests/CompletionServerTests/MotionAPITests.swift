@@ -79,6 +79,15 @@ struct MotionAPITests {
       let repeated = try client.decode(WigglePayload.self, from: try await client.send(.GET, "/api/motion/wiggle?count=6&seed=9"))
       #expect(wiggle == repeated)
       #expect(nearlyEqual(wiggle.cells.map(\.delay), [0, 0.05, 0.1, 0.15, 0.2, 0]))
+      // One shared shape, from rest to rest, swinging to the full offset; every cell home by the switch-off.
+      #expect(wiggle.shape.first == 0 && wiggle.shape.last == 0 && (wiggle.shape.map(abs).max() ?? 0) > 0.9)
+      #expect(0.2 + Double(wiggle.shape.count - 1) * wiggle.sampleInterval <= wiggle.duration + 1e-9)
+      #expect(wiggle.cells.allSatisfy { abs($0.offset) <= 3 })
+      // A long quote's wiggle stays small on the wire (per-cell tracks made it 70 KB).
+      let long = try await client.send(.GET, "/api/motion/wiggle?count=180&seed=9")
+      #expect(long.body.readableBytes < 12_000)
+      let still = try client.decode(WigglePayload.self, from: try await client.send(.GET, "/api/motion/wiggle?count=6&seed=9&preference=reduced"))
+      #expect(!still.active && still.shape == [0])
       let badSeed = try await client.send(.GET, "/api/motion/wiggle?seed=-4")
       #expect(badSeed.status == .badRequest)
     }

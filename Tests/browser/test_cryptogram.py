@@ -285,11 +285,15 @@ def test_solving_plays_the_completion_sequence_in_order(page, server):
     wiggles = page.evaluate(WIGGLES)
     letter_cells = page.locator("#board .cg-cell").count()
     assert len(wiggles) == letter_cells, (len(wiggles), letter_cells)
+    shape = wiggle["shape"]
+    assert shape[0] == 0 and shape[-1] == 0 and max(abs(s) for s in shape) > 0.9, shape
     for item in wiggles:
-        assert item["isCell"] and item["delay"] == 0, item
-        keyframes = wiggle["cells"][item["cell"]]["keyframes"]
-        assert item["frames"] == len(keyframes)
-        assert abs(item["duration"] - len(keyframes) * wiggle["sampleInterval"] * 1000) < 1e-6, item
+        cell = wiggle["cells"][item["cell"]]
+        assert item["isCell"] and abs(item["delay"] - cell["delay"] * 1000) < 1e-6, item
+        assert item["frames"] == len(shape)
+        assert abs(item["duration"] - (len(shape) - 1) * wiggle["sampleInterval"] * 1000) < 1e-6, item
+        # Every cell is home by the time the wiggle is switched off.
+        assert item["delay"] + item["duration"] <= wiggle["duration"] * 1000 + 1e-6, item
     assert len(page.evaluate("window.__vibrations")) == 1
 
     # Content: the quote, its attribution, and the numbers of this solve.

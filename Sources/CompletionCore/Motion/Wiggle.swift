@@ -12,6 +12,13 @@ public struct Wiggle: Hashable, Sendable {
     public let index: Int
     public let offset: Double
     public let delay: Double
+
+    /// The cell at `index`, springing to `offset` points from `delay` seconds after the trigger.
+    public init(index: Int, offset: Double, delay: Double) {
+      self.index = index
+      self.offset = offset
+      self.delay = delay
+    }
   }
 
   public let maxOffset: Double
