@@ -81,11 +81,23 @@ function enqueue(task) {
   document.body.dataset.busy = "true";
   const run = state.queue.then(task).catch((error) => {
     if ($("#game").hidden) return sayOnStart(error.message);
-    say(error.message, "error");
-    // A refused move means this page was behind (another tab played on): catch up with the server.
+    // A refused move means this page was behind (another tab or device played on): catch up with the server.
     if (REFUSALS.has(error.code) && state.game) {
-      return api(`/api/cryptogram/games/${encodeURIComponent(state.game.id)}`).then(showGame).catch(() => null);
+      const before = state.game;
+      return api(`/api/cryptogram/games/${encodeURIComponent(before.id)}`)
+        .then((game) => {
+          const changed = game.status !== before.status || game.isPaused !== before.isPaused;
+          showGame(game);
+          if (changed) {
+            const now = game.status === "solved" ? "is solved" : game.status === "failed" ? "ran out of mistakes" : game.isPaused ? "is paused" : "changed";
+            say(`This puzzle ${now} in another tab or on another device.`);
+          } else {
+            say(error.message, "error");
+          }
+        })
+        .catch(() => say(error.message, "error"));
     }
+    say(error.message, "error");
   }).finally(() => {
     state.pending -= 1;
     if (state.pending === 0) document.body.dataset.busy = "false";
@@ -272,7 +284,11 @@ function renderGame() {
   }
   for (const key of document.querySelectorAll("#keyboard .cg-key[data-key]")) {
     if (key.dataset.key.length !== 1) continue;
-    key.classList.toggle("is-done", done.has(key.dataset.key));
+    const found = done.has(key.dataset.key);
+    if (key.classList.contains("is-done") !== found) {
+      key.classList.toggle("is-done", found);
+      key.setAttribute("aria-label", `Letter ${key.dataset.key}${found ? ", all found" : ""}`);
+    }
   }
 
   const limited = game.mistakeLimit != null;
@@ -465,6 +481,7 @@ function showFailed() {
   $("#failed-actions").hidden = false;
   $("#failed-panel").hidden = false;
   $("#try-again").focus({ preventScroll: true });
+  $("#try-again").scrollIntoView({ block: "nearest" });
 }
 
 /** Applies a move's answer: the effects first (flash, reveal, fail, celebrate), then the new game. */
@@ -519,7 +536,10 @@ async function applyMove(response) {
     say("No limit now — take your time.", "ok");
     select(state.selected, { focus: true });
   }
-  if (byType("paused").length) $("#resume").focus({ preventScroll: true });
+  if (byType("paused").length) {
+    say("");
+    $("#resume").focus({ preventScroll: true });
+  }
   if (byType("resumed").length) select(state.selected, { focus: true });
 }
 
@@ -692,7 +712,14 @@ async function openShare() {
     state.share = { gameID: game.id, data, file: null };
   }
   const url = new URL(data.path, location.origin).href;
-  $("#share-text").textContent = `${data.text}\n${url}`;
+  // The link may break after "?" or a "/" on a narrow screen, never inside a word.
+  const link = document.createElement("span");
+  link.className = "cg-share-link";
+  url.split(/(?<=[?/])/).forEach((part, index) => {
+    if (index) link.append(document.createElement("wbr"));
+    link.append(part);
+  });
+  $("#share-text").replaceChildren(`${data.text}\n`, link);
   const card = $("#share-card");
   card.alt = `Share card: ${data.text.split("\n").slice(0, 2).join(". ")}`;
   if (card.getAttribute("src") !== data.cardPath) card.src = data.cardPath;
@@ -809,8 +836,10 @@ function onKeyDown(event) {
     typeLetter(key.toUpperCase());
     return;
   }
+  // Arrow keys move the selection from the page itself too; Tab is left to the page unless a cell has focus.
   const inBoard = target === document.body || target === document.documentElement || $("#board").contains(target);
   if (!inBoard || !playable()) return;
+  if (key === "Tab" && !$("#board").contains(target)) return;
   switch (key) {
     case "ArrowLeft":
     case "ArrowUp":
@@ -835,15 +864,6 @@ function onKeyDown(event) {
       event.preventDefault();
       const next = emptyFrom(state.selected, 1);
       if (next != null) select(next, { focus: true });
-      break;
-    }
-    case "Tab": {
-      // Tab walks the empty cells; past the last one it leaves the puzzle as usual (no keyboard trap).
-      const next = emptyFrom(state.selected, event.shiftKey ? -1 : 1, { wrap: false });
-      if (next != null) {
-        event.preventDefault();
-        select(next, { focus: true });
-      }
       break;
     }
     default:
@@ -941,7 +961,7 @@ async function load() {
       return;
     } catch {
       // Someone else's or an old link: say so, then the person's own unfinished puzzle or the start.
-      notice = "That puzzle link isn't one of your games (puzzles are private to whoever plays them), so here is yours.";
+      notice = "That link is someone else's puzzle (puzzles are private), so here is yours.";
     }
   }
   const { game } = await api("/api/cryptogram/current");
@@ -950,7 +970,7 @@ async function load() {
     if (notice) say(notice);
   } else {
     showStart();
-    if (notice) sayOnStart(notice.replace("so here is yours.", "so pick a puzzle to play."));
+    if (notice) sayOnStart(notice.replace("so here is yours.", "so pick one of your own."));
   }
 }
 

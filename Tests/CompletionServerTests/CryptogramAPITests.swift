@@ -253,13 +253,38 @@ struct CryptogramAPITests {
       let todays = try client.decode(CryptogramGameView.self, from: try await send(client, today.description, "daily"))
       #expect(todays.id == (try await newGame(client, mode: "daily", length: nil)).id)
       for (date, mode, status, code) in [
-        (today.adding(days: 1).description, "daily", HTTPStatus.conflict, "daily_not_yet"), ("2026-02-30", "daily", .badRequest, "invalid_date"),
+        (today.adding(days: 2).description, "daily", HTTPStatus.conflict, "daily_not_yet"), ("2026-02-30", "daily", .badRequest, "invalid_date"),
         ("yesterday", "daily", .badRequest, "invalid_date"), (yesterday, "random", .badRequest, "invalid_date"),
       ] {
         let refused = try await send(client, date, mode)
         #expect(refused.status == status, "\(date) \(mode)")
         #expect(try client.decode(APIErrorBody.self, from: refused).code == code)
       }
+      // A friend in Los Angeles follows a link from someone already in the day that has begun first on Earth.
+      let newest = CalendarDay(app.services.clock.now(), in: CryptogramController.earliestZone).description
+      let behind = client.stranger()
+      let opened = try await behind.send(
+        .POST, "/api/cryptogram/games", json: NewCryptogramGameRequest(mode: "daily", timeZone: "America/Los_Angeles", date: newest))
+      #expect(opened.status == .ok)
+      #expect(try behind.decode(CryptogramGameView.self, from: opened).date == newest)
+    }
+  }
+
+  @Test("A daily lost and let go is a fresh attempt when asked for again, not a dead board")
+  func abandonedDaily() async throws {
+    try await withTestApp { client, app in
+      let game = try await newGame(client, mode: "daily", length: nil)
+      let puzzle = try await puzzle(of: game.id, app: app)
+      let cell = try #require(puzzle.letterCells.first { !puzzle.prefilled.contains($0) })
+      let wrong = String(Letters.letter((puzzle.cells[cell].plain! + 1) % 26))
+      for _ in 0..<3 { _ = try await guess(client, game.id, cell: cell, letter: wrong) }
+      #expect(try await client.send(.POST, "/api/cryptogram/games/\(game.id)/abandon").status == .ok)
+      let again = try await newGame(client, mode: "daily", length: nil)
+      #expect(again.id != game.id && again.status == "playing" && again.mistakes == 0 && again.date == game.date)
+      let (first, second) = (puzzle, try await self.puzzle(of: again.id, app: app))
+      #expect(first.quote == second.quote && first.cipher == second.cipher)
+      // And the fresh attempt is the one the Daily button opens from now on.
+      #expect(try await newGame(client, mode: "daily", length: nil).id == again.id)
     }
   }
 

@@ -512,7 +512,7 @@ def test_someone_elses_puzzle_link_says_what_happened(browser, page, server):
     try:
         other.goto(link)
         expect(other.locator("#start")).to_be_visible(timeout=15000)
-        expect(other.locator("#start-message")).to_contain_text("isn't one of your games")
+        expect(other.locator("#start-message")).to_contain_text("someone else's puzzle")
         assert "game=" not in other.url
     finally:
         stranger.close()
@@ -817,3 +817,38 @@ def test_a_daily_link_opens_that_puzzle_for_whoever_follows_it(browser, page, se
         expect(theirs.locator("#start-message")).to_contain_text("not out yet")
     finally:
         friend.close()
+
+
+def test_tab_follows_the_page_order_and_leaves_the_board_in_one_step(page, server):
+    """The board is one stop in the Tab order (arrows and Enter move inside it): Tab from the page starts at the
+    skip link, and Tab from a cell goes on to the keys instead of walking every empty cell."""
+    open_cryptogram(page, server)
+    start_random(page, "medium")
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#game")).to_be_visible()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.classList.contains('skip')")
+    selected_cell(page).focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.closest('#keyboard') !== null"), page.evaluate("() => document.activeElement.outerHTML")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("() => document.activeElement.classList.contains('is-selected')")
+
+
+def test_a_phone_on_its_side_keeps_board_and_keys_in_the_window(browser, server):
+    context = browser.new_context(viewport={"width": 844, "height": 390}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        open_cryptogram(page, server)
+        start_random(page, "long")
+        assert page.evaluate("() => document.documentElement.scrollHeight") <= 390
+        board = page.locator("#board").bounding_box()
+        keys = page.locator("#keyboard").bounding_box()
+        assert board["height"] >= 200, board
+        assert keys["y"] + keys["height"] <= 390 and keys["x"] >= board["x"] + board["width"], (board, keys)
+        page.tap(f"#keyboard [data-key={selected_cell(page).get_attribute('data-cipher')}]")
+        expect(page.locator("#mistakes")).to_have_text("1 / 3")
+        page.wait_for_function(SELECTED_IN_VIEW)
+    finally:
+        context.close()

@@ -48,17 +48,21 @@ struct CryptogramController: RouteCollection {
     return try await services.people.run(userID) {
       let now = services.clock.now()
       let today = CalendarDay(now, in: zone)
-      // Another day's daily (a friend's link) is the same puzzle for everyone; one not out yet here is refused.
+      // Another day's daily (a friend's link) is the same puzzle for everyone. A day is out once it has begun
+      // anywhere on Earth (UTC+14), so a friend a time zone behind the one who shared it can play it too.
       let day = requestedDay ?? today
-      if day > today { throw CryptogramError.dailyNotYet(day) }
+      if day > CalendarDay(now, in: Self.earliestZone) { throw CryptogramError.dailyNotYet(day) }
       let library = try await services.quotes.library(on: db)
       let daily = PuzzleSelection.daily(for: today, in: library)
       let quote: Quote
       let seed: UInt64
       if body.mode == "daily" {
+        // A daily lost and let go ("New puzzle") is not reopened as a dead board: asking for it again is a
+        // fresh attempt at the same puzzle.
         if let existing = try await CryptogramGame.query(on: db)
           .filter(\.$user.$id == userID).filter(\.$dailyDate == day.description)
-          .sort(\.$createdAt, .descending).first()
+          .sort(\.$createdAt, .descending).first(),
+          existing.status != Board.Status.abandoned.rawValue
         {
           return try await Self.view(of: try GameRecord(existing), services: services, on: db, at: now)
         }
@@ -337,6 +341,9 @@ struct CryptogramController: RouteCollection {
       id: game.id.uuidString, mode: game.mode, date: game.dailyDate, puzzle: puzzle, board: board,
       elapsedSeconds: board.session.elapsed(at: now))
   }
+
+  /// The zone where a new day begins first (Kiribati's Line Islands, UTC+14).
+  static let earliestZone = TimeZone(secondsFromGMT: 14 * 3600)!
 
   static func timeZone(_ identifier: String?) throws -> TimeZone {
     guard let zone = TimeZoneName.parse(identifier) else { throw CryptogramError.invalidTimeZone(identifier ?? "") }

@@ -49,8 +49,8 @@ enum CryptogramError: APIErrorConvertible, Equatable {
     case .invalidTimeZone(let zone): "'\(zone)' is not a time zone this server knows (try Europe/Berlin or UTC)."
     case .invalidLetter: "Send one letter from A to Z."
     case .noQuotes: "There are no quotes to play yet. Import some with `completionkit quotes import`."
-    case .invalidDate(let text): "'\(text)' is not a day a daily puzzle can be for: use a date like 2026-11-24, for a daily puzzle."
-    case .dailyNotYet(let day): "The daily puzzle for \(CryptogramShare.longDate(day)) is not out yet where you are: it opens at midnight."
+    case .invalidDate(let text): "'\(text)' is not a day with a daily puzzle: a daily puzzle's link ends in a date like 2026-11-24 (from the year 2000 on)."
+    case .dailyNotYet(let day): "The daily puzzle for \(CryptogramShare.longDate(day)) is not out yet: it opens when that day begins."
     case .notSolved: "Only a solved puzzle can be shared: finish it first."
     case .refused(let refusal):
       switch refusal {
