@@ -304,7 +304,9 @@ function renderGame() {
   const progress = $("#progress");
   progress.setAttribute("aria-valuenow", String(percent));
   progress.setAttribute("aria-valuetext", `${game.progress.completed} of ${game.progress.total} letters`);
-  progress.firstElementChild.style.width = `${percent}%`;
+  const bar = progress.firstElementChild;
+  const scale = `scaleX(${percent / 100})`;
+  if (bar.style.transform !== scale) bar.style.transform = scale;
 
   const section = $("#game");
   section.dataset.status = game.status;
@@ -512,9 +514,11 @@ async function applyMove(response) {
     say(`Hint: a letter revealed${count > 1 ? ` in ${count} cells` : ""} (${response.game.hints} used).`, "");
   }
   renderGame();
-  popCells(revealed);
+  // The last letters do not pop: the whole board's wiggle is their moment (and one effect less in its first frame).
+  const solved = byType("solved").length > 0;
+  if (!solved) popCells(revealed);
 
-  if (byType("solved").length) {
+  if (solved) {
     celebrate(response);
     return;
   }
@@ -624,7 +628,7 @@ function completionElements() {
  * Shows the completion view. With a move's `celebration` it plays the server's sequence; without one
  * (a solved game loaded later) it simply shows it, at rest.
  */
-function showCompletion(game, celebration) {
+function showCompletion(game, celebration, startTime = null) {
   fillCompletion(game);
   const overlay = $("#complete");
   for (const animation of state.completionAnimations || []) animation.cancel();
@@ -636,7 +640,7 @@ function showCompletion(game, celebration) {
     play.classList.add("is-collapsed");
     return Promise.resolve();
   }
-  const finished = playChoreography(celebration, completionElements());
+  const finished = playChoreography(celebration, completionElements(), { startTime });
   state.completionAnimations = finished.animations || [];
   // When the view has fully covered the puzzle, the puzzle steps aside (its own step says when).
   const cover = state.completionAnimations.find((a) => a.id === "step:overlay");
@@ -661,8 +665,27 @@ function celebrate(response) {
   }
   state.selected = null;
   renderSelection();
-  // The puzzle's top comes into view (on a phone it may have scrolled away under the keyboard) — measured
-  // after the sequence's first frame, so the layout it needs never delays the start.
+  const letterCells = game.cells.map((cell, index) => (cell.isLetter ? state.cells[index] : undefined));
+  const wiggle = response.wiggle ? playWiggle(response.wiggle, letterCells) : null;
+  // For screen readers only: the card shows the same words.
+  say(`Solved in ${formatTime(game.stats ? game.stats.seconds : game.elapsedSeconds)}! ${game.solution ? game.solution.attribution : ""}`, "ok", { spoken: true });
+  const first = wiggle && wiggle.animations[0];
+  if (!first) {
+    showCompletion(game, response.celebration || null);
+    revealStage();
+    return;
+  }
+  // Nothing of the card shows before 0.4 s, so the wiggle gets the first frame to itself and the card is laid
+  // out on the next one — its clock set to the wiggle's start, so every step keeps the seed's time from the solve.
+  first.ready.then(() => {
+    if (!state.game || state.game.id !== game.id || state.game.status !== "solved") return;
+    showCompletion(game, response.celebration || null, first.startTime);
+    revealStage();
+  }, () => null);
+}
+
+/** Brings the puzzle's top into view where the page scrolls (a short window), after the finish has begun. */
+function revealStage() {
   requestAnimationFrame(() => {
     const stage = $("#stage");
     const topbar = document.querySelector(".topbar");
@@ -670,12 +693,6 @@ function celebrate(response) {
       stage.scrollIntoView({ block: "start", behavior: preference() === "full" ? "smooth" : "auto" });
     }
   });
-  const letterCells = game.cells.map((cell, index) => (cell.isLetter ? state.cells[index] : undefined));
-  if (response.wiggle) playWiggle(response.wiggle, letterCells);
-  // For screen readers only: the card shows the same words.
-  say(`Solved in ${formatTime(game.stats ? game.stats.seconds : game.elapsedSeconds)}! ${game.solution ? game.solution.attribution : ""}`, "ok", { spoken: true });
-  if (response.celebration) showCompletion(game, response.celebration);
-  else showCompletion(game, null);
 }
 
 // MARK: Sharing

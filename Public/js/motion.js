@@ -80,15 +80,17 @@ function animate(element, from, to, { delay, duration, easing }) {
 
 /**
  * Plays a choreography payload. `elements` maps a step id to an element or a list of elements.
- * Resolves when every step has finished.
+ * `startTime` (the document timeline's, in ms) starts its clock earlier than now, at a moment another
+ * animation already started — so steps keep their times from that moment. Resolves when every step has finished.
  */
-export function playChoreography(payload, elements) {
+export function playChoreography(payload, elements, { startTime = null } = {}) {
   const animations = [];
   for (const step of payload.steps) {
     const targets = [].concat(elements[step.id] || []);
     for (const element of targets) {
       const animation = animate(element, step.from, step.to, { delay: step.delay, duration: step.duration, easing: step.curve.css });
       animation.id = `step:${step.id}`;
+      if (startTime != null) animation.startTime = startTime;
       animations.push(animation);
     }
   }
@@ -139,20 +141,50 @@ export function playWave(payload, elements) {
  * Entries without an element are skipped; an inactive payload (calm mode) moves nothing. Resolves when every
  * cell is back at rest.
  */
+/** How many wiggling cells one frame sets up (presentation only: a frame's share of the work). */
+const WIGGLE_BATCH = 16;
+
 export function playWiggle(payload, elements) {
   const animations = [];
   const shape = (payload && payload.shape) || [];
-  if (payload && payload.active && shape.length >= 2) {
-    const duration = (shape.length - 1) * payload.sampleInterval * 1000;
-    payload.cells.forEach((cell, index) => {
-      const element = elements[index];
-      if (!element) return;
-      const keyframes = new Array(shape.length);
-      for (let k = 0; k < shape.length; k++) keyframes[k] = { transform: `translateX(${(cell.offset * shape[k]).toFixed(2)}px)` };
-      const animation = element.animate(keyframes, { delay: cell.delay * 1000, duration, easing: "linear" });
-      animation.id = `wiggle:${index}`;
-      animations.push(animation);
-    });
+  if (!(payload && payload.active && shape.length >= 2)) {
+    const none = Promise.resolve([]);
+    none.animations = animations;
+    return none;
   }
-  return Promise.all(animations.map((a) => a.finished.catch(() => null)));
+  const duration = (shape.length - 1) * payload.sampleInterval * 1000;
+  const start = (cell, index) => {
+    const element = elements[index];
+    if (!element) return null;
+    const keyframes = new Array(shape.length);
+    for (let k = 0; k < shape.length; k++) keyframes[k] = { transform: `translateX(${(cell.offset * shape[k]).toFixed(2)}px)` };
+    const animation = element.animate(keyframes, { delay: cell.delay * 1000, duration, easing: "linear" });
+    animation.id = `wiggle:${index}`;
+    animations.push(animation);
+    return animation;
+  };
+  // Cells are set up a few at a time, a frame apart, in the order they start (the stagger's delays), each on
+  // the first one's clock: timing stays exact (a cell set up a frame late starts where it would have been),
+  // while no single frame sets up a hundred animations.
+  const order = payload.cells.map((cell, index) => [cell, index]).filter(([, index]) => elements[index]);
+  order.sort((a, b) => a[0].delay - b[0].delay || a[1] - b[1]);
+  const batches = [];
+  for (let at = 0; at < order.length; at += WIGGLE_BATCH) batches.push(order.slice(at, at + WIGGLE_BATCH));
+  const [first = [], ...later] = batches;
+  const leader = first.map(([cell, index]) => start(cell, index))[0];
+  const all = !leader ? Promise.resolve() : leader.ready.then(() => new Promise((resolve) => {
+    const next = () => {
+      const group = later.shift();
+      if (!group) return resolve();
+      for (const [cell, index] of group) {
+        const animation = start(cell, index);
+        if (animation) animation.startTime = leader.startTime;
+      }
+      requestAnimationFrame(next);
+    };
+    requestAnimationFrame(next);
+  }), () => null);
+  const finished = all.then(() => Promise.all(animations.map((a) => a.finished.catch(() => null))));
+  finished.animations = animations;
+  return finished;
 }

@@ -282,9 +282,13 @@ def test_solving_plays_the_completion_sequence_in_order(page, server):
     # The cells wiggled at once, each along the server's samples.
     wiggle = body["wiggle"]
     assert wiggle["active"] is True
-    wiggles = page.evaluate(WIGGLES)
     letter_cells = page.locator("#board .cg-cell").count()
+    # The stagger's groups are set up a frame apart, each on the first group's clock.
+    page.wait_for_function("(n) => window.__animations.filter(({ animation }) => String(animation.id).startsWith('wiggle:')).length === n", arg=letter_cells)
+    wiggles = page.evaluate(WIGGLES)
     assert len(wiggles) == letter_cells, (len(wiggles), letter_cells)
+    clocks = page.evaluate("() => window.__animations.filter(({ animation }) => String(animation.id).startsWith('wiggle:')).map(({ animation }) => animation.startTime)")
+    assert max(clocks) - min(clocks) < 0.5, clocks
     shape = wiggle["shape"]
     assert shape[0] == 0 and shape[-1] == 0 and max(abs(s) for s in shape) > 0.9, shape
     for item in wiggles:
@@ -295,6 +299,13 @@ def test_solving_plays_the_completion_sequence_in_order(page, server):
         # Every cell is home by the time the wiggle is switched off.
         assert item["delay"] + item["duration"] <= wiggle["duration"] * 1000 + 1e-6, item
     assert len(page.evaluate("window.__vibrations")) == 1
+    # The card is laid out a frame after the wiggle began, but its clock starts with the wiggle: the seed's times
+    # are from the solve.
+    starts = page.evaluate("""() => ({
+      wiggle: window.__animations.find(({ animation }) => String(animation.id).startsWith('wiggle:')).animation.startTime,
+      steps: window.__animations.filter(({ animation }) => String(animation.id).startsWith('step:')).map(({ animation }) => animation.startTime),
+    })""")
+    assert starts["steps"] and all(abs(start - starts["wiggle"]) < 0.5 for start in starts["steps"]), starts
 
     # Content: the quote, its attribution, and the numbers of this solve.
     game = body["game"]
@@ -663,25 +674,40 @@ def test_phone_board_keeps_the_selected_cell_above_the_docked_keys(browser, serv
     try:
         open_cryptogram(page, server)
         game = started_game(page, "long")
+        # A quote that needs the board to scroll by more than a row (some long quotes fit the phone's board whole).
+        for _ in range(12):
+            if page.evaluate("() => { const b = document.querySelector('#board'); return b.scrollHeight > b.clientHeight + 100 }"):
+                break
+            page.click("#new-puzzle")
+            game = started_game(page, "long")
         answer = solution_of(game)
         keys = page.locator("#keyboard").bounding_box()
         assert abs(keys["y"] + keys["height"] - 844) <= 1, keys
         board = page.locator("#board").bounding_box()
         assert board["y"] < 260, board  # board first: one slim status row above it
-        scrolled = False
-        for _ in range(60):
-            if page.locator("#game").get_attribute("data-status") != "playing":
-                break
+        def type_right_letter():
             cell = selected_cell(page)
             index = cell.get_attribute("data-index")
             page.tap(f"#keyboard [data-key={answer[cell.get_attribute('data-cipher')]}]")
             expect(page.locator(f"#board .cg-cell[data-index='{index}']")).to_have_class(re.compile("is-shown"))
-            if page.locator("#game").get_attribute("data-status") != "playing":
-                break
+
+        # A few right letters, then on down the quote with the › key (typing alone may fill the last rows before the
+        # selection gets there): after every step the selected cell is in view above the keys, and the page never moves.
+        for _ in range(3):
+            type_right_letter()
+            page.wait_for_function(SELECTED_IN_VIEW)
+        scrolled = False
+        for _ in range(150):
+            page.tap("#keyboard [data-key=next]")
             page.wait_for_function(SELECTED_IN_VIEW)
             assert page.evaluate("() => scrollY") == 0
             scrolled = scrolled or page.evaluate("() => document.querySelector('#board').scrollTop") > 0
-        assert scrolled, "the quote never reached the bottom of the board"
+            if scrolled and page.evaluate("() => { const b = document.querySelector('#board'); return b.scrollTop + b.clientHeight >= b.scrollHeight - 2 }"):
+                break
+        assert scrolled, "the selection never reached the bottom of the board"
+        # A right letter typed down there: still in view, and so is the next empty cell it moves on to.
+        type_right_letter()
+        page.wait_for_function(SELECTED_IN_VIEW)
         expect(page.locator("#mistakes")).to_have_text("0 / 3")
         assert page.evaluate("() => document.documentElement.scrollHeight") <= 844
     finally:
