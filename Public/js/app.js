@@ -65,3 +65,13 @@ export function timeZone() {
     return "UTC";
   }
 }
+
+/** Whether this browser can hand a PNG to the system share sheet (Web Share API with files). */
+export function canShareFiles() {
+  try {
+    const probe = new File([new Uint8Array(8)], "probe.png", { type: "image/png" });
+    return Boolean(navigator.share && navigator.canShare && navigator.canShare({ files: [probe] }));
+  } catch {
+    return false;
+  }
+}

@@ -2,7 +2,7 @@
 // and follow people whose completions arrive in a live feed. The server decides everything that counts —
 // points, streaks, time windows, story prompts, the celebration's timeline and how long it stays; this page
 // shows what it sends, sends what the person does, and listens to the feed's stream.
-import { api, boot, currentUser, timeZone } from "./app.js";
+import { api, boot, canShareFiles, currentUser, timeZone } from "./app.js";
 import { fetchStagger, playChoreography, playStagger, preference } from "./motion.js";
 
 const $ = (selector, root = document) => root.querySelector(selector);
@@ -1296,16 +1296,6 @@ async function onReportClosed() {
 }
 
 // MARK: Share
-
-/** Whether this browser can hand a PNG to the system share sheet. */
-function canShareFiles() {
-  try {
-    const probe = new File([new Uint8Array(8)], "completion.png", { type: "image/png" });
-    return Boolean(navigator.share && navigator.canShare && navigator.canShare({ files: [probe] }));
-  } catch {
-    return false;
-  }
-}
 
 function openShare(entry) {
   const item = entry.item;

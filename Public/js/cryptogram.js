@@ -1,7 +1,7 @@
 // The Cryptogram page. The server owns every rule (what is right, mistakes, hints, the clock, the
 // celebration's timing); this file shows the game it sends, sends the player's moves, and plays the
 // effects and the choreography each move returns.
-import { api, boot, formatClock as formatTime, timeZone as currentTimeZone } from "./app.js";
+import { api, boot, canShareFiles, formatClock as formatTime, timeZone as currentTimeZone } from "./app.js";
 import { playChoreography, playWiggle, preference } from "./motion.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -696,16 +696,6 @@ function revealStage() {
 }
 
 // MARK: Sharing
-
-/** Whether this browser can hand a PNG to the system share sheet (Web Share API with files). */
-function canShareFiles() {
-  try {
-    const probe = new File([new Uint8Array(8)], "probe.png", { type: "image/png" });
-    return Boolean(navigator.share && navigator.canShare && navigator.canShare({ files: [probe] }));
-  } catch {
-    return false;
-  }
-}
 
 function setShareStatus(text, kind = "") {
   const status = $("#share-status");
