@@ -4,6 +4,8 @@ import Testing
 import Vapor
 import VaporTesting
 
+@testable import CompletionServer
+
 @Suite("Health and errors", .serialized)
 struct HealthAndErrorTests {
   @Test("Every page, file, API answer and error carries the security headers: CSP without inline script, no framing, referrer policy, nosniff")
@@ -31,6 +33,43 @@ struct HealthAndErrorTests {
       #expect(health.version == "0.1.0")
       #expect(health.database == (ProcessInfo.processInfo.environment["DATABASE_URL"] == nil ? "sqlite" : "postgres"))
     }
+  }
+
+  @Test("Liveness answers without the database; readiness answers once the database does")
+  func liveAndReady() async throws {
+    try await withTestApp { client in
+      let live = try await client.send(.GET, "/health/live")
+      #expect(live.status == .ok)
+      #expect(try client.decode(HealthResponse.self, from: live).status == "live")
+      let ready = try await client.send(.GET, "/health/ready")
+      #expect(ready.status == .ok)
+      #expect(try client.decode(HealthResponse.self, from: ready).status == "ready")
+    }
+  }
+
+  @Test("With its database unreachable the server is live but not ready (503 not_ready, Retry-After)")
+  func notReadyWithoutDatabase() async throws {
+    // A PostgreSQL nobody listens on: the server starts (nothing connects until a request needs it).
+    var options = TestDatabase.options
+    options.database = .postgres(url: "postgres://completionkit:unused@127.0.0.1:1/completionkit")
+    let app = try await Application.make(.testing)
+    do {
+      try configure(app, options: options)
+      try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+      let port = try #require(app.http.server.shared.localAddress?.port)
+      let client = TestClient(app: app, base: "http://127.0.0.1:\(port)")
+      #expect(try await client.send(.GET, "/health/live").status == .ok)
+      let ready = try await client.send(.GET, "/health/ready")
+      #expect(ready.status == .serviceUnavailable)
+      #expect(try client.decode(APIErrorBody.self, from: ready).code == "not_ready")
+      #expect(ready.headers.first(name: .retryAfter) == "5")
+    } catch {
+      await app.server.shutdown()
+      try? await app.asyncShutdown()
+      throw error
+    }
+    await app.server.shutdown()
+    try await app.asyncShutdown()
   }
 
   @Test("Unknown routes are a JSON 404 with a stable code")

@@ -1,4 +1,5 @@
 import CompletionAPI
+import SQLKit
 import Vapor
 
 /// The current version, reported by `/health` and the CLI.
@@ -40,6 +41,8 @@ struct SiteController: RouteCollection {
 
   func boot(routes: any RoutesBuilder) throws {
     routes.get("health", use: health)
+    routes.get("health", "live", use: live)
+    routes.get("health", "ready", use: ready)
     routes.get("api", "systems", use: systems)
     for page in Self.pages {
       routes.get(page.path.pathComponents) { req async throws -> Response in
@@ -52,6 +55,46 @@ struct SiteController: RouteCollection {
   /// `GET /health`: up, which version, which database.
   @Sendable func health(req: Request) async throws -> HealthResponse {
     HealthResponse(status: "ok", version: CompletionKitVersion.current, database: req.application.serverOptions.database.kind)
+  }
+
+  /// `GET /health/live`: the process answers (for a supervisor deciding whether to restart it). Touches nothing else.
+  @Sendable func live(req: Request) async throws -> HealthResponse {
+    HealthResponse(status: "live", version: CompletionKitVersion.current, database: req.application.serverOptions.database.kind)
+  }
+
+  /// `GET /health/ready`: the database answers too (for a load balancer deciding whether to send traffic);
+  /// `503 not_ready` when it does not within two seconds.
+  @Sendable func ready(req: Request) async throws -> HealthResponse {
+    guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let answered: Bool
+    do {
+      answered = try await withThrowingTaskGroup(of: Bool.self) { group in
+        group.addTask {
+          _ = try await sql.raw("SELECT 1").all()
+          return true
+        }
+        group.addTask {
+          try await Task.sleep(for: .seconds(2))
+          return false
+        }
+        let first = try await group.next() ?? false
+        group.cancelAll()
+        return first
+      }
+    } catch {
+      req.logger.warning("readiness: the database did not answer: \(String(describing: error))")
+      answered = false
+    }
+    guard answered else { throw NotReady() }
+    return HealthResponse(status: "ready", version: CompletionKitVersion.current, database: req.application.serverOptions.database.kind)
+  }
+
+  /// The refusal `GET /health/ready` answers with while the database cannot be reached.
+  struct NotReady: APIErrorConvertible {
+    var status: HTTPResponseStatus { .serviceUnavailable }
+    var code: String { "not_ready" }
+    var message: String { "The server is up but cannot reach its database yet." }
+    var retryAfter: Int? { 5 }
   }
 
   /// `GET /api/systems`: what the home page lists.
