@@ -651,7 +651,10 @@ function showCompletion(game, celebration, startTime = null) {
   return finished.then(() => {
     if (overlay.hidden || !state.game || state.game.id !== game.id) return;
     overlay.dataset.played = "done";
-    $("#next-puzzle").focus({ preventScroll: true });
+    const next = $("#next-puzzle");
+    next.focus({ preventScroll: true });
+    // In a short window the card scrolls inside itself: the focused button must not sit below its fold.
+    next.scrollIntoView({ block: "nearest" });
   });
 }
 
@@ -827,7 +830,11 @@ function simpleMove(action) {
 }
 
 function nextPuzzle(length) {
-  return enqueue(() => startGame("random", length));
+  // Focus goes on to the new board's selected cell (the button it was on disappears with the card).
+  return enqueue(async () => {
+    await startGame("random", length);
+    if (state.selected != null) select(state.selected, { focus: true });
+  });
 }
 
 // MARK: Input

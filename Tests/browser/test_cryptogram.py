@@ -328,9 +328,10 @@ def test_solving_plays_the_completion_sequence_in_order(page, server):
     assert frames["next"]["transform"] not in IDENTITY, frames
     page.evaluate("() => document.querySelectorAll('#complete, #complete [data-step]').forEach((e) => e.getAnimations().forEach((a) => a.finish()))")
 
-    # "Next Puzzle" starts a new random puzzle of the same length at once.
+    # "Next Puzzle" starts a new random puzzle of the same length at once, with the keyboard on its board.
     page.click("#next-puzzle")
     expect(page.locator("#game")).to_have_attribute("data-status", "playing")
+    page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('is-selected')")
     expect(page.locator("#board")).not_to_have_attribute("data-game", first_game)
     expect(overlay).to_be_hidden()
     expect(page.locator("#game-subtitle")).to_contain_text("Short")
@@ -876,5 +877,11 @@ def test_a_phone_on_its_side_keeps_board_and_keys_in_the_window(browser, server)
         page.tap(f"#keyboard [data-key={selected_cell(page).get_attribute('data-cipher')}]")
         expect(page.locator("#mistakes")).to_have_text("1 / 3")
         page.wait_for_function(SELECTED_IN_VIEW)
+        # Solved: the card scrolls inside itself, and the focused Next Puzzle is inside its visible part.
+        solve_with_hints(page)
+        expect(page.locator("#complete")).to_have_attribute("data-played", "done", timeout=15000)
+        page.wait_for_function("""() => { const b = document.querySelector('#next-puzzle').getBoundingClientRect();
+          const c = document.querySelector('#complete').getBoundingClientRect();
+          return document.activeElement.id === 'next-puzzle' && b.top >= c.top - 1 && b.bottom <= Math.min(c.bottom, innerHeight) + 1 }""")
     finally:
         context.close()
