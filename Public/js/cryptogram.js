@@ -25,7 +25,7 @@ const state = {
   /** Moves run one at a time, in the order they were asked for. */
   queue: Promise.resolve(),
   pending: 0,
-  /** The open share: its game, the server's text and links, and the card as a file once fetched. */
+  /** The open share: its game, the server's text and links, the link made absolute, and the card as a file once fetched. */
   share: null,
 };
 
@@ -719,9 +719,9 @@ async function openShare() {
       say(error.message, "error");
       return;
     }
-    state.share = { gameID: game.id, data, file: null };
+    state.share = { gameID: game.id, data, url: new URL(data.path, location.origin).href, file: null };
   }
-  const url = new URL(data.path, location.origin).href;
+  const { url } = state.share;
   // The link may break after "?" or a "/" on a narrow screen, never inside a word.
   const link = document.createElement("span");
   link.className = "cg-share-link";
@@ -758,7 +758,7 @@ async function openShare() {
 async function shareNatively() {
   const share = state.share;
   if (!share || !navigator.share) return;
-  const payload = { title: share.data.title, text: share.data.text, url: new URL(share.data.path, location.origin).href };
+  const payload = { title: share.data.title, text: share.data.text, url: share.url };
   if (share.file) payload.files = [share.file];
   try {
     await navigator.share(payload);

@@ -135,15 +135,15 @@ export function playWave(payload, elements) {
   return { stop: () => animations.forEach((a) => a.cancel()), animations };
 }
 
+/** How many wiggling cells one frame sets up (presentation only: a frame's share of the work). */
+const WIGGLE_BATCH = 16;
+
 /**
  * Plays a wiggle payload (the solved-puzzle shake): `elements[i]` moves `payload.cells[i].offset × shape[k]` px
  * sideways, the server's shape sampled every `payload.sampleInterval` seconds from the cell's own delay.
  * Entries without an element are skipped; an inactive payload (calm mode) moves nothing. Resolves when every
  * cell is back at rest.
  */
-/** How many wiggling cells one frame sets up (presentation only: a frame's share of the work). */
-const WIGGLE_BATCH = 16;
-
 export function playWiggle(payload, elements) {
   const animations = [];
   const shape = (payload && payload.shape) || [];
@@ -154,11 +154,9 @@ export function playWiggle(payload, elements) {
   }
   const duration = (shape.length - 1) * payload.sampleInterval * 1000;
   const start = (cell, index) => {
-    const element = elements[index];
-    if (!element) return null;
     const keyframes = new Array(shape.length);
     for (let k = 0; k < shape.length; k++) keyframes[k] = { transform: `translateX(${(cell.offset * shape[k]).toFixed(2)}px)` };
-    const animation = element.animate(keyframes, { delay: cell.delay * 1000, duration, easing: "linear" });
+    const animation = elements[index].animate(keyframes, { delay: cell.delay * 1000, duration, easing: "linear" });
     animation.id = `wiggle:${index}`;
     animations.push(animation);
     return animation;
@@ -176,10 +174,7 @@ export function playWiggle(payload, elements) {
     const next = () => {
       const group = later.shift();
       if (!group) return resolve();
-      for (const [cell, index] of group) {
-        const animation = start(cell, index);
-        if (animation) animation.startTime = leader.startTime;
-      }
+      for (const [cell, index] of group) start(cell, index).startTime = leader.startTime;
       requestAnimationFrame(next);
     };
     requestAnimationFrame(next);
