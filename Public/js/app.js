@@ -3,7 +3,8 @@ import { bindCalmSwitch } from "./motion.js";
 
 /** Calls the JSON API; throws an Error whose message is the server's human message. */
 export async function api(path, { method = "GET", body } = {}) {
-  const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  // X-CompletionKit marks the request as the site's own (the server refuses changes without it or JSON).
+  const options = { method, credentials: "same-origin", headers: { Accept: "application/json", "X-CompletionKit": "1" } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);

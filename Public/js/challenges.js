@@ -152,7 +152,7 @@ function newIdempotencyKey() {
  * completion's Idempotency-Key). Throws an Error carrying the server's kind message and code.
  */
 async function send(path, { method = "POST", body, contentType, headers = {} } = {}) {
-  const options = { method, credentials: "same-origin", headers: { Accept: "application/json", ...headers } };
+  const options = { method, credentials: "same-origin", headers: { Accept: "application/json", "X-CompletionKit": "1", ...headers } };
   if (body !== undefined) {
     options.headers["Content-Type"] = contentType || "application/json";
     options.body = contentType ? body : JSON.stringify(body);

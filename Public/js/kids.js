@@ -170,7 +170,7 @@ async function deliver(path, payload, { background = false } = {}) {
     try {
       response = await fetch(path, {
         method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CompletionKit": "1" },
         body: JSON.stringify(payload),
         keepalive: payload.type === "appBackgrounded",
       });
@@ -692,7 +692,7 @@ function upload(file, title) {
     try {
       response = await fetch(`/api/kids/videos?title=${encodeURIComponent(title)}`, {
         method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": file.type || "video/mp4", Accept: "application/json" },
+        headers: { "Content-Type": file.type || "video/mp4", Accept: "application/json", "X-CompletionKit": "1" },
         body: file,
       });
     } catch {

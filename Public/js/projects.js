@@ -1157,7 +1157,7 @@ async function postPlainList(text) {
   try {
     response = await fetch("/api/projects/import", {
       method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "text/plain; charset=utf-8", Accept: "application/json" },
+      headers: { "Content-Type": "text/plain; charset=utf-8", Accept: "application/json", "X-CompletionKit": "1" },
       body: text,
     });
   } catch {

@@ -103,6 +103,8 @@ public struct CompletionClient: Sendable {
     var request = HTTPClientRequest(url: server + path)
     request.method = method
     request.headers.add(name: "Accept", value: "application/json")
+    // The server refuses a change without JSON or this header (its guard against cross-site forms).
+    request.headers.add(name: "X-CompletionKit", value: "1")
     switch credential {
     case .none: break
     case .bearer(let token): request.headers.add(name: "Authorization", value: "Bearer \(token)")

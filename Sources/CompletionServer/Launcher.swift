@@ -146,6 +146,17 @@ public enum Launcher {
     }
   }
 
+  /// Removes guest accounts older than `idleDays` (default: the configured idle time) that never saved anything.
+  public static func pruneGuests(options: ServerOptions, idleDays: Double?, logLevel: String) async throws -> String {
+    try await withApplication(options: options, logLevel: logLevel) { app in
+      let idle = idleDays.map { $0 * 86_400 } ?? options.guestIdleTime
+      let removed = try await GuestPruning.prune(idle: idle, now: app.services.clock.now(), app: app)
+      let days = idle / 86_400
+      let age = days == days.rounded() ? String(Int(days)) : String(format: "%.1f", days)
+      return "Removed \(removed) guest account\(removed == 1 ? "" : "s") older than \(age) day\(days == 1 ? "" : "s") that never saved anything."
+    }
+  }
+
   /// Recounts every project's and Inbox's tasks and compares them with the kept counts.
   public static func verifyProjects(options: ServerOptions, logLevel: String) async throws -> LedgerReport {
     try await withApplication(options: options, logLevel: logLevel) { app in

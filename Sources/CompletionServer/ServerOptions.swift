@@ -43,6 +43,15 @@ public struct ServerOptions: Sendable {
   /// Accounts with more followers than this are not copied into every follower's feed; their activities
   /// are merged in when a follower reads.
   public var fanOutLimit: Int = 10_000
+  /// Files (videos and photos together) one account may keep uploaded.
+  public var uploadQuotaFiles: Int = 500
+  /// Bytes one account may keep uploaded, videos and photos together.
+  public var uploadQuotaBytes: Int = 2 << 30
+  /// New guest accounts one client address may make per hour (0: no limit). A guest is made on a visitor's
+  /// first write, never on a read.
+  public var guestsPerAddressPerHour: Int = 60
+  /// Guests older than this who never saved anything are removed (`completionkit accounts prune`, and daily).
+  public var guestIdleTime: TimeInterval = 30 * 86_400
   /// Enables `POST /api/test/clock`, which moves the server's clock (browser tests of the video timer).
   /// Never set it on a server people use.
   public var testHooks: Bool
@@ -106,6 +115,18 @@ public struct ServerOptions: Sendable {
     }
     if let limit = environment["COMPLETIONKIT_FANOUT_LIMIT"].flatMap(Int.init), limit >= 0 {
       options.fanOutLimit = limit
+    }
+    if let files = environment["COMPLETIONKIT_UPLOAD_QUOTA_FILES"].flatMap(Int.init), files > 0 {
+      options.uploadQuotaFiles = files
+    }
+    if let megabytes = environment["COMPLETIONKIT_UPLOAD_QUOTA_MB"].flatMap(Int.init), megabytes > 0 {
+      options.uploadQuotaBytes = megabytes << 20
+    }
+    if let guests = environment["COMPLETIONKIT_GUESTS_PER_HOUR"].flatMap(Int.init), guests >= 0 {
+      options.guestsPerAddressPerHour = guests
+    }
+    if let days = environment["COMPLETIONKIT_GUEST_IDLE_DAYS"].flatMap(Double.init), days > 0 {
+      options.guestIdleTime = days * 86_400
     }
     options.testHooks = environment["COMPLETIONKIT_TEST_HOOKS"] == "1"
     return options

@@ -51,6 +51,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   // Open live streams end first, so the server can stop without waiting for pages that never hang up.
   app.lifecycle.use(ProjectsLiveShutdown())
   app.lifecycle.use(FeedJanitor())
+  app.lifecycle.use(GuestJanitor())
   app.lifecycle.use(SessionRevocations())
   if case .sqliteFile(let path) = options.database { app.lifecycle.use(SQLiteCheckpointer(path: path)) }
   if options.testHooks {
@@ -63,6 +64,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.middleware.use(RouteLoggingMiddleware())
   app.middleware.use(SecurityHeadersMiddleware())
   app.middleware.use(APIErrorMiddleware(methodsByPath: MethodIndex(routes: app.routes.all)))
+  app.middleware.use(CrossSiteRequestMiddleware())
   app.middleware.use(StaticFilesMiddleware(publicDirectory: options.publicDirectory.path + "/"))
   app.middleware.use(SessionMiddleware())
 }

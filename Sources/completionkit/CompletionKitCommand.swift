@@ -21,7 +21,7 @@ struct CompletionKitCommand: AsyncParsableCommand {
     commandName: "completionkit",
     abstract: "CompletionKit: puzzles, kids' games, projects and challenges, and the moment you finish them.",
     version: CompletionKitVersion.current,
-    subcommands: [Serve.self, Migrate.self, Quotes.self, LedgerCommand.self, ProjectsCommand.self, Login.self, TasksCommand.self, ChallengesCommand.self, ModerationCommand.self, DemoCommand.self]
+    subcommands: [Serve.self, Migrate.self, Quotes.self, LedgerCommand.self, ProjectsCommand.self, AccountsCommand.self, Login.self, TasksCommand.self, ChallengesCommand.self, ModerationCommand.self, DemoCommand.self]
   )
 }
 
@@ -140,6 +140,30 @@ struct ProjectsCommand: AsyncParsableCommand {
 
     func run() async throws {
       try await printReport(Launcher.verifyProjects, data: data)
+    }
+  }
+}
+
+struct AccountsCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "accounts", abstract: "Look after accounts.", subcommands: [Prune.self])
+
+  struct Prune: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Remove guest accounts that never saved anything and are older than the idle time (the server also does this daily).")
+
+    @OptionGroup var data: DataOptions
+
+    @Option(help: "Days a guest must be old before it may go (default 30, or $COMPLETIONKIT_GUEST_IDLE_DAYS).")
+    var idleDays: Double?
+
+    func validate() throws {
+      if let idleDays, !(idleDays >= 0) { throw ValidationError("--idle-days must be 0 or more.") }
+    }
+
+    func run() async throws {
+      LoggingSystem.bootstrap(RedactingLogHandler.standardOutput)
+      print(try await Launcher.pruneGuests(options: data.serverOptions(), idleDays: idleDays, logLevel: data.logLevel))
     }
   }
 }

@@ -8,21 +8,36 @@ import VaporTesting
 
 @Suite("Accounts", .serialized)
 struct AccountTests {
-  @Test("A first visit gets a guest and an http-only session cookie; the cookie brings the same guest back")
+  @Test("Reads never make an account; a visitor's first write makes a guest with an http-only session cookie, which brings the same guest back")
   func guest() async throws {
-    try await withTestApp { client in
-      let first = try await client.send(.GET, "/api/me")
+    try await withTestApp { client, app in
+      // Reading (what a first visit does on every page) answers as a guest but stores nothing.
+      for path in ["/api/me", "/api/cryptogram/stats", "/api/account/celebrations", "/api/kids/state", "/api/social/me"] {
+        let read = try await client.send(.GET, path)
+        #expect(read.status == .ok, "\(path)")
+        #expect(read.headers.setCookie?["ck_session"] == nil, "\(path) set a cookie")
+      }
+      let visitor = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me"))
+      #expect(visitor.isGuest && visitor.id.isEmpty)
+      if case .sqliteMemory = app.serverOptions.database {  // a private database: nobody else adds users
+        #expect(try await User.query(on: app.db).count() == 0)
+      }
+
+      let first = try await client.send(.PUT, "/api/account/celebrations", json: CelebrationSettings(optedOut: [], kinds: []))
       #expect(first.status == .ok)
+      if case .sqliteMemory = app.serverOptions.database {
+        #expect(try await User.query(on: app.db).count() == 1)
+      }
       let cookie = try #require(first.headers.setCookie?["ck_session"])
       #expect(cookie.isHTTPOnly)
       #expect(cookie.sameSite == .lax)
       #expect(cookie.string.count >= 40)
-      let guest = try client.decode(UserResponse.self, from: first)
-      #expect(guest.isGuest && guest.username == nil)
+      let guest = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me"))
+      #expect(guest.isGuest && guest.username == nil && !guest.id.isEmpty)
       let again = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me"))
       #expect(again.id == guest.id)
       // A stranger without the cookie is a different guest.
-      let stranger = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me", useCookie: false))
+      let stranger = try await client.stranger().becomeGuest()
       #expect(stranger.id != guest.id)
     }
   }
@@ -30,7 +45,7 @@ struct AccountTests {
   @Test("Saving a guest keeps its id; the account then signs in from another browser; logout forgets the session")
   func registerLoginLogout() async throws {
     try await withTestApp { browser in
-      let guest = try browser.decode(UserResponse.self, from: try await browser.send(.GET, "/api/me"))
+      let guest = try await browser.becomeGuest()
       let name = uniqueUsername("ada")
       let registered = try await browser.send(
         .POST, "/api/account/register", json: RegisterRequest(username: name.uppercased(), password: "correct horse", displayName: "Ada"))
@@ -60,7 +75,7 @@ struct AccountTests {
       #expect(logout.status == .noContent)
       #expect(other.sessionCookie == nil)
       let afterLogout = try other.decode(UserResponse.self, from: try await other.send(.GET, "/api/me"))
-      #expect(afterLogout.isGuest && afterLogout.id != guest.id)
+      #expect(afterLogout.isGuest && afterLogout.id.isEmpty)
       // The first browser is still signed in.
       let first = try browser.decode(UserResponse.self, from: try await browser.send(.GET, "/api/me"))
       #expect(first.id == guest.id && !first.isGuest)
@@ -71,12 +86,12 @@ struct AccountTests {
   func badRegistrations() async throws {
     try await withTestApp { first in
       let name = uniqueUsername("taken")
-      _ = try await first.send(.GET, "/api/me")
+      try await first.becomeGuest()
       let ok = try await first.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "long enough"))
       #expect(ok.status == .created)
 
       let second = first.stranger()
-      let guest = try second.decode(UserResponse.self, from: try await second.send(.GET, "/api/me"))
+      let guest = try await second.becomeGuest()
       let taken = try await second.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "long enough"))
       #expect(taken.status == .conflict)
       #expect(try second.decode(APIErrorBody.self, from: taken).code == "username_taken")
@@ -93,7 +108,7 @@ struct AccountTests {
   @Test("Bearer tokens: only for saved accounts, and they authenticate API calls without a cookie")
   func bearerTokens() async throws {
     try await withTestApp { browser in
-      _ = try await browser.send(.GET, "/api/me")
+      try await browser.becomeGuest()
       let refused = try await browser.send(.POST, "/api/account/tokens")
       #expect(refused.status == .forbidden)
       #expect(try browser.decode(APIErrorBody.self, from: refused).code == "named_account_required")
@@ -183,7 +198,7 @@ struct AccountTests {
   @Test("Saving a guest's account starts a new session: the guest's old session id no longer signs anyone in")
   func registerRotatesTheSession() async throws {
     try await withTestApp { browser in
-      let guest = try browser.decode(UserResponse.self, from: try await browser.send(.GET, "/api/me"))
+      let guest = try await browser.becomeGuest()
       let before = try #require(browser.sessionCookie)
       let name = uniqueUsername("fix")
       let saved = try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse"))

@@ -444,7 +444,7 @@ struct KidsAPITests {
       try await family.solveWuerfel()
       try await family.send("home")
       try await family.toDashboard()
-      let upload = try await client.send(.POST, "/api/kids/videos?title=Wald", raw: "fake-webm-bytes", contentType: "video/webm")
+      let upload = try await client.send(.POST, "/api/kids/videos?title=Wald", bytes: VideoBytes.webm, contentType: "video/webm")
       #expect(upload.status == .ok)
       let uploaded = try Self.decoder.decode(KidsResponse.self, from: Data(buffer: upload.body))
       let videoID = try #require(uploaded.view.dashboard?.videos.first?.id)
@@ -458,7 +458,12 @@ struct KidsAPITests {
       let file = try await stranger.client.send(.GET, "/api/kids/videos/\(videoID)/file")
       #expect(file.status == .notFound)
       let mine = try await client.send(.GET, "/api/kids/videos/\(videoID)/file")
-      #expect(mine.status == .ok && String(buffer: mine.body) == "fake-webm-bytes")
+      #expect(mine.status == .ok && Array(mine.body.readableBytesView) == VideoBytes.webm)
+      // Served as what it is, as a file, never sniffed or run as a page.
+      #expect(mine.headers.first(name: "X-Content-Type-Options") == "nosniff")
+      #expect(mine.headers.first(name: "Content-Disposition")?.hasPrefix("attachment; filename=") == true)
+      #expect(mine.headers.first(name: "Content-Security-Policy")?.contains("sandbox") == true)
+      #expect(mine.headers.first(name: "Content-Security-Policy")?.contains("script-src") == false)
     }
   }
 
@@ -478,7 +483,7 @@ struct KidsAPITests {
       #expect(big.status == .payloadTooLarge)
       let empty = try await client.send(.POST, "/api/kids/videos", raw: "", contentType: "video/mp4")
       #expect(empty.status == .badRequest)
-      let good = try await client.send(.POST, "/api/kids/videos?title=Unser%20Wald", raw: "mp4-bytes", contentType: "video/mp4")
+      let good = try await client.send(.POST, "/api/kids/videos?title=Unser%20Wald", bytes: VideoBytes.mp4, contentType: "video/mp4")
       #expect(good.status == .ok)
       let view = try await family.state()
       #expect(view.dashboard?.videos.count == 1)
@@ -507,7 +512,7 @@ struct KidsAPITests {
       try await family.playLevels(12)
       try await family.send("home")
       try await family.toDashboard()
-      _ = try await client.send(.POST, "/api/kids/videos?title=Film", raw: "webm", contentType: "video/webm")
+      _ = try await client.send(.POST, "/api/kids/videos?title=Film", bytes: VideoBytes.webm, contentType: "video/webm")
       try await family.send("back")
       try await family.send("tapChest")
       let paid = try await family.send("redeem") {

@@ -48,7 +48,7 @@ struct LogTests {
     var secrets = [password]
     try await withTestApp { client in
       let name = uniqueUsername("logs")
-      _ = try await client.send(.GET, "/api/me")
+      try await client.becomeGuest()
       secrets.append(try #require(client.sessionCookie))
       _ = try await client.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: password))
       _ = try await client.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: password))

@@ -11,10 +11,13 @@ enum TestDatabase {
     let environment = ProcessInfo.processInfo.environment
     let database: ServerOptions.Database =
       if let url = environment["DATABASE_URL"], !url.isEmpty { .postgres(url: url) } else { .sqliteMemory }
-    return ServerOptions(
+    var options = ServerOptions(
       database: database,
       dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("ck-tests-\(UUID().uuidString)"),
       passwordCost: 4)
+    // Every test's visitors come from 127.0.0.1; the guest limit's own test sets one.
+    options.guestsPerAddressPerHour = 0
+    return options
   }
 }
 
@@ -88,9 +91,12 @@ final class TestClient: @unchecked Sendable {
   @discardableResult
   func send(
     _ method: HTTPMethod, _ path: String, json: (any Encodable)? = nil, raw: String? = nil, bytes: [UInt8]? = nil,
-    contentType: String? = "application/json", headers extra: HTTPHeaders = [:], useCookie: Bool = true
+    contentType: String? = "application/json", headers extra: HTTPHeaders = [:], useCookie: Bool = true,
+    siteHeader: Bool = true
   ) async throws -> TestResponse {
     var headers = extra
+    // What the site's own pages send on every request (the server's guard against cross-site forms).
+    if siteHeader { headers.replaceOrAdd(name: "X-CompletionKit", value: "1") }
     var body: ByteBuffer?
     if let bytes {
       body = ByteBuffer(bytes: bytes)
@@ -110,6 +116,15 @@ final class TestClient: @unchecked Sendable {
     return TestResponse(status: response.status, headers: response.headers, body: response.body ?? ByteBuffer())
   }
 
+  /// Becomes a guest the way a visitor does, by a first write (here: turning no celebration off), and
+  /// returns who that is. (Reads never make an account.)
+  @discardableResult
+  func becomeGuest() async throws -> UserResponse {
+    let write = try await send(.PUT, "/api/account/celebrations", json: CelebrationSettings(optedOut: [], kinds: []))
+    precondition(write.status == .ok, "the first write should make a guest")
+    return try decode(UserResponse.self, from: try await send(.GET, "/api/me"))
+  }
+
   /// Decodes a JSON body.
   func decode<T: Decodable>(_ type: T.Type, from response: TestResponse) throws -> T {
     try JSONDecoder().decode(T.self, from: Data(buffer: response.body))
@@ -119,4 +134,16 @@ final class TestClient: @unchecked Sendable {
 /// A username no other test (or earlier run against the same PostgreSQL) has used.
 func uniqueUsername(_ prefix: String = "user") -> String {
   "\(prefix)_\(UUID().uuidString.prefix(8).lowercased())"
+}
+
+/// The first bytes of real video files, enough for the server's check of what an upload is.
+enum VideoBytes {
+  /// An MP4: a `ftyp` box (brand isom), then a `free` box and an empty `mdat`.
+  static let mp4: [UInt8] =
+    [0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isommp41".utf8) + [0, 0, 0, 8] + Array("free".utf8)
+    + [0, 0, 0, 8] + Array("mdat".utf8)
+  /// A WebM: an EBML header whose DocType is "webm", then the start of a Segment.
+  static let webm: [UInt8] =
+    [0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x86, 0x81, 0x01, 0x42, 0xF7, 0x81, 0x01, 0x42, 0xF2, 0x81, 0x04, 0x42, 0xF3, 0x81, 0x08,
+     0x42, 0x82, 0x84] + Array("webm".utf8) + [0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02, 0x18, 0x53, 0x80, 0x67, 0x01, 0xFF]
 }

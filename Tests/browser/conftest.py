@@ -23,6 +23,8 @@ def server():
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     # Lets the Waldabenteuer tests move the server's clock (POST /api/test/clock); harmless for the others.
     env["COMPLETIONKIT_TEST_HOOKS"] = "1"
+    # Every test's visitors come from 127.0.0.1: no limit on new guests per address here.
+    env["COMPLETIONKIT_GUESTS_PER_HOUR"] = "0"
     log = open(pathlib.Path(data) / "server.log", "w")
     process = subprocess.Popen(
         [str(binary), "serve", "--port", str(port), "--data-dir", data],

@@ -54,7 +54,7 @@ def todays(context, server, kind="daily", index=0):
 
 
 def join(context, server, challenge_id):
-    response = context.request.post(f"{server}/api/challenges/{challenge_id}/join?tz=UTC")
+    response = context.request.post(f"{server}/api/challenges/{challenge_id}/join?tz=UTC", headers={"X-CompletionKit": "1"})
     assert response.ok, response.text()
     assert response.json()["participation"]["status"] == "active"
 
@@ -918,7 +918,7 @@ def test_open_pages_follow_congrats_comments_and_a_review_live(browser, server):
             expect(feed_item(page, post).get_by_test_id("congrats-count")).to_have_text("0")
 
         # Someone else's congrats and comment: both open pages show the new counts.
-        assert cheerers[0].request.post(f"{server}/api/activities/{post}/congrats").ok
+        assert cheerers[0].request.post(f"{server}/api/activities/{post}/congrats", headers={"X-CompletionKit": "1"}).ok
         assert cheerers[1].request.post(f"{server}/api/activities/{post}/comments", data={"body": "Looks delicious"}).ok
         for page in (author_page, reader_page):
             expect(feed_item(page, post).get_by_test_id("congrats-count")).to_have_text("1")
@@ -927,7 +927,7 @@ def test_open_pages_follow_congrats_comments_and_a_review_live(browser, server):
 
         # The reader's own congrats from another tab of theirs: pressed, and counted once.
         other_tab = reader_context.new_page()
-        assert other_tab.request.post(f"{server}/api/activities/{post}/congrats").ok
+        assert other_tab.request.post(f"{server}/api/activities/{post}/congrats", headers={"X-CompletionKit": "1"}).ok
         expect(feed_item(reader_page, post).get_by_test_id("congrats")).to_have_attribute("aria-pressed", "true")
         expect(feed_item(reader_page, post).get_by_test_id("congrats-count")).to_have_text("2")
 

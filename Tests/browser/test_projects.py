@@ -9,7 +9,7 @@ LIST = "Call Mum\n# Garden\n- [x] Buy seeds\n- Dig the beds\n- Water\n# Kitchen\
 
 def start(context, server, text=LIST):
     """A fresh person (own cookie in this context) with an imported list; returns the Garden project and its tasks."""
-    response = context.request.post(f"{server}/api/projects/import", data=text, headers={"Content-Type": "text/plain"})
+    response = context.request.post(f"{server}/api/projects/import", data=text, headers={"Content-Type": "text/plain", "X-CompletionKit": "1"})
     assert response.ok, response.text()
     overview = context.request.get(f"{server}/api/projects").json()
     garden = next((p for p in overview["projects"] if p["name"] == "Garden"), overview["projects"][-1])
@@ -102,7 +102,7 @@ def test_the_ring_catches_up_after_the_connection_was_cut(context, server):
     garden, tasks = start(context, server)
     page = open_projects(context, server)
     wait_for_ring(page, garden["id"], 1 / 3)
-    context.request.post(f"{server}/api/test/projects/drop-streams")
+    context.request.post(f"{server}/api/test/projects/drop-streams", headers={"X-CompletionKit": "1"})
     # Changed while the page is disconnected (it reconnects after the server's retry interval).
     for task in tasks:
         if not task["completed"]:

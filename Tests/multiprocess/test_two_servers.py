@@ -44,6 +44,7 @@ def cluster():
     data = tempfile.mkdtemp(prefix="ck-two-")
     env = dict(os.environ)
     env["COMPLETIONKIT_TEST_HOOKS"] = "1"  # each process's clock is moved in step by the kids' test
+    env["COMPLETIONKIT_GUESTS_PER_HOUR"] = "0"  # every visitor here comes from 127.0.0.1
     first = Server(data, env)
     first.wait_ready()  # the first one migrates; then the second starts on the same database
     second = Server(data, env)

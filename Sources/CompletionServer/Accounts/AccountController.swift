@@ -26,7 +26,7 @@ struct AccountController: RouteCollection {
 
   /// `GET /api/account/celebrations`.
   @Sendable func celebrations(req: Request) async throws -> CelebrationSettings {
-    let userID = try await req.userCreatingGuest().requireID()
+    let userID = try await req.userOrVisitor().requireID()
     guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
     let profile = try await CompletionRecorder.profile(userID: userID, on: sql)
     return CelebrationSettings(optedOut: profile.optedOut.sorted(), kinds: Self.celebrationKinds)
@@ -44,9 +44,13 @@ struct AccountController: RouteCollection {
     return CelebrationSettings(optedOut: Set(body.optedOut).sorted(), kinds: Self.celebrationKinds)
   }
 
-  /// `GET /api/me`: who is here; a first visit becomes a guest.
+  /// `GET /api/me`: who is here. A visitor without an account is answered as a guest without an id; the
+  /// account is made by their first write.
   @Sendable func me(req: Request) async throws -> UserResponse {
-    try await req.userCreatingGuest().toResponse()
+    guard let user = try await req.currentUser() else {
+      return UserResponse(id: "", displayName: "Guest", username: nil, isGuest: true)
+    }
+    return try user.toResponse()
   }
 
   /// `POST /api/account/register`: gives the current guest (or a new visitor) a username and password.

@@ -159,15 +159,26 @@ extension Request {
     return try await User.find(session.userID, on: db)
   }
 
-  /// The signed-in user; a first visit gets a new guest account and a session cookie.
+  /// The signed-in user; a visitor without one gets a new guest account and a session cookie. Only for
+  /// requests that store something: reads use ``userOrVisitor()``. New guests are limited per client address.
   func userCreatingGuest() async throws -> User {
     if let user = try await currentUser() { return user }
+    if let wait = application.services.guestLimiter.take(address: remoteAddress?.ipAddress, at: application.services.clock.now()) {
+      throw AppError.tooManyGuests(retryAfter: wait)
+    }
     let id = UUID()
     let guest = User(id: id, displayName: "Guest " + id.uuidString.prefix(4), isGuest: true)
     try await guest.create(on: db)
     let secret = try await Sessions.issue(for: id, kind: .cookie, at: application.services.clock.now(), on: db)
     pendingSessionCookie = Sessions.cookie(for: secret, secure: application.serverOptions.secureCookies)
     return guest
+  }
+
+  /// The signed-in user, or for a visitor without an account an unsaved stand-in guest, who owns nothing: a
+  /// read answers what a new guest would see, and no account is made until the visitor stores something.
+  func userOrVisitor() async throws -> User {
+    if let user = try await currentUser() { return user }
+    return User(id: UUID(), displayName: "Guest", isGuest: true)
   }
 
   /// The signed-in user, or a 401.

@@ -260,14 +260,22 @@ struct ChallengesController: RouteCollection {
   /// metadata behind — and stored. Work off the event loop.
   @Sendable func uploadPhoto(req: Request) async throws -> Response {
     let user = try await req.userCreatingGuest()
+    _ = try await UploadQuota.bytesLeft(for: try user.requireID(), req: req)
     let limit = req.application.serverOptions.maxPhotoSize
     if let declared = req.headers.first(name: .contentLength).flatMap(Int.init), declared > limit { throw ChallengesError.photoTooLarge(limit: limit) }
     var buffer = ByteBuffer()
+    var refusal = BodyRefusal()
     for try await chunk in req.body {
+      if refusal.discard(chunk) { continue } else if refusal.gaveUp { break }
       var chunk = chunk
-      guard buffer.readableBytes + chunk.readableBytes <= limit else { throw ChallengesError.photoTooLarge(limit: limit) }
+      guard buffer.readableBytes + chunk.readableBytes <= limit else {
+        refusal.refuse(ChallengesError.photoTooLarge(limit: limit))
+        buffer.clear()
+        continue
+      }
       buffer.writeBuffer(&chunk)
     }
+    try refusal.rethrow()
     let bytes = Array(buffer.readableBytesView)
     guard !bytes.isEmpty else { throw ChallengesError.photoRequired }
     let processed: ProcessedPhoto = try await req.application.threadPool.runIfActive {
@@ -323,7 +331,7 @@ struct ChallengesController: RouteCollection {
     else { throw ChallengesError.photoNotFound }
     var headers = HTTPHeaders()
     headers.contentType = .jpeg
-    headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
+    UploadedFileHeaders.apply(to: &headers, fileName: thumbnail ? "photo-thumbnail.jpg" : "photo.jpg", inline: true)
     headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=86400")
     return Response(status: .ok, headers: headers, body: .init(data: row.bytes))
   }

@@ -53,9 +53,11 @@ struct SocialController: RouteCollection {
 
   /// `GET /api/social/me`.
   @Sendable func me(req: Request) async throws -> ProfileView {
-    let user = try await req.userCreatingGuest()
+    let user = try await req.userOrVisitor()
+    let id = try user.requireID()
     let db = ChallengeStore.sql(req.db)
-    guard let person = try await ChallengeStore.person(try user.requireID(), on: db) else { throw AppError.unauthenticated }
+    // A visitor without an account is shown as a new guest (nothing is stored for them).
+    let person = try await ChallengeStore.person(id, on: db) ?? ChallengeStore.PersonRow(id: id, display_name: user.displayName, username: nil)
     return try await Self.profile(of: person, viewer: person.id, req: req, on: db)
   }
 

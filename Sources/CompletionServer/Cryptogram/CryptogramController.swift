@@ -186,7 +186,7 @@ struct CryptogramController: RouteCollection {
   /// `GET /api/cryptogram/stats?timeZone=Europe/Berlin`.
   @Sendable func stats(req: Request) async throws -> CryptogramStatsView {
     let zone = try Self.timeZone(req.query[String.self, at: "timeZone"])
-    let user = try await req.userCreatingGuest()
+    let user = try await req.userOrVisitor()
     let userID = try user.requireID()
     guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
     let today = CalendarDay(req.application.services.clock.now(), in: zone)

@@ -42,7 +42,7 @@ struct KidsController: RouteCollection {
 
   /// `GET /api/kids/state`: the screen as it is.
   @Sendable func state(req: Request) async throws -> Response {
-    let userID = try await req.userCreatingGuest().requireID()
+    let userID = try await req.userOrVisitor().requireID()
     let now = req.application.services.clock.now()
     let machine = try await KidsGameRecord.load(userID, on: req.db).flatMap(Self.machine(from:)) ?? GameMachine(seed: 0)
     return try Self.respond(KidsResponse(view: view(machine, req, at: now), effects: []), status: .ok)
@@ -108,21 +108,35 @@ struct KidsController: RouteCollection {
   /// `POST /api/kids/videos?title=…`: a parent uploads a video file (the raw body, `Content-Type: video/…`).
   /// Only from the parent area; the file plays offline.
   @Sendable func upload(req: Request) async throws -> Response {
-    let userID = try await req.userCreatingGuest().requireID()
-    guard let type = req.headers.contentType, type.type == "video", let ext = Self.videoExtensions[type.subType] else {
-      throw KidsError.unsupportedVideoType(req.headers.contentType?.description ?? "no content type")
+    // Exactly one plain `video/…` type: parameters or a list (`video/mp4, text/html`) are refused, so what is
+    // served back is exactly what was checked.
+    let declared = req.headers[.contentType]
+    guard declared.count == 1, let raw = declared.first?.trimmingCharacters(in: .whitespaces).lowercased(),
+      raw.hasPrefix("video/"), !raw.contains(";"), !raw.contains(","), let ext = Self.videoExtensions[String(raw.dropFirst(6))]
+    else {
+      throw KidsError.unsupportedVideoType(declared.joined(separator: ", ").isEmpty ? "no content type" : declared.joined(separator: ", "))
     }
+    let subType = String(raw.dropFirst(6))
+    let userID = try await req.userCreatingGuest().requireID()
     // Checked before the body is read, so a child's tap can never fill the disk.
     guard let record = try await KidsGameRecord.load(userID, on: req.db), let machine = Self.machine(from: record),
       machine.state == .parentDashboard
     else { throw KidsError.refused(.parentGateRequired) }
     let options = req.application.serverOptions
+    let bytesLeft = try await UploadQuota.bytesLeft(for: userID, req: req)
+    // A declared length says it all before a byte is read (and the server then skips the body on its own).
+    if let declared = req.headers.first(name: .contentLength).flatMap(Int.init) {
+      guard declared <= options.maxUploadSize else { throw KidsError.uploadTooLarge(options.maxUploadSize) }
+      guard declared <= bytesLeft else { throw UploadQuotaError(files: options.uploadQuotaFiles, bytes: options.uploadQuotaBytes) }
+    }
     let id = "\(GameMachine.uploadIDPrefix)\(UUID().uuidString.lowercased()).\(ext)"
     let folder = Self.uploadFolder(of: userID, in: options)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let file = folder.appendingPathComponent(id)
     do {
-      try await Self.receive(req.body, into: file, limit: options.maxUploadSize, threadPool: req.application.threadPool)
+      try await Self.receive(
+        req.body, into: file, subType: subType, limit: options.maxUploadSize, quotaLeft: bytesLeft,
+        quota: UploadQuotaError(files: options.uploadQuotaFiles, bytes: options.uploadQuotaBytes), threadPool: req.application.threadPool)
     } catch {
       try? FileManager.default.removeItem(at: file)
       throw error
@@ -150,7 +164,9 @@ struct KidsController: RouteCollection {
     guard FileManager.default.fileExists(atPath: file.path) else { throw KidsError.videoNotFound }
     let ext = file.pathExtension
     let subType = Self.videoExtensions.first { $0.value == ext }?.key ?? "mp4"
-    return try await req.fileio.asyncStreamFile(at: file.path, mediaType: HTTPMediaType(type: "video", subType: subType))
+    let response = try await req.fileio.asyncStreamFile(at: file.path, mediaType: HTTPMediaType(type: "video", subType: subType))
+    UploadedFileHeaders.apply(to: &response.headers, fileName: "video.\(ext)", inline: false)
+    return response
   }
 
   // MARK: Running an event
@@ -345,19 +361,49 @@ struct KidsController: RouteCollection {
     try? FileManager.default.removeItem(at: uploadFolder(of: userID, in: options).appendingPathComponent(id))
   }
 
-  /// Streams the request body into `file`, refusing more than `limit` bytes.
-  static func receive(_ body: Request.Body, into file: URL, limit: Int, threadPool: NIOThreadPool) async throws {
+  /// Streams the request body into `file`, refusing more than `limit` bytes (or than the account's quota has
+  /// left), and a file whose first bytes are not a `subType` video.
+  static func receive(
+    _ body: Request.Body, into file: URL, subType: String, limit: Int, quotaLeft: Int, quota: UploadQuotaError, threadPool: NIOThreadPool
+  ) async throws {
     guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw KidsError.emptyUpload }
     let handle = try FileHandle(forWritingTo: file)
     defer { try? handle.close() }
     var total = 0
-    for try await chunk in body {
-      total += chunk.readableBytes
-      guard total <= limit else { throw KidsError.uploadTooLarge(limit) }
-      let data = Data(buffer: chunk)
-      // Disk writes run on the thread pool, never on the event loop.
-      try await threadPool.runIfActive { try handle.write(contentsOf: data) }
+    // The first bytes are held back until they show what the file is.
+    var head: [UInt8]? = []
+    func check(_ bytes: [UInt8]) throws {
+      guard let container = VideoContainer.detect(bytes), container.matches(subType: subType) else { throw KidsError.notAVideo }
     }
+    var refusal = BodyRefusal()
+    for try await chunk in body {
+      if refusal.discard(chunk) { continue } else if refusal.gaveUp { break }
+      do {
+        total += chunk.readableBytes
+        guard total <= limit else { throw KidsError.uploadTooLarge(limit) }
+        guard total <= quotaLeft else { throw quota }
+        var data = Data(buffer: chunk)
+        if var held = head {
+          held += data
+          guard held.count >= VideoContainer.headLength else {
+            head = held
+            continue
+          }
+          try check(Array(held.prefix(VideoContainer.headLength)))
+          data = Data(held)
+          head = nil
+        }
+        // Disk writes run on the thread pool, never on the event loop.
+        try await threadPool.runIfActive { [data] in try handle.write(contentsOf: data) }
+      } catch {
+        refusal.refuse(error)
+      }
+    }
+    try refusal.rethrow()
     guard total > 0 else { throw KidsError.emptyUpload }
+    if let held = head {
+      try check(held)
+      try await threadPool.runIfActive { try handle.write(contentsOf: held) }
+    }
   }
 }

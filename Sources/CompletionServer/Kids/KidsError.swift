@@ -11,6 +11,8 @@ enum KidsError: APIErrorConvertible, Equatable {
   case refused(RefusalReason)
   case videoNotFound
   case unsupportedVideoType(String)
+  /// The bytes are not the video the upload claims to be (or no video at all).
+  case notAVideo
   case uploadTooLarge(Int)
   case emptyUpload
   /// Too many saves raced for the same game; the client may simply send the event again.
@@ -19,7 +21,7 @@ enum KidsError: APIErrorConvertible, Equatable {
     switch self {
     case .unknownEvent, .missingField, .invalidField, .invalidTimeZone, .emptyUpload: .badRequest
     case .videoNotFound: .notFound
-    case .unsupportedVideoType: .unsupportedMediaType
+    case .unsupportedVideoType, .notAVideo: .unsupportedMediaType
     case .uploadTooLarge: .payloadTooLarge
     case .refused(let reason): Self.status(of: reason)
     }
@@ -45,7 +47,7 @@ enum KidsError: APIErrorConvertible, Equatable {
     case .invalidTimeZone: "invalid_time_zone"
     case .refused(let reason): reason.rawValue
     case .videoNotFound: "video_not_found"
-    case .unsupportedVideoType: "unsupported_video_type"
+    case .unsupportedVideoType, .notAVideo: "unsupported_video_type"
     case .uploadTooLarge: "upload_too_large"
     case .emptyUpload: "empty_upload"
     }
@@ -60,6 +62,7 @@ enum KidsError: APIErrorConvertible, Equatable {
     case .refused(let reason): Self.message(for: reason)
     case .videoNotFound: "There is no such video in your family's list."
     case .unsupportedVideoType(let type): "'\(type)' is not a video type we can play: upload MP4, WebM or Ogg video."
+    case .notAVideo: "This file is not a video we can play (its contents are not MP4, WebM or Ogg video)."
     case .uploadTooLarge(let limit): "The video is larger than \(limit >> 20) MB."
     case .emptyUpload: "The upload was empty: choose a video file."
     }

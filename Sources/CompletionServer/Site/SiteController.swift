@@ -36,7 +36,7 @@ struct SiteController: RouteCollection {
   /// Page routes and the HTML file that renders each.
   static let pages: [(path: String, file: String)] = [
     ("motion", "motion.html"), ("cryptogram", "cryptogram.html"), ("cryptogram/stats", "cryptogram-stats.html"), ("kids", "kids.html"), ("projects", "projects.html"),
-    ("challenges", "challenges.html"),
+    ("challenges", "challenges.html"), ("api", "api.html"),
   ]
 
   func boot(routes: any RoutesBuilder) throws {

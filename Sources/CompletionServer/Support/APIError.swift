@@ -31,6 +31,10 @@ public enum AppError: APIErrorConvertible, Equatable {
   case unsupportedMediaType
   case tooManyAttempts(retryAfter: Int)
   case busy
+  /// Too many new guest accounts from one client address.
+  case tooManyGuests(retryAfter: Int)
+  /// A browser request that changes something came without proof that it is not a cross-site form.
+  case requestHeaderRequired
 
   public var status: HTTPResponseStatus {
     switch self {
@@ -40,7 +44,8 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .namedAccountRequired: .forbidden
     case .usernameTaken, .alreadyRegistered: .conflict
     case .unsupportedMediaType: .unsupportedMediaType
-    case .tooManyAttempts: .tooManyRequests
+    case .tooManyAttempts, .tooManyGuests: .tooManyRequests
+    case .requestHeaderRequired: .forbidden
     case .busy: .serviceUnavailable
     }
   }
@@ -62,6 +67,8 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .unsupportedMediaType: "unsupported_media_type"
     case .tooManyAttempts: "too_many_attempts"
     case .busy: "busy"
+    case .tooManyGuests: "too_many_guests"
+    case .requestHeaderRequired: "request_header_required"
     }
   }
 
@@ -83,12 +90,16 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .tooManyAttempts(let seconds):
       "Too many sign-in attempts. Please wait \(seconds < 120 ? "\(seconds) seconds" : "\((seconds + 59) / 60) minutes") and try again."
     case .busy: "The server is busy signing people in. Please try again in a moment."
+    case .tooManyGuests(let seconds):
+      "Many new visitors came from your network just now. Please wait \(seconds < 120 ? "\(seconds) seconds" : "\((seconds + 59) / 60) minutes") and try again, or sign in."
+    case .requestHeaderRequired:
+      "This request changes something, so it must come from CompletionKit's own pages: send JSON (Content-Type: application/json) or the header X-CompletionKit: 1."
     }
   }
 
   public var retryAfter: Int? {
     switch self {
-    case .tooManyAttempts(let seconds): seconds
+    case .tooManyAttempts(let seconds), .tooManyGuests(let seconds): seconds
     case .busy: 1
     default: nil
     }

@@ -10,6 +10,8 @@ struct AppServices: Sendable {
   let sessions: SessionCache
   /// Delays after failed sign-ins, per username and client address.
   let loginThrottle = LoginThrottle()
+  /// New guests per client address.
+  let guestLimiter: GuestLimiter
   /// Password hashing, a few at a time.
   let passwordWork = PasswordWork()
   /// Load → handle → save for every per-game request.
@@ -26,6 +28,7 @@ struct AppServices: Sendable {
     self.options = options
     clock = AppClock()
     sessions = SessionCache()
+    guestLimiter = GuestLimiter(perHour: options.guestsPerAddressPerHour)
     let writes: DatabaseWriteGate =
       switch (options.database.kind, options.sqliteDurability) {
       case ("sqlite", .fullGroupCommit): DatabaseWriteGate(mode: .groupCommit)

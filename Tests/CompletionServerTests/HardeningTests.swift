@@ -1,0 +1,136 @@
+import CompletionAPI
+import FluentSQL
+import Foundation
+import Testing
+import Vapor
+
+@testable import CompletionServer
+
+@Suite("Hardening: guests, cross-site requests")
+struct HardeningTests {
+  @Test("New guests are limited per client address: 429 too_many_guests with Retry-After; reads and known guests carry on")
+  func guestLimit() async throws {
+    var options = TestDatabase.options
+    options.guestsPerAddressPerHour = 3
+    try await withTestApp(options: options) { client, app in
+      var guests: [TestClient] = []
+      for _ in 0..<3 {
+        let visitor = client.stranger()
+        try await visitor.becomeGuest()
+        guests.append(visitor)
+      }
+      let fourth = client.stranger()
+      let refused = try await fourth.send(.PUT, "/api/account/celebrations", json: CelebrationSettings(optedOut: [], kinds: []))
+      #expect(refused.status == .tooManyRequests)
+      #expect(try fourth.decode(APIErrorBody.self, from: refused).code == "too_many_guests")
+      // An even refill over the hour: one more guest in 20 minutes.
+      #expect(refused.headers.first(name: "Retry-After").flatMap(Int.init) == 1200)
+      #expect(fourth.sessionCookie == nil)
+      // Reading is still fine for the visitor, and the guests already made keep writing.
+      #expect(try await fourth.send(.GET, "/api/cryptogram/stats").status == .ok)
+      #expect(try await guests[0].send(.PUT, "/api/account/celebrations", json: CelebrationSettings(optedOut: [], kinds: [])).status == .ok)
+      // Signing in is not a new guest either.
+      let name = uniqueUsername("limit")
+      #expect(try await guests[1].send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse")).status == .created)
+      let login = try await fourth.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "correct horse"))
+      #expect(login.status == .ok)
+      // Twenty minutes on, one more guest may come.
+      app.services.clock.advance(by: 1200)
+      #expect(try await client.stranger().send(.PUT, "/api/account/celebrations", json: CelebrationSettings(optedOut: [], kinds: [])).status == .ok)
+      #expect(try await client.stranger().send(.PUT, "/api/account/celebrations", json: CelebrationSettings(optedOut: [], kinds: [])).status == .tooManyRequests)
+    }
+  }
+
+  @Test("Pruning removes old guests that saved nothing, with their sessions; keeps new guests, guests with things, and saved accounts")
+  func pruning() async throws {
+    try await withTestApp { client, app in
+      // A guest who kept nothing (say, made a project and deleted it): made as the first write makes one.
+      let idleID = UUID()
+      try await User(id: idleID, displayName: "Guest idle", isGuest: true).create(on: app.db)
+      let idleSecret = try await Sessions.issue(for: idleID, kind: .cookie, at: app.services.clock.now(), on: app.db)
+      let idle = client.stranger()
+      idle.sessionCookie = idleSecret
+      #expect(try idle.decode(UserResponse.self, from: try await idle.send(.GET, "/api/me")).id == idleID.uuidString)
+
+      let lister = client.stranger()
+      #expect(try await lister.send(.POST, "/api/projects", json: ProjectRequest(name: "Garden")).status == .created)
+      let named = client.stranger()
+      #expect(try await named.send(.POST, "/api/account/register", json: RegisterRequest(username: uniqueUsername("keep"), password: "correct horse")).status == .created)
+      let chooser = client.stranger()
+      let chooserMe = try await chooser.becomeGuest()  // a celebration setting: something saved
+
+      // Not old enough yet: the idle guest stays.
+      _ = try await GuestPruning.prune(idle: 30 * 86_400, now: app.services.clock.now(), app: app)
+      #expect(try await User.find(idleID, on: app.db) != nil)
+
+      app.services.clock.advance(by: 31 * 86_400)
+      let removed = try await GuestPruning.prune(idle: 30 * 86_400, now: app.services.clock.now(), app: app)
+      #expect(removed >= 1)
+      if case .sqliteMemory = app.serverOptions.database { #expect(removed == 1) }
+
+      // The idle guest is gone with its sessions: its cookie signs nobody in.
+      #expect(try await User.find(idleID, on: app.db) == nil)
+      #expect(try await AuthToken.query(on: app.db).filter(\.$user.$id == idleID).count() == 0)
+      #expect(try idle.decode(UserResponse.self, from: try await idle.send(.GET, "/api/me")).id.isEmpty)
+      // Everyone else is as they were.
+      #expect(try lister.decode(ProjectsOverview.self, from: try await lister.send(.GET, "/api/projects")).projects.map(\.name) == ["Garden"])
+      #expect(try named.decode(UserResponse.self, from: try await named.send(.GET, "/api/me")).isGuest == false)
+      #expect(try chooser.decode(UserResponse.self, from: try await chooser.send(.GET, "/api/me")).id == chooserMe.id)
+    }
+  }
+
+  @Test("Every table that references a person is either a belonging that keeps a guest or named bookkeeping")
+  func pruningKnowsEveryTable() async throws {
+    try await withTestApp { _, app in
+      guard case .sqliteMemory = app.serverOptions.database, let sql = app.db as? any SQLDatabase else { return }
+      struct Table: Decodable { let name: String }
+      struct Reference: Decodable {
+        let table: String
+        let from: String
+      }
+      var found: Set<String> = []
+      for table in try await sql.raw("SELECT name FROM sqlite_master WHERE type = 'table'").all(decoding: Table.self) {
+        for reference in try await sql.raw("SELECT \"table\", \"from\" FROM pragma_foreign_key_list(\(bind: table.name))").all(decoding: Reference.self)
+        where reference.table == User.schema {
+          found.insert("\(table.name).\(reference.from)")
+        }
+      }
+      let known = Set(GuestPruning.belongings.map { "\($0.table).\($0.column)" })
+        .union(GuestPruning.bookkeepingTables.map { "\($0).user_id" })
+      #expect(found == known)
+    }
+  }
+
+  @Test("A change without JSON or the site's header is refused 403 request_header_required, whatever the form sends")
+  func crossSiteForms() async throws {
+    try await withTestApp { client in
+      let name = uniqueUsername("csrf")
+      #expect(try await client.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse")).status == .created)
+      // A cross-site form can send no body, a url-encoded one, multipart or text/plain, and never a custom header.
+      let forms: [(raw: String?, type: String?)] = [
+        (nil, nil), ("optedOut=cryptogram", "application/x-www-form-urlencoded"),
+        ("--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nb\r\n--x--", "multipart/form-data; boundary=x"),
+        ("{\"optedOut\":[]}", "text/plain;charset=UTF-8"),
+      ]
+      for form in forms {
+        for (method, path) in [(HTTPMethod.POST, "/api/account/logout"), (.PUT, "/api/account/celebrations"), (.POST, "/api/account/tokens")] {
+          let refused = try await client.send(method, path, raw: form.raw, contentType: form.type, siteHeader: false)
+          #expect(refused.status == .forbidden, "\(method) \(path) with \(form.type ?? "no body")")
+          #expect(try client.decode(APIErrorBody.self, from: refused).code == "request_header_required")
+        }
+      }
+      // Still signed in: the logout above did not happen.
+      #expect(try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me", siteHeader: false)).username == name)
+      // JSON is proof enough (a cross-site page cannot send it without the server's consent), and so is the header.
+      #expect(try await client.send(.PUT, "/api/account/celebrations", json: CelebrationSettings(optedOut: [], kinds: []), siteHeader: false).status == .ok)
+      let token = try await client.send(.POST, "/api/account/tokens")
+      #expect(token.status == .created)
+      let secret = try client.decode(TokenResponse.self, from: token).token
+      // A bearer token is never sent by a browser on its own: scripts need neither.
+      let script = client.stranger()
+      let revoked = try await script.send(.POST, "/api/account/logout", headers: ["Authorization": "Bearer \(secret)"], siteHeader: false)
+      #expect(revoked.status == .noContent)
+      #expect(try await client.send(.POST, "/api/account/logout").status == .noContent)
+    }
+  }
+}

@@ -1,0 +1,232 @@
+import CompletionAPI
+import Foundation
+import Testing
+import Vapor
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@testable import CompletionServer
+
+@Suite("Uploads: content checked by its bytes, served safely, quotas, refusals that keep the connection")
+struct UploadTests {
+  static let html = Array("<!doctype html><script>alert(document.cookie)</script>".utf8)
+  static let svg = Array(#"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>"#.utf8)
+  /// A valid-looking `ftyp` box followed by a page instead of a movie.
+  static let polyglot = Array(VideoBytes.mp4.prefix(24)) + html
+
+  /// A family at the parent dashboard, where videos are uploaded.
+  static func openParentArea(_ family: KidsAPITests.Family) async throws {
+    try await family.launch()
+    try await family.send("loadingTick") { $0.seconds = 7 }
+    try await family.send("selectPlayer") { $0.player = "oliver" }
+    try await family.toDashboard()
+  }
+
+  @Test("What a file is comes from its first bytes: MP4, WebM and Ogg pass; text, HTML, SVG and an MP4-headed page do not")
+  func containerDetection() {
+    #expect(VideoContainer.detect(VideoBytes.mp4) == .isoMedia)
+    #expect(VideoContainer.detect(VideoBytes.webm) == .matroska)
+    let ogg = Array("OggS".utf8) + [0, 2] + [UInt8](repeating: 0, count: 30)
+    #expect(VideoContainer.detect(ogg) == .ogg)
+    for bytes in [Array("fake video bytes!!".utf8), Self.html, Self.svg, Self.polyglot, Array(VideoBytes.mp4.prefix(24)), []] {
+      #expect(VideoContainer.detect(bytes) == nil, "\(String(decoding: bytes, as: UTF8.self))")
+    }
+    #expect(VideoContainer.isoMedia.matches(subType: "mp4") && VideoContainer.isoMedia.matches(subType: "quicktime"))
+    #expect(!VideoContainer.matroska.matches(subType: "mp4") && !VideoContainer.ogg.matches(subType: "webm"))
+  }
+
+  @Test("Text, HTML, SVG, a polyglot, a mislabelled WebM and a declared type with parameters or a list are refused; nothing is kept")
+  func refusedUploads() async throws {
+    try await withTestApp(options: KidsAPITests.options) { client, app in
+      let family = KidsAPITests.Family(client: client)
+      try await Self.openParentArea(family)
+      let attempts: [(bytes: [UInt8], type: String)] = [
+        (Array("fake video bytes!!".utf8), "video/mp4"), (Self.html, "video/mp4"), (Self.svg, "video/mp4"), (Self.polyglot, "video/mp4"),
+        (VideoBytes.webm, "video/mp4"), (VideoBytes.mp4, "video/mp4; charset=utf-8"), (VideoBytes.mp4, "video/mp4, text/html"),
+        (VideoBytes.mp4, "text/html"), (VideoBytes.mp4, "image/svg+xml"),
+      ]
+      for attempt in attempts {
+        let refused = try await client.send(.POST, "/api/kids/videos?title=x", bytes: attempt.bytes, contentType: attempt.type)
+        #expect(refused.status == .unsupportedMediaType, "\(attempt.type) \(attempt.bytes.count) bytes")
+        #expect(try client.decode(APIErrorBody.self, from: refused).code == "unsupported_video_type")
+      }
+      #expect(try await family.state().dashboard?.videos.isEmpty == true)
+      let me = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me"))
+      let folder = KidsController.uploadFolder(of: try #require(UUID(uuidString: me.id)), in: app.serverOptions)
+      #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty)
+      // The real thing is welcome.
+      #expect(try await client.send(.POST, "/api/kids/videos?title=ok", bytes: VideoBytes.mp4, contentType: "video/mp4").status == .ok)
+    }
+  }
+
+  @Test("Each account keeps at most its quota of files and bytes (videos and photos together), with a clear refusal")
+  func quotas() async throws {
+    var options = KidsAPITests.options
+    options.uploadQuotaFiles = 2
+    try await withTestApp(options: options) { client, app in
+      let family = KidsAPITests.Family(client: client)
+      try await Self.openParentArea(family)
+      #expect(try await client.send(.POST, "/api/kids/videos?title=a", bytes: VideoBytes.mp4, contentType: "video/mp4").status == .ok)
+      #expect(try await client.send(.POST, "/api/photos", bytes: ChallengesAPITests.gpsPhoto, contentType: "image/jpeg").status == .created)
+      for (path, bytes, type) in [
+        ("/api/kids/videos?title=b", VideoBytes.webm, "video/webm"), ("/api/photos", ChallengesAPITests.gpsPhoto, "image/jpeg"),
+      ] {
+        let full = try await client.send(.POST, path, bytes: bytes, contentType: type)
+        #expect(full.status == .forbidden, "\(path)")
+        let error = try client.decode(APIErrorBody.self, from: full)
+        #expect(error.code == "upload_quota_exceeded" && error.message.contains("2 files"))
+      }
+      #expect(try await family.state().dashboard?.videos.count == 1)
+      // Another account has its own quota.
+      let other = KidsAPITests.Family(client: client.stranger())
+      try await Self.openParentArea(other)
+      #expect(try await other.client.send(.POST, "/api/kids/videos?title=c", bytes: VideoBytes.mp4, contentType: "video/mp4").status == .ok)
+    }
+    options.uploadQuotaFiles = 100
+    options.uploadQuotaBytes = VideoBytes.mp4.count + 10
+    try await withTestApp(options: options) { client, _ in
+      let family = KidsAPITests.Family(client: client)
+      try await Self.openParentArea(family)
+      #expect(try await client.send(.POST, "/api/kids/videos?title=a", bytes: VideoBytes.mp4, contentType: "video/mp4").status == .ok)
+      let full = try await client.send(.POST, "/api/kids/videos?title=b", bytes: VideoBytes.mp4, contentType: "video/mp4")
+      #expect(try client.decode(APIErrorBody.self, from: full).code == "upload_quota_exceeded")
+    }
+  }
+
+  @Test("A stored photo is served as a JPEG file with a sandboxing policy")
+  func photoHeaders() async throws {
+    try await withTestApp { client in
+      let photo = try await ChallengesAPITests.upload(client)
+      let stored = try await client.send(.GET, photo.url)
+      #expect(stored.headers.first(name: "Content-Security-Policy") == UploadedFileHeaders.contentSecurityPolicy)
+      #expect(stored.headers.first(name: "Content-Disposition") == "inline; filename=\"photo.jpg\"")
+      #expect(stored.headers.first(name: "X-Content-Type-Options") == "nosniff")
+    }
+  }
+
+  @Test("An upload refused partway (too large, not a video, a photo too big) is answered, and its connection serves the next request")
+  func refusalKeepsTheConnection() async throws {
+    try await withTestApp(options: KidsAPITests.options) { client, _ in
+      let family = KidsAPITests.Family(client: client)
+      try await Self.openParentArea(family)
+      let cookie = try #require(client.sessionCookie)
+      let port = try #require(URL(string: client.base)?.port)
+      let connection = try RawHTTPConnection(port: port)
+      // Chunked, so the server cannot refuse from a declared length: it finds out while reading.
+      let tooLarge = VideoBytes.mp4 + [UInt8](repeating: 0x55, count: 4 << 20)
+      let notVideo = Self.html + [UInt8](repeating: 0x20, count: 4 << 20)
+      for (body, type, status) in [(tooLarge, "video/mp4", 413), (notVideo, "video/mp4", 415)] {
+        let answer = try connection.exchange(
+          "POST /api/kids/videos?title=x HTTP/1.1", headers: ["Cookie": "ck_session=\(cookie)", "Content-Type": type, "X-CompletionKit": "1"],
+          chunkedBody: body)
+        #expect(answer.status == status)
+        let next = try connection.exchange("GET /health HTTP/1.1", headers: [:], chunkedBody: nil)
+        #expect(next.status == 200 && next.body.contains("\"ok\""))
+      }
+      let bigPhoto = [UInt8](repeating: 0xFF, count: (12 << 20) + 4096)
+      let photo = try connection.exchange(
+        "POST /api/photos HTTP/1.1", headers: ["Cookie": "ck_session=\(cookie)", "Content-Type": "image/jpeg"], chunkedBody: bigPhoto)
+      #expect(photo.status == 413)
+      #expect(try connection.exchange("GET /health HTTP/1.1", headers: [:], chunkedBody: nil).status == 200)
+    }
+  }
+}
+
+/// One kept-alive HTTP/1.1 connection over a plain socket, to see what the server does with the connection
+/// itself. Every read gives up after 30 seconds, so a server that stalls fails the test instead of hanging it.
+final class RawHTTPConnection {
+  struct Answer {
+    let status: Int
+    let body: String
+  }
+
+  private let socket: Int32
+  private var buffer: [UInt8] = []
+
+  init(port: Int) throws {
+    #if canImport(Glibc)
+      socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard socket >= 0 else { throw Failure("socket") }
+    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw Failure("connect") }
+  }
+
+  deinit { close(socket) }
+
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  /// Sends a request (its body in 16 KB chunks when there is one) and reads one whole response.
+  func exchange(_ requestLine: String, headers: [String: String], chunkedBody: [UInt8]?) throws -> Answer {
+    var head = requestLine + "\r\nHost: 127.0.0.1\r\n"
+    for (name, value) in headers { head += "\(name): \(value)\r\n" }
+    if chunkedBody != nil { head += "Transfer-Encoding: chunked\r\n" }
+    try write(Array((head + "\r\n").utf8))
+    if let body = chunkedBody {
+      var offset = 0
+      while offset < body.count {
+        let piece = body[offset..<min(body.count, offset + 16 * 1024)]
+        try write(Array((String(piece.count, radix: 16) + "\r\n").utf8) + piece + Array("\r\n".utf8))
+        offset += piece.count
+      }
+      try write(Array("0\r\n\r\n".utf8))
+    }
+    return try readResponse()
+  }
+
+  private func write(_ bytes: [UInt8]) throws {
+    var sent = 0
+    while sent < bytes.count {
+      let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      guard count > 0 else { throw Failure("send failed (the server stopped reading)") }
+      sent += count
+    }
+  }
+
+  private func fill() throws {
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+    guard count > 0 else { throw Failure(count == 0 ? "the server closed the connection" : "no answer within 30 seconds") }
+    buffer += chunk[0..<count]
+  }
+
+  private func readResponse() throws -> Answer {
+    let separator = Array("\r\n\r\n".utf8)
+    var end: Int?
+    while end == nil {
+      end = buffer.indices.dropLast(3).first { Array(buffer[$0..<($0 + 4)]) == separator }
+      if end == nil { try fill() }
+    }
+    let headerText = String(decoding: buffer[0..<end!], as: UTF8.self)
+    buffer.removeFirst(end! + 4)
+    let lines = headerText.components(separatedBy: "\r\n")
+    let status = Int(lines[0].split(separator: " ")[1]) ?? 0
+    let length = lines.dropFirst().compactMap { line -> Int? in
+      let parts = line.split(separator: ":", maxSplits: 1)
+      guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+      return Int(parts[1].trimmingCharacters(in: .whitespaces))
+    }.first ?? 0
+    while buffer.count < length { try fill() }
+    let body = String(decoding: buffer[0..<length], as: UTF8.self)
+    buffer.removeFirst(length)
+    return Answer(status: status, body: body)
+  }
+}
