@@ -67,4 +67,28 @@ struct LogTests {
       #expect(leaks.isEmpty, "a secret reached the log: \(leaks.prefix(2).map { String($0.prefix(400)) })")
     }
   }
+
+  @Test("JSON log lines: one object a line, with time, level, label, message and metadata, and secrets masked")
+  func jsonLines() throws {
+    let lines = Mutex<[String]>([])
+    var logger = Logger(label: "completionkit.test") { label in
+      RedactingLogHandler(wrapping: JSONLogHandler(label: label) { line in lines.withLock { $0.append(line) } })
+    }
+    logger.logLevel = .debug
+    logger[metadataKey: "request-id"] = "r-1"
+    logger.info("a \"quoted\"\nline with ck_session=abc123", metadata: ["route": "POST /api/x", "tries": .stringConvertible(2), "tags": ["a", "b"]])
+    logger.debug("second")
+    logger.trace("not at this level")
+    let written = lines.withLock { $0 }
+    #expect(written.count == 2)
+    #expect(written.allSatisfy { $0.hasSuffix("\n") && $0.dropLast().contains("\n") == false })
+    let first = try #require(try JSONSerialization.jsonObject(with: Data(written[0].utf8)) as? [String: Any])
+    #expect(first["level"] as? String == "info" && first["label"] as? String == "completionkit.test")
+    #expect(first["message"] as? String == "a \"quoted\"\nline with ck_session=•••")
+    #expect((first["time"] as? String).flatMap { try? Date($0, strategy: .iso8601) } != nil)
+    let metadata = try #require(first["metadata"] as? [String: Any])
+    #expect(metadata["request-id"] as? String == "r-1" && metadata["route"] as? String == "POST /api/x" && metadata["tries"] as? String == "2")
+    let second = try #require(try JSONSerialization.jsonObject(with: Data(written[1].utf8)) as? [String: Any])
+    #expect(second["level"] as? String == "debug" && second["message"] as? String == "second")
+  }
 }

@@ -11,9 +11,13 @@ public struct RedactingLogHandler: LogHandler {
     self.base = base
   }
 
-  /// A `LoggingSystem.bootstrap` factory that writes redacted lines to standard output.
+  /// A `LoggingSystem.bootstrap` factory that writes redacted lines to standard output: plain text, or one
+  /// JSON object a line when `COMPLETIONKIT_LOG_FORMAT=json`.
   public static func standardOutput(label: String) -> any LogHandler {
-    RedactingLogHandler(wrapping: StreamLogHandler.standardOutput(label: label))
+    if ProcessInfo.processInfo.environment["COMPLETIONKIT_LOG_FORMAT"]?.lowercased() == "json" {
+      return RedactingLogHandler(wrapping: JSONLogHandler(label: label))
+    }
+    return RedactingLogHandler(wrapping: StreamLogHandler.standardOutput(label: label))
   }
 
   public var logLevel: Logger.Level {
