@@ -28,6 +28,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
     .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
   ],
   targets: [
     // Pure Swift, Foundation only: motion, progress, rewards, sessions, randomness.
@@ -70,6 +71,7 @@ let package = Package(
         .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
         .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
       ]
     ),
     // SwiftUI layer for Apple platforms; every file is wrapped in `#if canImport(SwiftUI)`.

@@ -47,6 +47,8 @@ public struct ServerOptions: Sendable {
   public var uploadQuotaFiles: Int = 500
   /// Bytes one account may keep uploaded, videos and photos together.
   public var uploadQuotaBytes: Int = 2 << 30
+  /// When set, `/metrics` answers only requests bearing this token.
+  public var metricsToken: String?
   /// New guest accounts one client address may make per hour (0: no limit). A guest is made on a visitor's
   /// first write, never on a read.
   public var guestsPerAddressPerHour: Int = 60
@@ -122,6 +124,7 @@ public struct ServerOptions: Sendable {
     if let megabytes = environment["COMPLETIONKIT_UPLOAD_QUOTA_MB"].flatMap(Int.init), megabytes > 0 {
       options.uploadQuotaBytes = megabytes << 20
     }
+    if let token = environment["COMPLETIONKIT_METRICS_TOKEN"], !token.isEmpty { options.metricsToken = token }
     if let guests = environment["COMPLETIONKIT_GUESTS_PER_HOUR"].flatMap(Int.init), guests >= 0 {
       options.guestsPerAddressPerHour = guests
     }

@@ -61,6 +61,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
 
   // Middleware after routes, so the error middleware knows every route's methods (for 405s).
   app.middleware = Middlewares()
+  app.middleware.use(MetricsMiddleware())
   app.middleware.use(RouteLoggingMiddleware())
   app.middleware.use(SecurityHeadersMiddleware())
   app.middleware.use(APIErrorMiddleware(methodsByPath: MethodIndex(routes: app.routes.all)))

@@ -134,3 +134,54 @@ struct HardeningTests {
     }
   }
 }
+
+@Suite("Operations: metrics")
+struct MetricsTests {
+  /// The value of the first sample line of `/metrics` whose name and labels start with `prefix`, summed
+  /// over every such line.
+  static func sample(_ text: String, _ prefix: String) -> Double {
+    text.split(separator: "\n").filter { $0.hasPrefix(prefix) }.compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
+  }
+
+  @Test("/metrics counts requests per route pattern with latency, ledger entries only once committed, and open live streams")
+  func metrics() async throws {
+    try await withTestApp { client, app in
+      let garden = try await ProjectsAPITests.project(client, "Garden")
+      let task = try #require(try await ProjectsAPITests.task(client, "Dig", in: garden).task)
+      let stream = try await EventStreamReader(client)
+      _ = try await stream.next()  // the snapshot: the stream is open
+      #expect(try await ProjectsAPITests.toggle(client, task.id, true).status == .ok)
+      let first = String(buffer: try await client.send(.GET, "/metrics").body)
+      #expect(first.contains("# TYPE completionkit_http_requests_total counter"))
+      #expect(Self.sample(first, #"completionkit_http_requests_total{method="PATCH",route="/api/tasks/:id",status="200"}"#) == 1)
+      #expect(Self.sample(first, #"completionkit_http_request_duration_seconds_count{method="PATCH",route="/api/tasks/:id"}"#) == 1)
+      #expect(!first.contains(task.id), "ids never become labels")
+      #expect(Self.sample(first, #"completionkit_live_streams{stream="projects"}"#) == 1)
+      let paid = Self.sample(first, "completionkit_ledger_entries_total{")
+      #expect(paid >= 1, "completing the project paid through the ledger")
+      // Completing it again pays nothing more, and the figures say so.
+      #expect(try await ProjectsAPITests.toggle(client, task.id, false).status == .ok)
+      #expect(try await ProjectsAPITests.toggle(client, task.id, true).status == .ok)
+      let second = String(buffer: try await client.send(.GET, "/metrics").body)
+      #expect(Self.sample(second, "completionkit_ledger_entries_total{") == paid)
+      #expect(Self.sample(second, #"completionkit_http_requests_total{method="PATCH",route="/api/tasks/:id",status="200"}"#) == 3)
+      #expect(Self.sample(second, #"completionkit_http_requests_total{method="GET",route="/metrics",status="200"}"#) == 1)
+      try await stream.close()
+    }
+  }
+
+  @Test("With a metrics token, /metrics answers only a scraper that sends it")
+  func metricsToken() async throws {
+    var options = TestDatabase.options
+    options.metricsToken = "scrape-me"
+    try await withTestApp(options: options) { client in
+      let refused = try await client.send(.GET, "/metrics")
+      #expect(refused.status == .unauthorized)
+      #expect(try client.decode(APIErrorBody.self, from: refused).code == "metrics_token_required")
+      let wrong = try await client.send(.GET, "/metrics", headers: ["Authorization": "Bearer nope"])
+      #expect(wrong.status == .unauthorized)
+      let scraped = try await client.send(.GET, "/metrics", headers: ["Authorization": "Bearer scrape-me"])
+      #expect(scraped.status == .ok && scraped.headers.first(name: .contentType)?.hasPrefix("text/plain; version=0.0.4") == true)
+    }
+  }
+}

@@ -64,7 +64,9 @@ final class FeedLive: Sendable {
     if let postgresURL { await hub.startListening(url: postgresURL, eventLoop: app.eventLoopGroup.any(), logger: app.logger) }
     let (subscription, stream) = await hub.subscribe(userID)
     let hub = hub
-    return LivePages.response(opening: "retry: 2000\n: connected\n\n", stream: stream) { await hub.unsubscribe(userID, subscription) }
+    return LivePages.response(opening: "retry: 2000\n: connected\n\n", stream: stream, open: app.services.metrics.liveStreams("feed")) {
+      await hub.unsubscribe(userID, subscription)
+    }
   }
 
   func shutdown() async { await hub.shutdown() }

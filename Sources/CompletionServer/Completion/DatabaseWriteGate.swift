@@ -24,8 +24,11 @@ struct DatabaseWriteGate: Sendable {
   }
 
   private let group: GroupCommit?
+  /// Where committed ledger entries and open write transactions are reported (nil: nowhere).
+  let metrics: ServerMetrics?
 
-  init(mode: Mode) {
+  init(mode: Mode, metrics: ServerMetrics? = nil) {
+    self.metrics = metrics
     switch mode {
     case .groupCommit: group = GroupCommit(maxGroup: .max)
     case .oneAtATime: group = GroupCommit(maxGroup: 1)
@@ -42,6 +45,21 @@ struct DatabaseWriteGate: Sendable {
   /// then needs no savepoint in a group, and no transaction of its own when it commits alone.
   func transaction<T: Sendable>(
     on db: any Database, singleStatement: Bool = false, _ body: @escaping @Sendable (any Database) async throws -> T?
+  ) async throws -> T? {
+    guard let metrics else { return try await unmeasured(on: db, singleStatement: singleStatement, body) }
+    // The ledger entries `body` records are counted only once its transaction has committed.
+    let tally = LedgerTally()
+    metrics.writeTransaction(1)
+    defer { metrics.writeTransaction(-1) }
+    let result = try await unmeasured(on: db, singleStatement: singleStatement) { db in
+      try await LedgerTally.$current.withValue(tally) { try await body(db) }
+    }
+    if result != nil { metrics.ledgerCommitted(tally.all) }
+    return result
+  }
+
+  private func unmeasured<T: Sendable>(
+    on db: any Database, singleStatement: Bool, _ body: @escaping @Sendable (any Database) async throws -> T?
   ) async throws -> T? {
     if let group { return try await group.submit(on: db, singleStatement: singleStatement, body) }
     if singleStatement { return try await body(db) }

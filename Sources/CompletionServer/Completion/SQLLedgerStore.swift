@@ -57,6 +57,7 @@ struct SQLLedgerStore: LedgerStore {
         try await db.delete(from: LedgerEntryRecord.schema).where("id", .equal, SQLBind(id)).run()
         return .insufficientFunds(balance: try await balance(of: entry.account, in: entry.currency))
       }
+      LedgerTally.current?.add(currency: entry.currency, amount: entry.amount)
       return .recorded(entry, balance: try row.decode(column: "balance", as: Int.self))
     }
     let row = try await db.raw(
@@ -66,6 +67,7 @@ struct SQLLedgerStore: LedgerStore {
       RETURNING balance
       """
     ).first()
+    LedgerTally.current?.add(currency: entry.currency, amount: entry.amount)
     return .recorded(entry, balance: try row?.decode(column: "balance", as: Int.self) ?? entry.amount)
   }
 

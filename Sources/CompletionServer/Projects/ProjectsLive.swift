@@ -71,7 +71,9 @@ final class ProjectsLive: Sendable {
       first += try Self.event(update)
     }
     let hub = hub
-    return LivePages.response(opening: first, stream: stream) { await hub.unsubscribe(userID, subscription) }
+    return LivePages.response(opening: first, stream: stream, open: app.services.metrics.liveStreams("projects")) {
+      await hub.unsubscribe(userID, subscription)
+    }
   }
 
   /// One server-sent event.

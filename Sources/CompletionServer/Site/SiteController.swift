@@ -44,6 +44,7 @@ struct SiteController: RouteCollection {
     routes.get("health", "live", use: live)
     routes.get("health", "ready", use: ready)
     routes.get("api", "systems", use: systems)
+    routes.get("metrics", use: metrics)
     for page in Self.pages {
       routes.get(page.path.pathComponents) { req async throws -> Response in
         try await req.fileio.asyncStreamFile(
@@ -95,6 +96,29 @@ struct SiteController: RouteCollection {
     var code: String { "not_ready" }
     var message: String { "The server is up but cannot reach its database yet." }
     var retryAfter: Int? { 5 }
+  }
+
+  /// `GET /metrics`: the server's figures in Prometheus's text format. With `COMPLETIONKIT_METRICS_TOKEN` set,
+  /// only for a scraper that sends it as a bearer token.
+  @Sendable func metrics(req: Request) async throws -> Response {
+    if let token = req.application.serverOptions.metricsToken {
+      guard let sent = req.headers.bearerAuthorization?.token, Digest.sha256Hex(Data(sent.utf8)) == Digest.sha256Hex(Data(token.utf8)) else {
+        throw MetricsTokenRequired()
+      }
+    }
+    let services = req.application.services
+    var headers = HTTPHeaders()
+    headers.replaceOrAdd(name: .contentType, value: "text/plain; version=0.0.4; charset=utf-8")
+    headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+    let text = services.metrics.exposition(groupCommitStats: services.runner.writes.groupCommitStats)
+    return Response(status: .ok, headers: headers, body: .init(data: Data(text)))
+  }
+
+  /// The refusal of `/metrics` to a scraper without the configured token.
+  struct MetricsTokenRequired: APIErrorConvertible {
+    var status: HTTPResponseStatus { .unauthorized }
+    var code: String { "metrics_token_required" }
+    var message: String { "This server's metrics need its metrics token (Authorization: Bearer …)." }
   }
 
   /// `GET /api/systems`: what the home page lists.

@@ -10,6 +10,8 @@ struct AppServices: Sendable {
   let sessions: SessionCache
   /// Delays after failed sign-ins, per username and client address.
   let loginThrottle = LoginThrottle()
+  /// What `/metrics` reports.
+  let metrics: ServerMetrics
   /// New guests per client address.
   let guestLimiter: GuestLimiter
   /// Password hashing, a few at a time.
@@ -28,12 +30,13 @@ struct AppServices: Sendable {
     self.options = options
     clock = AppClock()
     sessions = SessionCache()
+    metrics = ServerMetrics()
     guestLimiter = GuestLimiter(perHour: options.guestsPerAddressPerHour)
     let writes: DatabaseWriteGate =
       switch (options.database.kind, options.sqliteDurability) {
-      case ("sqlite", .fullGroupCommit): DatabaseWriteGate(mode: .groupCommit)
-      case ("sqlite", _): DatabaseWriteGate(mode: .oneAtATime)
-      default: DatabaseWriteGate(mode: .concurrent)
+      case ("sqlite", .fullGroupCommit): DatabaseWriteGate(mode: .groupCommit, metrics: metrics)
+      case ("sqlite", _): DatabaseWriteGate(mode: .oneAtATime, metrics: metrics)
+      default: DatabaseWriteGate(mode: .concurrent, metrics: metrics)
       }
     runner = GameRunner(clock: clock, writes: writes)
     quotes = QuoteStore()

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import PostgresKit
 import PostgresNIO
+import Prometheus
 import Vapor
 
 /// The open server-sent-event pages of one process, by person: the part every live hub shares (the
@@ -66,13 +67,17 @@ struct LivePages {
 
   /// The streaming `text/event-stream` response of one page: `opening`, then every message, until the
   /// stream ends (then `ended` runs, whether the page or the server hung up).
-  static func response(opening: String, stream: AsyncStream<ByteBuffer>, ended: @escaping @Sendable () async -> Void) -> Response {
+  static func response(
+    opening: String, stream: AsyncStream<ByteBuffer>, open: Gauge, ended: @escaping @Sendable () async -> Void
+  ) -> Response {
     var headers = HTTPHeaders()
     headers.contentType = HTTPMediaType(type: "text", subType: "event-stream")
     headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
     headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
     let response = Response(status: .ok, headers: headers)
     response.body = .init(asyncStream: { writer in
+      open.increment()
+      defer { open.decrement() }
       do {
         try await writer.write(.buffer(ByteBuffer(string: opening)))
         for await message in stream { try await writer.write(.buffer(message)) }
