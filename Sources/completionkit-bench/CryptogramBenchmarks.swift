@@ -26,6 +26,7 @@ final class Player: @unchecked Sendable {
     var request = HTTPClientRequest(url: base + path)
     request.method = method
     if !cookie.isEmpty { request.headers.add(name: "Cookie", value: "ck_session=\(cookie)") }
+    request.headers.add(name: "X-CompletionKit", value: "1")  // as the site's pages send it
     if let body {
       request.headers.add(name: "Content-Type", value: "application/json")
       request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body)))
@@ -38,8 +39,7 @@ final class Player: @unchecked Sendable {
   }
 
   func start() async throws {
-    _ = try await request(.GET, "/api/me", body: Optional<String>.none)
-    try await newGame()
+    try await newGame()  // the first write makes the guest
   }
 
   func newGame() async throws {
@@ -182,6 +182,7 @@ struct BenchServer {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-bench-\(UUID().uuidString)")
     var options = ServerOptions(database: .sqliteFile(path: folder.appendingPathComponent("bench.sqlite").path), dataDirectory: folder)
     options.passwordCost = 4
+    options.guestsPerAddressPerHour = 0  // every simulated player comes from 127.0.0.1
     // BENCH_SQLITE=full or normal measures what durability and group commit cost (default: full-group).
     if let mode = ProcessInfo.processInfo.environment["BENCH_SQLITE"].flatMap(ServerOptions.SQLiteDurability.init(rawValue:)) {
       options.sqliteDurability = mode
@@ -278,7 +279,8 @@ func saturate(seconds: Double, _ work: @escaping @Sendable (Int) async throws ->
 /// Runs the server (release build, SQLite in a temporary folder) until the process is stopped.
 func serveForProbing(port: Int) async throws {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-probe-\(UUID().uuidString)")
-  let options = ServerOptions(database: .sqliteFile(path: folder.appendingPathComponent("probe.sqlite").path), dataDirectory: folder)
+  var options = ServerOptions(database: .sqliteFile(path: folder.appendingPathComponent("probe.sqlite").path), dataDirectory: folder)
+  options.guestsPerAddressPerHour = 0  // the load generator's players all come from 127.0.0.1
   var environment = Environment.production
   environment.arguments = ["bench"]
   let app = try await Application.make(environment)

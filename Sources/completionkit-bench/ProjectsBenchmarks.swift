@@ -22,8 +22,10 @@ private final class Planner: @unchecked Sendable {
     var request = HTTPClientRequest(url: http.base + "/api/projects/import")
     request.method = .POST
     request.headers.add(name: "Content-Type", value: "text/plain")
+    request.headers.add(name: "X-CompletionKit", value: "1")
     request.body = .bytes(ByteBuffer(string: list))
-    _ = try await http.request(.GET, "/api/me", body: Optional<String>.none)
+    // A first write makes the guest (turning no celebration off).
+    _ = try await http.request(.PUT, "/api/account/celebrations", body: CelebrationSettings(optedOut: [], kinds: []))
     request.headers.add(name: "Cookie", value: "ck_session=\(http.cookie)")
     _ = try await http.client.execute(request, timeout: .seconds(30)).body.collect(upTo: 1 << 20)
     let (_, body) = try await http.request(.GET, "/api/projects", body: Optional<String>.none)

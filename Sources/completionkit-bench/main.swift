@@ -8,6 +8,7 @@
 //   .build/release/completionkit-bench recorder                    # what recording a completion adds to a write
 //   .build/release/completionkit-bench projects                    # task toggles, and live updates to 1,000 open pages
 //   .build/release/completionkit-bench challenges                  # completions with fan-out, feed pages, a big account
+//   .build/release/completionkit-bench soak URL 10 0 PID           # ten minutes at half the saturating guess rate
 import CompletionServer
 import Foundation
 
@@ -44,9 +45,15 @@ case "load":
   try await runExternalLoad(
     base: arguments.dropFirst().first ?? "http://127.0.0.1:8095", seconds: arguments.dropFirst(2).first.flatMap { Double($0) } ?? 20,
     serverPID: arguments.dropFirst(3).first.flatMap { Int32($0) })
+case "soak":
+  // completionkit-bench soak http://127.0.0.1:8095 10 [guesses-per-second] [server-pid]
+  try await runSoak(
+    base: arguments.dropFirst().first ?? "http://127.0.0.1:8095", minutes: arguments.dropFirst(2).first.flatMap { Double($0) } ?? 10,
+    rate: arguments.dropFirst(3).first.flatMap { Double($0) }.flatMap { $0 > 0 ? $0 : nil },
+    serverPID: arguments.dropFirst(4).first.flatMap { Int32($0) })
 case "serve":
   // A release-built server for probing from outside the process (latency checks with other clients).
   try await serveForProbing(port: arguments.dropFirst().first.flatMap { Int($0) } ?? 8095)
 default:
-  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | projects [seconds] | challenges [people] [follows] [seconds] | recorder [rounds] | json [rounds] | serve [port] | load [url] [seconds]]")
+  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | projects [seconds] | challenges [people] [follows] [seconds] | recorder [rounds] | json [rounds] | serve [port] | load [url] [seconds] | soak [url] [minutes] [rate, 0: half of saturation] [server pid]]")
 }
