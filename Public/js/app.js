@@ -15,6 +15,7 @@ export async function api(path, { method = "GET", body } = {}) {
   } catch {
     throw new Error("We could not reach the server. Check your connection and try again.");
   }
+  if (method !== "GET" && response.ok) noteFirstWrite();
   if (response.status === 204) return null;
   const data = await response.json().catch(() => null);
   if (!response.ok) {
@@ -25,9 +26,20 @@ export async function api(path, { method = "GET", body } = {}) {
   return data;
 }
 
+/** A visitor's first write made their guest account: show its name instead of the plain "Guest". */
+export function noteFirstWrite() {
+  if (!mePromise) return;
+  mePromise.then((me) => {
+    if (me && !me.id) {
+      currentUser(true);
+      renderWho();
+    }
+  }).catch(() => {});
+}
+
 let mePromise = null;
 
-/** The current person (a first visit becomes a guest). */
+/** The current person (a visitor without an account reads as a guest with an empty id until their first write). */
 export function currentUser(refresh = false) {
   if (!mePromise || refresh) mePromise = api("/api/me");
   return mePromise;

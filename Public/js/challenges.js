@@ -2,7 +2,7 @@
 // and follow people whose completions arrive in a live feed. The server decides everything that counts —
 // points, streaks, time windows, story prompts, the celebration's timeline and how long it stays; this page
 // shows what it sends, sends what the person does, and listens to the feed's stream.
-import { api, boot, canShareFiles, currentUser, timeZone } from "./app.js";
+import { api, boot, canShareFiles, currentUser, noteFirstWrite, timeZone } from "./app.js";
 import { fetchStagger, playChoreography, playStagger, preference } from "./motion.js";
 
 const $ = (selector, root = document) => root.querySelector(selector);
@@ -165,6 +165,7 @@ async function send(path, { method = "POST", body, contentType, headers = {} } =
     error.network = true;
     throw error;
   }
+  if (method !== "GET" && response.ok) noteFirstWrite();
   if (response.status === 204) return null;
   const data = await response.json().catch(() => null);
   if (!response.ok) {

@@ -64,8 +64,9 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.middleware.use(MetricsMiddleware())
   app.middleware.use(RouteLoggingMiddleware())
   app.middleware.use(SecurityHeadersMiddleware())
-  app.middleware.use(APIErrorMiddleware(methodsByPath: MethodIndex(routes: app.routes.all)))
-  app.middleware.use(CrossSiteRequestMiddleware())
+  let methods = MethodIndex(routes: app.routes.all)
+  app.middleware.use(APIErrorMiddleware(methodsByPath: methods))
+  app.middleware.use(CrossSiteRequestMiddleware(methodsByPath: methods))
   app.middleware.use(StaticFilesMiddleware(publicDirectory: options.publicDirectory.path + "/"))
   app.middleware.use(SessionMiddleware())
 }

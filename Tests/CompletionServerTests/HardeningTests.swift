@@ -101,6 +101,47 @@ struct HardeningTests {
     }
   }
 
+  @Test("What the API fuzzer found: 405s with the right Allow, empty idempotency keys, NUL characters, checked parameters for visitors")
+  func fuzzerFindings() async throws {
+    try await withTestApp { client in
+      // A path whose routes take other methods answers 405 with exactly those, a parameter segment included.
+      let put = try await client.send(.PUT, "/api/photos/abc", json: ["a": 1])
+      #expect(put.status == .methodNotAllowed && put.headers.first(name: .allow) == "GET")
+      let patch = try await client.send(.PATCH, "/api/tasks", json: ["a": 1])
+      #expect(patch.status == .methodNotAllowed && patch.headers.first(name: .allow) == "POST")
+      // Without the site's header, a method no route takes is still a 405, not a 403.
+      let form = try await client.send(.PUT, "/api/motion", raw: "a=1", contentType: "application/x-www-form-urlencoded", siteHeader: false)
+      #expect(form.status == .methodNotAllowed)
+
+      // An empty Idempotency-Key is refused, not shared by every request that sends one.
+      let garden = try await ProjectsAPITests.project(client, "Garden")
+      let task = try #require(try await ProjectsAPITests.task(client, "Dig", in: garden).task)
+      let empty = try await ProjectsAPITests.toggle(client, task.id, true, headers: ["Idempotency-Key": ""])
+      #expect(empty.status == .badRequest)
+      #expect(try client.decode(APIErrorBody.self, from: empty).code == "invalid_idempotency_key")
+
+      // A NUL character would cut the text short: refused. A backslash followed by "u0000" is just text.
+      let nul = try await client.send(.POST, "/api/projects", raw: #"{"name":"\u0000Garden"}"#)
+      #expect(nul.status == .badRequest)
+      #expect(try client.decode(APIErrorBody.self, from: nul).code == "invalid_json")
+      let text = try await client.send(.POST, "/api/projects", raw: #"{"name":"C:\\u0000 drive"}"#)
+      #expect(text.status == .created)
+      #expect(try client.decode(ProjectView.self, from: text).name == #"C:\u0000 drive"#)
+      // An imported file is cleaned as typed text is: one-line, trimmed titles and names.
+      let file = ProjectsExport(
+        inbox: [.init(title: "  Buy\tseeds  ", notes: "", priority: "none", dueDate: nil, completed: false)],
+        projects: [.init(name: "  Shed ", color: "blue", notes: "", tasks: [])])
+      #expect(try await client.send(.POST, "/api/projects/import", json: file).status == .ok)
+      let export = try client.decode(ProjectsExport.self, from: try await client.send(.GET, "/api/projects/export"))
+      #expect(export.inbox.map(\.title).contains("Buy seeds") && export.projects.map(\.name).contains("Shed"))
+
+      // A visitor's reads check their parameters too.
+      let visitor = client.stranger()
+      #expect(try await visitor.send(.GET, "/api/feed?limit=51").status == .badRequest)
+      #expect(try await visitor.send(.GET, "/api/social/followers?cursor=%C2%84").status == .badRequest)
+    }
+  }
+
   @Test("A change without JSON or the site's header is refused 403 request_header_required, whatever the form sends")
   func crossSiteForms() async throws {
     try await withTestApp { client in

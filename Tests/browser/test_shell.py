@@ -1,4 +1,5 @@
 """The home page and accounts, as a person uses them."""
+import re
 import uuid
 
 import pytest
@@ -14,6 +15,19 @@ def test_home_lists_motion_and_starts_as_guest(page, server):
     expect(card).to_contain_text("Motion")
     expect(page.locator("#account-status")).to_contain_text("playing as Guest")
     expect(page.locator("#health")).to_contain_text("sqlite")
+
+
+def test_looking_around_makes_no_account_and_the_first_write_does(page, server):
+    for path in ["/", "/cryptogram", "/cryptogram/stats", "/projects", "/challenges", "/motion", "/api"]:
+        page.goto(server + path)
+        expect(page.locator("[data-who]")).to_have_text("Playing as Guest")
+    assert not [c for c in page.context.cookies() if c["name"] == "ck_session"], "reading made an account"
+    # Adding a task is the first write: it makes the guest, and the header names it.
+    page.goto(server + "/projects")
+    page.get_by_test_id("add-task").fill("Water the plants")
+    page.get_by_test_id("add-task").press("Enter")
+    expect(page.locator("[data-who]")).to_have_text(re.compile(r"^Playing as Guest [0-9A-F]{4}$"))
+    assert [c for c in page.context.cookies() if c["name"] == "ck_session"]
 
 
 def test_save_account_sign_out_and_sign_in(page, server):

@@ -147,7 +147,7 @@ struct ChallengesController: RouteCollection {
     guard try await ChallengeStore.photoOwner(photoID, on: db) == userID else { throw ChallengesError.photoNotFound }
     let story = try Self.text(body.story, field: "story", limit: ChallengeRules.storyLimit)
     let idempotency = try IdempotencyKey.header(of: req).map {
-      try IdempotencyKey(userID: userID, key: "challenges:\($0)", scope: "\(req.method) \(req.url.path)", body: req)
+      try IdempotencyKey(userID: userID, namespace: "challenges:", key: $0, scope: "\(req.method) \(req.url.path)", body: req)
     }
     let fanOutLimit = req.application.serverOptions.fanOutLimit
     let announced = AfterCommit<FeedNotice>()

@@ -136,9 +136,10 @@ struct SocialController: RouteCollection {
 
   /// `GET /api/social/followers|following?cursor=`: newest first.
   func people(_ req: Request, followers: Bool) async throws -> PeoplePage {
+    // The parameters are checked for everyone, a visitor without an account too.
+    let cursor = try Self.cursor(req)
     guard let me = req.currentSession?.userID else { return PeoplePage(people: [], total: 0, next: nil) }
     let db = ChallengeStore.sql(req.db)
-    let cursor = try Self.cursor(req)
     let (mine, other) = followers ? ("followee_id", "follower_id") : ("follower_id", "followee_id")
     let after: SQLQueryString =
       if let cursor, let id = UUID(uuidString: cursor.id) {
@@ -175,11 +176,13 @@ struct SocialController: RouteCollection {
 
   /// `GET /api/feed?filter=&cursor=&limit=`.
   @Sendable func feed(req: Request) async throws -> FeedPage {
-    guard let me = req.currentSession?.userID else { return FeedPage(items: [], next: nil) }
+    // The parameters are checked for everyone, a visitor without an account too.
     let types = try ChallengeStore.types(for: req.query[String.self, at: "filter"] ?? "all")
     let limit = try MotionController.integer(req, "limit", default: 20, in: 1...Self.pageLimit)
+    let cursor = try Self.cursor(req)
+    guard let me = req.currentSession?.userID else { return FeedPage(items: [], next: nil) }
     let db = ChallengeStore.sql(req.db)
-    let (rows, next) = try await ChallengeStore.feed(me, types: types, after: try Self.cursor(req), limit: limit, on: db)
+    let (rows, next) = try await ChallengeStore.feed(me, types: types, after: cursor, limit: limit, on: db)
     let congratulated = try await ChallengeStore.congratulated(me, among: rows.map(\.id), on: db)
     return FeedPage(items: rows.map { $0.view(for: me, congratulated: congratulated.contains($0.id)) }, next: next?.description)
   }

@@ -22,18 +22,19 @@ struct IdempotencyKey: Sendable {
   static let maxLength = 128
 
   /// A key for `userID`'s request; `scope` and `parameters` make the fingerprint (route and body).
-  init(userID: UUID, key: String, scope: String, parameters: Data) throws {
+  /// `namespace` keeps one domain's keys apart from another's; the client's `key` is checked on its own.
+  init(userID: UUID, namespace: String = "", key: String, scope: String, parameters: Data) throws {
     guard !key.isEmpty, key.count <= Self.maxLength, key.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
       throw IdempotencyError.invalidKey
     }
     self.userID = userID
-    self.key = key
+    self.key = namespace + key
     fingerprint = scope + " " + Digest.sha256Hex(Self.canonical(parameters))
   }
 
   /// A key for `userID`'s request `req`: its body is the parameters.
-  init(userID: UUID, key: String, scope: String, body req: Request) throws {
-    try self.init(userID: userID, key: key, scope: scope, parameters: req.body.data.map { Data(buffer: $0) } ?? Data())
+  init(userID: UUID, namespace: String = "", key: String, scope: String, body req: Request) throws {
+    try self.init(userID: userID, namespace: namespace, key: key, scope: scope, parameters: req.body.data.map { Data(buffer: $0) } ?? Data())
   }
 
   /// JSON with its keys sorted, so the same request encoded twice (in another key order) matches itself.

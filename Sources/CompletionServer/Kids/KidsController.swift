@@ -84,7 +84,9 @@ struct KidsController: RouteCollection {
   /// `POST /api/kids/events`: one tap, trace or parent change.
   @Sendable func event(req: Request) async throws -> Response {
     let body = try req.decodeJSON(KidsEventRequest.self)
-    if let id = body.eventID, id.isEmpty || id.count > 64 { throw KidsError.invalidField("eventID", "use a UUID") }
+    if let id = body.eventID, id.isEmpty || id.count > 64 || !id.allSatisfy({ $0.isASCII && !$0.isWhitespace }) {
+      throw KidsError.invalidField("eventID", "use a UUID")
+    }
     let userID = try await req.userCreatingGuest().requireID()
     if body.type == "heartbeat" {
       let zone = try Self.timeZone(body.timeZone)
@@ -184,7 +186,7 @@ struct KidsController: RouteCollection {
     let logger = req.logger
     let maxUpload = services.options.maxUploadSize
     let idempotency = try eventID.map {
-      try IdempotencyKey(userID: userID, key: "kids:\($0)", scope: "POST \(req.url.path)", body: req)
+      try IdempotencyKey(userID: userID, namespace: "kids:", key: $0, scope: "POST \(req.url.path)", body: req)
     }
     let stored = try await services.runner.run(game: userID, on: db, idempotency: idempotency) { now in
       let stored = try await KidsGameRecord.load(userID, on: db)

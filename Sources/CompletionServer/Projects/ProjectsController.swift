@@ -357,7 +357,7 @@ struct ProjectsController: RouteCollection {
     guard let userID = req.currentSession?.userID else { throw ProjectsError.taskNotFound }
     let services = req.application.services
     let idempotency = try IdempotencyKey.header(of: req).map {
-      try IdempotencyKey(userID: userID, key: "projects:\($0)", scope: "\(req.method) \(req.url.path)", body: req)
+      try IdempotencyKey(userID: userID, namespace: "projects:", key: $0, scope: "\(req.method) \(req.url.path)", body: req)
     }
     let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
     let touched = AfterCommit<ProjectChange>()
@@ -498,13 +498,15 @@ struct ProjectsController: RouteCollection {
           projects: list.projects.map { ProjectsExport.Project(name: $0.name, color: ProjectColor.default.rawValue, notes: "", tasks: $0.tasks.map(task)) })
       }
     } else {
+      let file: ProjectsExport
       do {
-        export = try req.decodeJSON(ProjectsExport.self)
+        file = try req.decodeJSON(ProjectsExport.self)
       } catch is DecodingError {
         throw ProjectsError.invalidImport(
           "this is not a CompletionKit projects file. Use a file made by Export, or paste a plain list (one task a line, “# Name” starts a project).")
       }
-      try Self.check(export)
+      try Self.check(file)
+      export = try Self.cleaned(file)
     }
     let userID = try await req.userCreatingGuest().requireID()
     let services = req.application.services
@@ -543,6 +545,19 @@ struct ProjectsController: RouteCollection {
     guard let result else { throw RunnerError.busy }
     services.projectsLive.committed(ProjectChange(userID: userID, projects: [], all: true))
     return result
+  }
+
+  /// An export's text as typed ones are kept: titles on one line and trimmed, names trimmed (after ``check(_:)``).
+  static func cleaned(_ export: ProjectsExport) throws -> ProjectsExport {
+    func task(_ task: ProjectsExport.Task) throws -> ProjectsExport.Task {
+      ProjectsExport.Task(title: try title(task.title), notes: task.notes, priority: task.priority, dueDate: task.dueDate, completed: task.completed)
+    }
+    return ProjectsExport(
+      inbox: try export.inbox.map(task),
+      projects: try export.projects.map { project in
+        ProjectsExport.Project(
+          name: try name(project.name) ?? ProjectLimits.defaultName, color: project.color, notes: project.notes, tasks: try project.tasks.map(task))
+      })
   }
 
   /// Checks an export before anything is written: every problem, each with where it is.

@@ -94,7 +94,8 @@ struct MethodIndex: Sendable {
   init(routes: [Route]) {
     entries = routes.map { route in
       var catchAll = false
-      let segments: [String?] = route.path.compactMap { component in
+      // `map`, not `compactMap`: a parameter's nil must stay in its place.
+      let segments: [String?] = route.path.map { component -> String? in
         switch component {
         case .constant(let value): return value
         case .parameter, .anything: return nil
