@@ -113,7 +113,7 @@ def test_the_ring_catches_up_after_the_connection_was_cut(context, server):
 
 def test_a_burst_of_completions_ends_on_the_right_value_without_a_jump(context, server):
     text = "# Burst\n" + "".join(f"- Task {i}\n" for i in range(10))
-    response = context.request.post(f"{server}/api/projects/import", data=text, headers={"Content-Type": "text/plain"})
+    response = context.request.post(f"{server}/api/projects/import", data=text, headers={"Content-Type": "text/plain", "X-CompletionKit": "1"})
     assert response.ok
     burst = next(p for p in context.request.get(f"{server}/api/projects").json()["projects"] if p["name"] == "Burst")
     tasks = context.request.get(f"{server}/api/projects/{burst['id']}/tasks").json()["tasks"]
@@ -264,7 +264,7 @@ def test_phone_celebration_shows_where_the_person_is_looking(browser, server):
     context = phone_context(browser)
     try:
         text = "# Long\n" + "".join(f"- [x] Done {i}\n" for i in range(14)) + "- The last one\n"
-        context.request.post(f"{server}/api/projects/import", data=text, headers={"Content-Type": "text/plain"})
+        context.request.post(f"{server}/api/projects/import", data=text, headers={"Content-Type": "text/plain", "X-CompletionKit": "1"})
         long = next(p for p in context.request.get(f"{server}/api/projects").json()["projects"] if p["name"] == "Long")
         page = open_projects(context, server)
         page.locator(f"[data-testid=project-row][data-project-id='{long['id']}']").tap()

@@ -7,30 +7,46 @@ extension Request {
     guard let contentType = headers.contentType, contentType.type == "application", contentType.subType == "json" else {
       throw AppError.unsupportedMediaType
     }
-    guard let body = body.data else { throw AppError.invalidJSON("the body is empty.") }
-    // A NUL character would cut stored text short (SQLite) or be refused by the database (PostgreSQL).
-    if Self.hasEscapedNUL(body.readableBytesView) { throw AppError.invalidJSON("text may not contain the NUL character (\\u0000).") }
+    guard var body = body.data else { throw AppError.invalidJSON("the body is empty.") }
+    // A NUL character would cut stored text short (SQLite) or be refused by the database (PostgreSQL); it is
+    // never part of text a person meant, so it is dropped, as a title's other control characters are.
+    if let cleaned = Self.droppingEscapedNUL(body.readableBytesView) { body = cleaned }
     return try JSONDecoder().decode(T.self, from: body)
   }
 
-  /// Whether JSON text holds `\u0000` (an escaped backslash followed by "u0000" does not count).
-  static func hasEscapedNUL(_ bytes: ByteBufferView) -> Bool {
+  /// JSON text without its `\u0000` escapes (an escaped backslash followed by "u0000" is text and stays), or
+  /// nil when it has none.
+  static func droppingEscapedNUL(_ bytes: ByteBufferView) -> ByteBuffer? {
+    let nul = Array("u0000".utf8)
     var escaped = false
+    var found: [Int] = []  // offsets of the backslashes that start a `\u0000`
+    var offset = 0
     var index = bytes.startIndex
     while index < bytes.endIndex {
       let byte = bytes[index]
       if escaped {
         escaped = false
         if byte == UInt8(ascii: "u"), bytes.distance(from: index, to: bytes.endIndex) >= 5,
-          bytes[bytes.index(index, offsetBy: 1)..<bytes.index(index, offsetBy: 5)].allSatisfy({ $0 == UInt8(ascii: "0") })
+          bytes[index..<bytes.index(index, offsetBy: 5)].elementsEqual(nul)
         {
-          return true
+          found.append(offset - 1)
         }
       } else if byte == UInt8(ascii: "\\") {
         escaped = true
       }
       index = bytes.index(after: index)
+      offset += 1
     }
-    return false
+    guard !found.isEmpty else { return nil }
+    let all = Array(bytes)
+    var result = ByteBuffer()
+    result.reserveCapacity(all.count - 6 * found.count)
+    var from = 0
+    for start in found {
+      result.writeBytes(all[from..<start])
+      from = start + 6
+    }
+    result.writeBytes(all[from...])
+    return result
   }
 }
