@@ -50,8 +50,8 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   try app.register(collection: SocialController())
   // Open live streams end first, so the server can stop without waiting for pages that never hang up.
   app.lifecycle.use(ProjectsLiveShutdown())
-  app.lifecycle.use(FeedJanitor())
-  app.lifecycle.use(GuestJanitor())
+  app.lifecycle.use(FeedJanitor.periodic)
+  app.lifecycle.use(GuestPruning.periodic)
   app.lifecycle.use(SessionRevocations())
   if case .sqliteFile(let path) = options.database { app.lifecycle.use(SQLiteCheckpointer(path: path)) }
   if options.testHooks {

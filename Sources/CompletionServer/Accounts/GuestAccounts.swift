@@ -66,6 +66,14 @@ enum GuestPruning {
   /// At most this many guests are removed per statement, so a large backlog never holds a long write lock.
   static let batchSize = 500
 
+  /// Pruning once a day while the server runs, with the configured idle time.
+  static var periodic: PeriodicWork {
+    PeriodicWork(name: "guest pruning", every: .seconds(24 * 60 * 60)) { app in
+      let removed = try await prune(idle: app.serverOptions.guestIdleTime, now: app.services.clock.now(), app: app)
+      if removed > 0 { app.logger.info("pruned \(removed) idle guest account(s)") }
+    }
+  }
+
   /// Removes the guests created before `now - idle` that own nothing; returns how many.
   static func prune(idle: TimeInterval, now: Date, app: Application) async throws -> Int {
     let cutoff = now.addingTimeInterval(-idle)
@@ -95,42 +103,5 @@ enum GuestPruning {
 
   private struct IDRow: Decodable {
     let id: UUID
-  }
-}
-
-/// Prunes idle guests once a day while the server runs (several processes may do it at once: removing an
-/// account twice removes nothing more).
-struct GuestJanitor: LifecycleHandler {
-  /// How often the server prunes.
-  static let interval: Duration = .seconds(24 * 60 * 60)
-
-  private final class Running: @unchecked Sendable {
-    let lock = NSLock()
-    var task: Task<Void, Never>?
-  }
-
-  private let running = Running()
-
-  func didBootAsync(_ application: Application) async throws {
-    let app = application
-    running.lock.withLock {
-      running.task = Task {
-        while !Task.isCancelled {
-          try? await Task.sleep(for: Self.interval)
-          guard !Task.isCancelled else { return }
-          do {
-            let removed = try await GuestPruning.prune(
-              idle: app.serverOptions.guestIdleTime, now: app.services.clock.now(), app: app)
-            app.logger.info("pruned \(removed) idle guest account(s)")
-          } catch {
-            app.logger.warning("guest pruning failed: \(String(reflecting: error))")
-          }
-        }
-      }
-    }
-  }
-
-  func shutdownAsync(_ application: Application) async {
-    running.lock.withLock { running.task?.cancel() }
   }
 }
