@@ -66,6 +66,7 @@ const PARENT_MESSAGES = {
   upload_too_large: "Das Video ist zu groß.",
   unsupported_video_type: "Bitte wähle ein Video im Format MP4, WebM oder Ogg.",
   empty_upload: "Die Datei ist leer. Bitte wähle ein Video aus.",
+  upload_quota_exceeded: "Der Platz für eigene Videos ist voll. Bitte entferne zuerst ein Video aus der Liste.",
   parent_gate_required: "Bitte öffne den Elternbereich noch einmal.",
 };
 
