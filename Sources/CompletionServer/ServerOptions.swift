@@ -47,6 +47,9 @@ public struct ServerOptions: Sendable {
   public var uploadQuotaFiles: Int = 500
   /// Bytes one account may keep uploaded, videos and photos together.
   public var uploadQuotaBytes: Int = 2 << 30
+  /// The server runs behind a reverse proxy that appends the visitor's address to `X-Forwarded-For`: per-address
+  /// limits (sign-in attempts, new guests) use that address instead of the proxy's.
+  public var trustProxy = false
   /// When set, `/metrics` answers only requests bearing this token.
   public var metricsToken: String?
   /// New guest accounts one client address may make per hour (0: no limit). A guest is made on a visitor's
@@ -124,6 +127,7 @@ public struct ServerOptions: Sendable {
     if let megabytes = environment["COMPLETIONKIT_UPLOAD_QUOTA_MB"].flatMap(Int.init), megabytes > 0 {
       options.uploadQuotaBytes = megabytes << 20
     }
+    options.trustProxy = environment["COMPLETIONKIT_TRUST_PROXY"] == "1"
     if let token = environment["COMPLETIONKIT_METRICS_TOKEN"], !token.isEmpty { options.metricsToken = token }
     if let guests = environment["COMPLETIONKIT_GUESTS_PER_HOUR"].flatMap(Int.init), guests >= 0 {
       options.guestsPerAddressPerHour = guests

@@ -41,6 +41,30 @@ struct HardeningTests {
     }
   }
 
+  @Test("Behind a trusted proxy, the limits count the address the proxy forwarded, not the proxy's; otherwise the header is ignored")
+  func forwardedAddresses() async throws {
+    for trusted in [true, false] {
+      var options = TestDatabase.options
+      options.guestsPerAddressPerHour = 1
+      options.trustProxy = trusted
+      try await withTestApp(options: options) { client in
+        func write(_ address: String) async throws -> HTTPResponseStatus {
+          try await client.stranger().send(
+            .PUT, "/api/account/celebrations", json: CelebrationSettings(optedOut: [], kinds: []),
+            headers: ["X-Forwarded-For": "203.0.113.9, \(address)"]
+          ).status
+        }
+        let first = try await write("198.51.100.1")
+        #expect(first == .ok)
+        // Another visitor behind the same proxy: a guest of their own when the proxy is trusted.
+        let second = try await write("198.51.100.2")
+        #expect(second == (trusted ? .ok : .tooManyRequests))
+        let third = try await write("198.51.100.2")
+        #expect(third == .tooManyRequests)
+      }
+    }
+  }
+
   @Test("Pruning removes old guests that saved nothing, with their sessions; keeps new guests, guests with things, and saved accounts")
   func pruning() async throws {
     try await withTestApp { client, app in

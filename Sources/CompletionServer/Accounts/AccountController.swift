@@ -100,7 +100,7 @@ struct AccountController: RouteCollection {
     let body = try req.decodeJSON(LoginRequest.self)
     let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     let services = req.application.services
-    let address = req.remoteAddress?.ipAddress
+    let address = req.clientAddress
     if let wait = services.loginThrottle.wait(username: username, address: address, at: services.clock.now()) {
       throw AppError.tooManyAttempts(retryAfter: wait)
     }

@@ -163,7 +163,7 @@ extension Request {
   /// requests that store something: reads use ``userOrVisitor()``. New guests are limited per client address.
   func userCreatingGuest() async throws -> User {
     if let user = try await currentUser() { return user }
-    if let wait = application.services.guestLimiter.take(address: remoteAddress?.ipAddress, at: application.services.clock.now()) {
+    if let wait = application.services.guestLimiter.take(address: clientAddress, at: application.services.clock.now()) {
       throw AppError.tooManyGuests(retryAfter: wait)
     }
     let id = UUID()
@@ -272,5 +272,20 @@ struct SessionRevocations: LifecycleHandler {
     let task = running.lock.withLock { running.task }
     task?.cancel()
     await task?.value
+  }
+}
+
+extension Request {
+  /// The visitor's address for per-address limits: the connection's peer, or — when the server is told it
+  /// runs behind a reverse proxy (`COMPLETIONKIT_TRUST_PROXY=1`) — the last address the proxy added to
+  /// `X-Forwarded-For` (earlier entries come from the client and could be anything).
+  var clientAddress: String? {
+    if application.serverOptions.trustProxy,
+      let forwarded = headers[.xForwardedFor].last?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
+      !forwarded.isEmpty
+    {
+      return forwarded
+    }
+    return remoteAddress?.ipAddress
   }
 }
