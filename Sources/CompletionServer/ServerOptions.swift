@@ -47,6 +47,8 @@ public struct ServerOptions: Sendable {
   public var uploadQuotaFiles: Int = 500
   /// Bytes one account may keep uploaded, videos and photos together.
   public var uploadQuotaBytes: Int = 2 << 30
+  /// Seconds a connection may stay without a byte in either direction before the server closes it.
+  public var idleTimeout: TimeInterval = 120
   /// The server runs behind a reverse proxy that appends the visitor's address to `X-Forwarded-For`: per-address
   /// limits (sign-in attempts, new guests) use that address instead of the proxy's.
   public var trustProxy = false
@@ -128,6 +130,7 @@ public struct ServerOptions: Sendable {
       options.uploadQuotaBytes = megabytes << 20
     }
     options.trustProxy = environment["COMPLETIONKIT_TRUST_PROXY"] == "1"
+    if let seconds = environment["COMPLETIONKIT_IDLE_TIMEOUT"].flatMap(Double.init), seconds >= 1 { options.idleTimeout = seconds }
     if let token = environment["COMPLETIONKIT_METRICS_TOKEN"], !token.isEmpty { options.metricsToken = token }
     if let guests = environment["COMPLETIONKIT_GUESTS_PER_HOUR"].flatMap(Int.init), guests >= 0 {
       options.guestsPerAddressPerHour = guests

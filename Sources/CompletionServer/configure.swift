@@ -35,6 +35,9 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(CreateChallenges())  // challenges, photos, follows, feeds, moderation (seed 004)
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
+  // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens
+  // connections to hold them) cannot keep them forever. Live streams write a heartbeat every 15 s.
+  app.http.server.configuration.idleTimeout = .milliseconds(Int64(options.idleTimeout * 1000))
   // JSON responses are written as they are encoded instead of through Foundation's boxed tree (about 20×
   // faster for a cryptogram board; see docs/PERFORMANCE.md). Same output as Vapor's default encoder.
   ContentConfiguration.global.use(encoder: StreamingContentEncoder(), for: .json)

@@ -136,6 +136,25 @@ struct UploadTests {
   }
 }
 
+@Suite("Connections")
+struct ConnectionTests {
+  @Test("A connection that stalls mid-request is closed once it has been idle for the configured time")
+  func idleConnectionsAreClosed() async throws {
+    var options = TestDatabase.options
+    options.idleTimeout = 1
+    try await withTestApp(options: options) { client, _ in
+      let port = try #require(URL(string: client.base)?.port)
+      let connection = try RawHTTPConnection(port: port)
+      // Half a request, then nothing: the server closes the connection (a stalled one would time the read out).
+      try connection.sendRaw("POST /api/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
+      #expect(connection.waitForClose() == .closedByServer)
+      // A connection in use is not cut off.
+      let fresh = try RawHTTPConnection(port: port)
+      #expect(try fresh.exchange("GET /health HTTP/1.1", headers: [:], chunkedBody: nil).status == 200)
+    }
+  }
+}
+
 /// One kept-alive HTTP/1.1 connection over a plain socket, to see what the server does with the connection
 /// itself. Every read gives up after 30 seconds, so a server that stalls fails the test instead of hanging it.
 final class RawHTTPConnection {
@@ -190,6 +209,21 @@ final class RawHTTPConnection {
       try write(Array("0\r\n\r\n".utf8))
     }
     return try readResponse()
+  }
+
+  /// Sends raw text as it is.
+  func sendRaw(_ text: String) throws { try write(Array(text.utf8)) }
+
+  enum Ending: Equatable { case closedByServer, stillOpen }
+
+  /// Reads until the server closes the connection (or 30 seconds pass with nothing).
+  func waitForClose() -> Ending {
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+      if count == 0 { return .closedByServer }
+      if count < 0 { return errno == ECONNRESET ? .closedByServer : .stillOpen }
+    }
   }
 
   private func write(_ bytes: [UInt8]) throws {
