@@ -84,8 +84,8 @@ enum UploadQuota {
       let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
       var bytes = 0
       for name in names {
-        let size = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size] as? Int) ?? 0
-        bytes += size ?? 0
+        let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
+        bytes += (attributes?[.size] as? Int) ?? 0
       }
       return (names.count, bytes)
     }
