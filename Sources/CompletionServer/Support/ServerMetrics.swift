@@ -36,19 +36,51 @@ final class ServerMetrics: Sendable {
   /// A request is being answered.
   func requestStarted() { inFlight.increment() }
 
+  /// One route's series for one method and status.
+  private struct SeriesKey: Hashable {
+    /// The matched route (nil: no route matched).
+    let route: ObjectIdentifier?
+    let method: String
+    let status: UInt
+  }
+
+  /// The series of each route, looked up in the registry once (where names and labels are built and checked)
+  /// and kept, so answering a request costs a dictionary look-up here and no string work.
+  private let series = Mutex<[SeriesKey: (requests: Counter, duration: DurationHistogram)]>([:])
+
+  private static var requestsDescriptor: MetricNameDescriptor {
+    .init(namespace: "completionkit", metricName: "http_requests", unitName: "total", helpText: "Requests answered, by route and status.")
+  }
+  private static var durationDescriptor: MetricNameDescriptor {
+    .init(namespace: "completionkit", metricName: "http_request_duration", unitName: "seconds", helpText: "Time to answer a request, by route.")
+  }
+
   /// A request was answered: counted and timed under its route's pattern (`/api/tasks/:id`), so ids do not
   /// make a series each.
-  func requestFinished(method: HTTPMethod, route: String, status: UInt, duration: Duration) {
+  func requestFinished(_ request: Request, status: UInt, duration: Duration) {
     inFlight.decrement()
-    registry.makeCounter(
-      descriptor: .init(namespace: "completionkit", metricName: "http_requests", unitName: "total", helpText: "Requests answered, by route and status."),
-      labels: [("method", method.rawValue), ("route", route), ("status", String(status))]
-    ).increment()
-    registry.makeDurationHistogram(
-      descriptor: .init(
-        namespace: "completionkit", metricName: "http_request_duration", unitName: "seconds", helpText: "Time to answer a request, by route."),
-      labels: [("method", method.rawValue), ("route", route)], buckets: Self.buckets
-    ).record(duration)
+    let method = request.method.rawValue
+    let key = SeriesKey(route: request.route.map(ObjectIdentifier.init), method: method, status: status)
+    let found = series.withLock { $0[key] } ?? makeSeries(key, pattern: Self.pattern(of: request.route))
+    found.requests.increment()
+    found.duration.record(duration)
+  }
+
+  private func makeSeries(_ key: SeriesKey, pattern: String) -> (requests: Counter, duration: DurationHistogram) {
+    let made = (
+      requests: registry.makeCounter(
+        descriptor: Self.requestsDescriptor, labels: [("method", key.method), ("route", pattern), ("status", String(key.status))]),
+      duration: registry.makeDurationHistogram(
+        descriptor: Self.durationDescriptor, labels: [("method", key.method), ("route", pattern)], buckets: Self.buckets)
+    )
+    series.withLock { $0[key] = made }
+    return made
+  }
+
+  /// A route's pattern (`/api/tasks/:id`), or a fixed name for requests no route matched (static files, 404s).
+  static func pattern(of route: Route?) -> String {
+    guard let route else { return "unmatched" }
+    return "/" + route.path.map(\.description).joined(separator: "/")
   }
 
   /// A write transaction began (`+1`) or ended (`-1`).
@@ -122,22 +154,14 @@ struct MetricsMiddleware: AsyncMiddleware {
     let clock = ContinuousClock()
     let start = clock.now
     metrics.requestStarted()
-    let status: UInt
     do {
       let response = try await next.respond(to: request)
-      status = response.status.code
-      metrics.requestFinished(method: request.method, route: Self.route(of: request), status: status, duration: clock.now - start)
+      metrics.requestFinished(request, status: response.status.code, duration: clock.now - start)
       return response
     } catch {
       // Errors become responses in the middleware inside this one; a thrown one here is a 500.
-      metrics.requestFinished(method: request.method, route: Self.route(of: request), status: 500, duration: clock.now - start)
+      metrics.requestFinished(request, status: 500, duration: clock.now - start)
       throw error
     }
-  }
-
-  /// The matched route's pattern, or a fixed name for requests no route matched (static files, 404s).
-  static func route(of request: Request) -> String {
-    guard let route = request.route else { return "unmatched" }
-    return "/" + route.path.map(\.description).joined(separator: "/")
   }
 }
