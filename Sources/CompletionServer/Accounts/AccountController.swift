@@ -48,7 +48,7 @@ struct AccountController: RouteCollection {
   /// account is made by their first write.
   @Sendable func me(req: Request) async throws -> UserResponse {
     guard let user = try await req.currentUser() else {
-      return UserResponse(id: "", displayName: "Guest", username: nil, isGuest: true)
+      return UserResponse(id: "", displayName: User.visitorName, username: nil, isGuest: true)
     }
     return try user.toResponse()
   }

@@ -178,7 +178,7 @@ extension Request {
   /// read answers what a new guest would see, and no account is made until the visitor stores something.
   func userOrVisitor() async throws -> User {
     if let user = try await currentUser() { return user }
-    return User(id: UUID(), displayName: "Guest", isGuest: true)
+    return User(id: UUID(), displayName: User.visitorName, isGuest: true)
   }
 
   /// The signed-in user, or a 401.

@@ -6,6 +6,9 @@ import Foundation
 final class User: Model, @unchecked Sendable {
   static let schema = "users"
 
+  /// What a visitor without an account is called until their first write makes their guest.
+  static let visitorName = "Guest"
+
   @ID(key: .id) var id: UUID?
   @Field(key: "display_name") var displayName: String
   /// Lower-cased; nil for guests.

@@ -116,7 +116,8 @@ struct KidsController: RouteCollection {
     guard declared.count == 1, let raw = declared.first?.trimmingCharacters(in: .whitespaces).lowercased(),
       raw.hasPrefix("video/"), !raw.contains(";"), !raw.contains(","), let ext = Self.videoExtensions[String(raw.dropFirst(6))]
     else {
-      throw KidsError.unsupportedVideoType(declared.joined(separator: ", ").isEmpty ? "no content type" : declared.joined(separator: ", "))
+      let named = declared.joined(separator: ", ")
+      throw KidsError.unsupportedVideoType(named.isEmpty ? "no content type" : named)
     }
     let subType = String(raw.dropFirst(6))
     let userID = try await req.userCreatingGuest().requireID()
@@ -129,7 +130,7 @@ struct KidsController: RouteCollection {
     // A declared length says it all before a byte is read (and the server then skips the body on its own).
     if let declared = req.headers.first(name: .contentLength).flatMap(Int.init) {
       guard declared <= options.maxUploadSize else { throw KidsError.uploadTooLarge(options.maxUploadSize) }
-      guard declared <= bytesLeft else { throw UploadQuotaError(files: options.uploadQuotaFiles, bytes: options.uploadQuotaBytes) }
+      guard declared <= bytesLeft else { throw UploadQuotaError(options) }
     }
     let id = "\(GameMachine.uploadIDPrefix)\(UUID().uuidString.lowercased()).\(ext)"
     let folder = Self.uploadFolder(of: userID, in: options)
@@ -138,7 +139,7 @@ struct KidsController: RouteCollection {
     do {
       try await Self.receive(
         req.body, into: file, subType: subType, limit: options.maxUploadSize, quotaLeft: bytesLeft,
-        quota: UploadQuotaError(files: options.uploadQuotaFiles, bytes: options.uploadQuotaBytes), threadPool: req.application.threadPool)
+        quota: UploadQuotaError(options), threadPool: req.application.threadPool)
     } catch {
       try? FileManager.default.removeItem(at: file)
       throw error

@@ -97,10 +97,10 @@ enum UploadQuota {
     let options = req.application.serverOptions
     let used = try await usage(of: userID, options: options, on: req.db, threadPool: req.application.threadPool)
     guard used.files < options.uploadQuotaFiles else {
-      throw UploadQuotaError(files: options.uploadQuotaFiles, bytes: options.uploadQuotaBytes)
+      throw UploadQuotaError(options)
     }
     let left = options.uploadQuotaBytes - used.bytes
-    guard left > 0 else { throw UploadQuotaError(files: options.uploadQuotaFiles, bytes: options.uploadQuotaBytes) }
+    guard left > 0 else { throw UploadQuotaError(options) }
     return left
   }
 }
@@ -109,6 +109,17 @@ enum UploadQuota {
 struct UploadQuotaError: APIErrorConvertible {
   let files: Int
   let bytes: Int
+
+  init(files: Int, bytes: Int) {
+    self.files = files
+    self.bytes = bytes
+  }
+
+  /// The refusal for the quota `options` set.
+  init(_ options: ServerOptions) {
+    self.init(files: options.uploadQuotaFiles, bytes: options.uploadQuotaBytes)
+  }
+
   var status: HTTPResponseStatus { .forbidden }
   var code: String { "upload_quota_exceeded" }
   var message: String {
