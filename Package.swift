@@ -78,7 +78,7 @@ let package = Package(
     // A typed client of the HTTP API over the shared types (the command line's `tasks` and `login` use it).
     .target(
       name: "CompletionClient",
-      dependencies: ["CompletionAPI", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
+      dependencies: ["CompletionAPI", "CompletionCore", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
     .target(name: "CompletionKitUI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame", "Projects", "Challenges"]),
     .executableTarget(
       name: "completionkit",

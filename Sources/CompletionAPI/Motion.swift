@@ -202,3 +202,26 @@ public struct MotionCatalog: Codable, Hashable, Sendable {
     preferences = MotionPreference.allCases
   }
 }
+
+extension CurvePayload {
+  /// The curve this payload describes (a spring from its response and damping; an unknown kind plays linear).
+  public var curve: Curve {
+    switch kind {
+    case "spring": .spring(Spring(response: response ?? 0.5, dampingFraction: dampingFraction ?? 1))
+    case "easeIn": .easeIn
+    case "easeOut": .easeOut
+    case "easeInOut": .easeInOut
+    default: .linear
+    }
+  }
+}
+
+extension ChoreographyPayload {
+  /// The sequence as the core plays it, so a Swift client runs the server's choreography through the same
+  /// `ChoreographyState` instead of timings of its own. Already adapted to the payload's motion preference.
+  public var choreography: Choreography {
+    Choreography(
+      name: name,
+      steps: steps.map { Choreography.Step(id: $0.id, delay: $0.delay, duration: $0.duration, curve: $0.curve.curve, from: $0.from, to: $0.to) })
+  }
+}

@@ -3,10 +3,11 @@ import CompletionAPI
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// How a client shows the server who it is.
 public enum ClientCredential: Sendable, Hashable {
-  /// Nobody yet.
+  /// Nobody yet. The server makes a guest on the first change, and the client keeps its session from then on.
   case none
   /// A bearer token (`completionkit login`, or `POST /api/account/tokens`).
   case bearer(String)
@@ -22,6 +23,16 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
   public let code: String
   /// The server's message for people.
   public let message: String
+  /// The whole body the server sent, for refusals that carry more than the code (a kids' refusal carries
+  /// the unchanged screen).
+  public let body: Data
+
+  public init(status: Int, code: String, message: String, body: Data = Data()) {
+    self.status = status
+    self.code = code
+    self.message = message
+    self.body = body
+  }
 
   public var description: String { message }
 }
@@ -35,73 +46,112 @@ public struct ClientTransportError: Error, Sendable, CustomStringConvertible {
   }
 }
 
+/// Bytes the server sent that are not JSON (a share card, a photo, a video), with their type.
+public struct DownloadedFile: Sendable, Hashable {
+  /// The body.
+  public let data: Data
+  /// The `Content-Type` the server named.
+  public let contentType: String?
+}
+
 /// A typed client of the CompletionKit HTTP API: the shared `CompletionAPI` types in and out, errors as
 /// ``APIError`` values with their stable codes. It holds no rule of any game; it sends what the person did
-/// and returns what the server computed.
-public struct CompletionClient: Sendable {
+/// and returns what the server computed. One method per ``Endpoint`` (see the `API` folder).
+///
+/// It is a reference type because a sign-in is shared: the session a guest's first change makes, or a login,
+/// is kept for every later request of every model using this client.
+public final class CompletionClient: Sendable {
   /// The server's base URL, e.g. `http://127.0.0.1:8080`.
   public let server: String
-  /// Who the requests are made as.
-  public var credential: ClientCredential
   private let http: HTTPClient
+  /// The connection pool, for long streams.
+  var httpClient: HTTPClient { http }
+  private let signIn: Mutex<ClientCredential>
 
   /// A client of `server`; `http` defaults to the shared connection pool.
   public init(server: String, credential: ClientCredential = .none, http: HTTPClient = .shared) {
     self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
-    self.credential = credential
+    self.signIn = Mutex(credential)
     self.http = http
   }
 
-  // MARK: Accounts
-
-  /// Signs in with a password; the client then carries the session cookie.
-  public mutating func login(username: String, password: String) async throws {
-    let (_, headers): (UserResponse, HTTPHeaders) = try await send(.POST, "/api/account/login", body: LoginRequest(username: username, password: password))
-    guard let cookie = Self.sessionCookie(in: headers) else { throw ClientTransportError(description: "The server signed in but sent no session.") }
-    credential = .session(cookie)
-  }
-
-  /// A new bearer token for the signed-in named account (for scripts and the command line).
-  public func createToken() async throws -> TokenResponse {
-    try await send(.POST, "/api/account/tokens", body: Optional<String>.none).0
-  }
-
-  /// The signed-in person.
-  public func me() async throws -> UserResponse {
-    try await send(.GET, "/api/me", body: Optional<String>.none).0
-  }
-
-  // MARK: Projects
-
-  /// Every project with its counts, the Inbox, and the ring's animation.
-  public func projects() async throws -> ProjectsOverview {
-    try await send(.GET, "/api/projects", body: Optional<String>.none).0
-  }
-
-  /// The tasks of a project, or of the Inbox when `projectID` is nil, in their order.
-  public func tasks(inProject projectID: String?) async throws -> TaskListResponse {
-    let path = projectID.map { "/api/projects/\(Self.pathComponent($0))/tasks" } ?? "/api/projects/inbox/tasks"
-    return try await send(.GET, path, body: Optional<String>.none).0
-  }
-
-  /// Adds a task (title required).
-  public func createTask(_ request: TaskRequest) async throws -> TaskChangeResponse {
-    try await send(.POST, "/api/tasks", body: request).0
-  }
-
-  /// Changes a task: any field of `request` that is set.
-  public func updateTask(_ id: String, _ request: TaskRequest) async throws -> TaskChangeResponse {
-    try await send(.PATCH, "/api/tasks/\(Self.pathComponent(id))", body: request).0
+  /// Who the requests are made as: updated by sign-ins, sign-outs and the guest session the server makes.
+  public var credential: ClientCredential {
+    get { signIn.withLock { $0 } }
+    set { signIn.withLock { $0 = newValue } }
   }
 
   // MARK: Transport
 
+  /// A request body.
+  enum Body {
+    case none
+    case json(any Encodable)
+    case bytes(Data, contentType: String)
+  }
+
+  /// The JSON the server writes and reads (dates as ISO 8601, as its encoder writes them).
+  static func decoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+  }
+
+  static func encoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    return encoder
+  }
+
+  /// The path of `endpoint` with `parameters` put in its `{…}` gaps in order (each escaped), and `query`.
+  func path(_ endpoint: Endpoint, _ parameters: [String], query: [(String, String?)] = []) -> String {
+    var remaining = parameters[...]
+    var path = ""
+    for segment in endpoint.pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+      path += "/"
+      if segment.hasPrefix("{") {
+        path += Self.pathComponent(remaining.popFirst() ?? "")
+      } else {
+        path += segment
+      }
+    }
+    precondition(remaining.isEmpty, "\(endpoint) takes fewer parameters")
+    let items = query.compactMap { name, value in value.map { "\(name)=\(Self.queryComponent($0))" } }
+    return items.isEmpty ? path : path + "?" + items.joined(separator: "&")
+  }
+
   /// Sends one request and decodes the answer, or throws the server's ``APIError``.
-  func send<Response: Decodable, Body: Encodable>(
-    _ method: HTTPMethod, _ path: String, body: Body?
-  ) async throws -> (Response, HTTPHeaders) {
-    var request = HTTPClientRequest(url: server + path)
-    request.method = method
+  func send<Response: Decodable>(
+    _ endpoint: Endpoint, _ parameters: String..., query: [(String, String?)] = [], body: Body = .none,
+    headers extra: [(String, String)] = [], as type: Response.Type = Response.self
+  ) async throws -> Response {
+    let (bytes, _) = try await exchange(endpoint, parameters, query: query, body: body, headers: extra)
+    do {
+      return try Self.decoder().decode(Response.self, from: bytes)
+    } catch {
+      throw ClientTransportError(description: "\(server) sent an answer this client does not understand (\(error)).")
+    }
+  }
+
+  /// Sends one request whose answer has no body (204).
+  func sendExpectingNoContent(_ endpoint: Endpoint, _ parameters: String..., body: Body = .none) async throws {
+    _ = try await exchange(endpoint, parameters, query: [], body: body, headers: [])
+  }
+
+  /// Sends one request and returns the raw answer (images, videos, metrics).
+  func download(
+    _ endpoint: Endpoint, _ parameters: String..., query: [(String, String?)] = [], headers extra: [(String, String)] = []
+  ) async throws -> DownloadedFile {
+    let (bytes, headers) = try await exchange(endpoint, parameters, query: query, body: .none, headers: extra)
+    return DownloadedFile(data: bytes, contentType: headers.first(name: "Content-Type"))
+  }
+
+  /// The request as it goes out: the site header the server asks of every change, the sign-in, the body.
+  func makeRequest(
+    _ endpoint: Endpoint, _ parameters: [String], query: [(String, String?)], body: Body, headers extra: [(String, String)]
+  ) throws -> HTTPClientRequest {
+    var request = HTTPClientRequest(url: server + path(endpoint, parameters, query: query))
+    request.method = HTTPMethod(rawValue: endpoint.method)
     request.headers.add(name: "Accept", value: "application/json")
     // The server refuses a change without JSON or this header (its guard against cross-site forms).
     request.headers.add(name: "X-CompletionKit", value: "1")
@@ -110,28 +160,63 @@ public struct CompletionClient: Sendable {
     case .bearer(let token): request.headers.add(name: "Authorization", value: "Bearer \(token)")
     case .session(let cookie): request.headers.add(name: "Cookie", value: "ck_session=\(cookie)")
     }
-    if let body {
+    for (name, value) in extra { request.headers.replaceOrAdd(name: name, value: value) }
+    switch body {
+    case .none: break
+    case .json(let value):
       request.headers.add(name: "Content-Type", value: "application/json")
-      request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+      request.body = .bytes(ByteBuffer(bytes: try Self.encoder().encode(value)))
+    case .bytes(let data, let contentType):
+      request.headers.add(name: "Content-Type", value: contentType)
+      request.body = .bytes(ByteBuffer(bytes: data))
     }
-    let response: HTTPClientResponse
-    do {
-      response = try await http.execute(request, timeout: .seconds(30))
-    } catch {
-      throw ClientTransportError(description: "Could not reach \(server): is `completionkit serve` running there? (\(error))")
+    return request
+  }
+
+  /// One round trip. A change is sent with an `Idempotency-Key`, and a connection that fails before an answer
+  /// is tried again with the same key, so a retried move is applied (and paid) once.
+  func exchange(
+    _ endpoint: Endpoint, _ parameters: [String], query: [(String, String?)], body: Body, headers extra: [(String, String)]
+  ) async throws -> (Data, HTTPHeaders) {
+    var extra = extra
+    let isChange = endpoint.method != "GET"
+    if isChange, !extra.contains(where: { $0.0.lowercased() == "idempotency-key" }) {
+      extra.append(("Idempotency-Key", UUID().uuidString))
     }
-    let collected = try await response.body.collect(upTo: 16 << 20)
-    let bytes = Data(collected.readableBytesView)
-    guard (200..<300).contains(response.status.code) else {
-      if let problem = try? JSONDecoder().decode(APIErrorBody.self, from: bytes) {
-        throw APIError(status: Int(response.status.code), code: problem.code, message: problem.message)
+    let request = try makeRequest(endpoint, parameters, query: query, body: body, headers: extra)
+    var attempt = 0
+    while true {
+      attempt += 1
+      let response: HTTPClientResponse
+      let bytes: Data
+      do {
+        response = try await http.execute(request, timeout: .seconds(30))
+        bytes = Data(try await response.body.collect(upTo: 256 << 20).readableBytesView)
+      } catch {
+        if attempt < 3, !Task.isCancelled { continue }
+        throw ClientTransportError(description: "Could not reach \(server): is `completionkit serve` running there? (\(error))")
       }
-      throw ClientTransportError(description: "\(server) answered \(response.status.code) without an API error: is it a CompletionKit server?")
+      keepSession(from: response.headers, after: endpoint)
+      guard (200..<300).contains(response.status.code) else {
+        if let problem = try? Self.decoder().decode(APIErrorBody.self, from: bytes) {
+          throw APIError(status: Int(response.status.code), code: problem.code, message: problem.message, body: bytes)
+        }
+        throw ClientTransportError(description: "\(server) answered \(response.status.code) without an API error: is it a CompletionKit server?")
+      }
+      return (bytes, response.headers)
     }
-    do {
-      return (try JSONDecoder().decode(Response.self, from: bytes), response.headers)
-    } catch {
-      throw ClientTransportError(description: "\(server) sent an answer this client does not understand (\(error)).")
+  }
+
+  /// Takes the session a response set (a guest made by a first change, a sign-in) unless the client signs
+  /// in with a token; a sign-out forgets it.
+  private func keepSession(from headers: HTTPHeaders, after endpoint: Endpoint) {
+    signIn.withLock { credential in
+      if case .bearer = credential { return }
+      if endpoint == .logout || endpoint == .logoutEverywhere {
+        credential = .none
+      } else if let cookie = Self.sessionCookie(in: headers) {
+        credential = cookie.isEmpty ? .none : .session(cookie)
+      }
     }
   }
 
@@ -146,6 +231,10 @@ public struct CompletionClient: Sendable {
 
   /// An id as a path component (ids are UUIDs; anything else is escaped, and the server refuses it).
   static func pathComponent(_ raw: String) -> String {
-    raw.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-"))) ?? raw
+    raw.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? raw
+  }
+
+  static func queryComponent(_ raw: String) -> String {
+    raw.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? raw
   }
 }

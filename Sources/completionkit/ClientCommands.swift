@@ -63,7 +63,7 @@ struct Login: AsyncParsableCommand {
     } else {
       password = readLine(strippingNewline: true) ?? ""
     }
-    var client = CompletionClient(server: target.serverURL)
+    let client = CompletionClient(server: target.serverURL)
     try await runClientCommand {
       try await client.login(username: username, password: password)
       let token = try await client.createToken()

@@ -355,7 +355,7 @@ struct ProjectsAPITests {
       #expect(snapshot.projects.first?.total == 1)
 
       // `completionkit login`: a password sign-in, then a bearer token.
-      var signIn = CompletionClient(server: browser.base)
+      let signIn = CompletionClient(server: browser.base)
       try await signIn.login(username: name, password: "correct horse")
       let token = try await signIn.createToken()
       let console = TaskConsole(client: CompletionClient(server: browser.base, credential: .bearer(token.token)))

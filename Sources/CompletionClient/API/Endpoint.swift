@@ -1,0 +1,177 @@
+/// Every operation of the HTTP API this client speaks, named as `openapi.json` names it (`operationId`).
+///
+/// A test compares this list with the document and with the routes the server registers, so a route added to
+/// the server without a client method fails the build's tests.
+public enum Endpoint: String, CaseIterable, Sendable {
+  case getCelebrations
+  case setCelebrations
+  case login
+  case logout
+  case logoutEverywhere
+  case register
+  case listSignIns
+  case createToken
+  case revokeSignIn
+  case updateActivity
+  case getActivityCard
+  case listComments
+  case addComment
+  case uncongratulate
+  case congratulate
+  case reportActivity
+  case getChallengesOverview
+  case getChallenge
+  case completeChallenge
+  case joinChallenge
+  case leaveChallenge
+  case deleteComment
+  case getCurrentCryptogram
+  case createCryptogramGame
+  case getCryptogramGame
+  case abandonCryptogram
+  case getCryptogramCard
+  case continueCryptogram
+  case guessCryptogramLetter
+  case hintCryptogram
+  case pauseCryptogram
+  case restartCryptogram
+  case resumeCryptogram
+  case shareCryptogram
+  case getCryptogramStats
+  case getFeed
+  case feedEvents
+  case sendKidsEvent
+  case launchKids
+  case getKidsState
+  case getKidsText
+  case uploadKidsVideo
+  case getKidsVideoFile
+  case getMe
+  case getMotionCatalog
+  case getChoreography
+  case getStagger
+  case getWave
+  case getWiggle
+  case uploadPhoto
+  case getPhoto
+  case getProjectsOverview
+  case createProject
+  case projectsEvents
+  case exportProjects
+  case importProjects
+  case listInboxTasks
+  case orderProjects
+  case deleteProject
+  case updateProject
+  case listProjectTasks
+  case follow
+  case unfollow
+  case listFollowers
+  case listFollowing
+  case getMyProfile
+  case getProfile
+  case listSystems
+  case createTask
+  case orderTasks
+  case deleteTask
+  case updateTask
+  case getHealth
+  case getLiveness
+  case getReadiness
+  case getMetrics
+  case getPublicCard
+
+  /// The HTTP method.
+  public var method: String {
+    switch self {
+    case .getCelebrations, .listSignIns, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard: "GET"
+    case .login, .logout, .logoutEverywhere, .register, .createToken, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .follow, .createTask: "POST"
+    case .setCelebrations, .orderProjects, .orderTasks: "PUT"
+    case .updateActivity, .updateProject, .updateTask: "PATCH"
+    case .revokeSignIn, .uncongratulate, .deleteComment, .deleteProject, .unfollow, .deleteTask: "DELETE"
+    }
+  }
+
+  /// The path with `{name}` where a parameter goes, as in the OpenAPI document.
+  public var pattern: String {
+    switch self {
+    case .getCelebrations: "/api/account/celebrations"
+    case .setCelebrations: "/api/account/celebrations"
+    case .login: "/api/account/login"
+    case .logout: "/api/account/logout"
+    case .logoutEverywhere: "/api/account/logout-everywhere"
+    case .register: "/api/account/register"
+    case .listSignIns: "/api/account/tokens"
+    case .createToken: "/api/account/tokens"
+    case .revokeSignIn: "/api/account/tokens/{id}"
+    case .updateActivity: "/api/activities/{id}"
+    case .getActivityCard: "/api/activities/{id}/card.png"
+    case .listComments: "/api/activities/{id}/comments"
+    case .addComment: "/api/activities/{id}/comments"
+    case .uncongratulate: "/api/activities/{id}/congrats"
+    case .congratulate: "/api/activities/{id}/congrats"
+    case .reportActivity: "/api/activities/{id}/report"
+    case .getChallengesOverview: "/api/challenges"
+    case .getChallenge: "/api/challenges/{id}"
+    case .completeChallenge: "/api/challenges/{id}/complete"
+    case .joinChallenge: "/api/challenges/{id}/join"
+    case .leaveChallenge: "/api/challenges/{id}/leave"
+    case .deleteComment: "/api/comments/{id}"
+    case .getCurrentCryptogram: "/api/cryptogram/current"
+    case .createCryptogramGame: "/api/cryptogram/games"
+    case .getCryptogramGame: "/api/cryptogram/games/{id}"
+    case .abandonCryptogram: "/api/cryptogram/games/{id}/abandon"
+    case .getCryptogramCard: "/api/cryptogram/games/{id}/card.png"
+    case .continueCryptogram: "/api/cryptogram/games/{id}/continue"
+    case .guessCryptogramLetter: "/api/cryptogram/games/{id}/guesses"
+    case .hintCryptogram: "/api/cryptogram/games/{id}/hints"
+    case .pauseCryptogram: "/api/cryptogram/games/{id}/pause"
+    case .restartCryptogram: "/api/cryptogram/games/{id}/restart"
+    case .resumeCryptogram: "/api/cryptogram/games/{id}/resume"
+    case .shareCryptogram: "/api/cryptogram/games/{id}/share"
+    case .getCryptogramStats: "/api/cryptogram/stats"
+    case .getFeed: "/api/feed"
+    case .feedEvents: "/api/feed/events"
+    case .sendKidsEvent: "/api/kids/events"
+    case .launchKids: "/api/kids/launch"
+    case .getKidsState: "/api/kids/state"
+    case .getKidsText: "/api/kids/text"
+    case .uploadKidsVideo: "/api/kids/videos"
+    case .getKidsVideoFile: "/api/kids/videos/{id}/file"
+    case .getMe: "/api/me"
+    case .getMotionCatalog: "/api/motion"
+    case .getChoreography: "/api/motion/choreographies/{name}"
+    case .getStagger: "/api/motion/stagger"
+    case .getWave: "/api/motion/wave"
+    case .getWiggle: "/api/motion/wiggle"
+    case .uploadPhoto: "/api/photos"
+    case .getPhoto: "/api/photos/{id}"
+    case .getProjectsOverview: "/api/projects"
+    case .createProject: "/api/projects"
+    case .projectsEvents: "/api/projects/events"
+    case .exportProjects: "/api/projects/export"
+    case .importProjects: "/api/projects/import"
+    case .listInboxTasks: "/api/projects/inbox/tasks"
+    case .orderProjects: "/api/projects/order"
+    case .deleteProject: "/api/projects/{id}"
+    case .updateProject: "/api/projects/{id}"
+    case .listProjectTasks: "/api/projects/{id}/tasks"
+    case .follow: "/api/social/follow"
+    case .unfollow: "/api/social/follow/{username}"
+    case .listFollowers: "/api/social/followers"
+    case .listFollowing: "/api/social/following"
+    case .getMyProfile: "/api/social/me"
+    case .getProfile: "/api/social/people/{username}"
+    case .listSystems: "/api/systems"
+    case .createTask: "/api/tasks"
+    case .orderTasks: "/api/tasks/order"
+    case .deleteTask: "/api/tasks/{id}"
+    case .updateTask: "/api/tasks/{id}"
+    case .getHealth: "/health"
+    case .getLiveness: "/health/live"
+    case .getReadiness: "/health/ready"
+    case .getMetrics: "/metrics"
+    case .getPublicCard: "/s/{id}/card.png"
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import CompletionAPI
+import Foundation
+
+// Projects (seed 003): projects, tasks, order, import and export, and the live stream of counts.
+extension CompletionClient {
+  /// Every project with its counts, the Inbox, and the ring's animation.
+  public func projects() async throws -> ProjectsOverview {
+    try await send(.getProjectsOverview)
+  }
+
+  /// Makes a project ("Untitled Project" when the name is left out).
+  public func createProject(_ request: ProjectRequest) async throws -> ProjectView {
+    try await send(.createProject, body: .json(request))
+  }
+
+  /// Renames, recolours or re-notes a project.
+  public func updateProject(_ id: String, _ request: ProjectRequest) async throws -> ProjectView {
+    try await send(.updateProject, id, body: .json(request))
+  }
+
+  /// Deletes a project and its tasks.
+  public func deleteProject(_ id: String) async throws {
+    try await sendExpectingNoContent(.deleteProject, id)
+  }
+
+  /// Puts the projects in the order of `ids` (all of them).
+  public func orderProjects(_ ids: [String]) async throws {
+    try await sendExpectingNoContent(.orderProjects, body: .json(OrderRequest(ids: ids)))
+  }
+
+  /// The tasks of a project, or of the Inbox when `projectID` is nil, in their order.
+  public func tasks(inProject projectID: String?) async throws -> TaskListResponse {
+    if let projectID { return try await send(.listProjectTasks, projectID) }
+    return try await send(.listInboxTasks)
+  }
+
+  /// Adds a task (title required).
+  public func createTask(_ request: TaskRequest) async throws -> TaskChangeResponse {
+    try await send(.createTask, body: .json(request))
+  }
+
+  /// Changes a task: any field of `request` that is set.
+  public func updateTask(_ id: String, _ request: TaskRequest) async throws -> TaskChangeResponse {
+    try await send(.updateTask, id, body: .json(request))
+  }
+
+  /// Deletes a task; the answer carries the counts after it.
+  public func deleteTask(_ id: String) async throws -> TaskChangeResponse {
+    try await send(.deleteTask, id)
+  }
+
+  /// Puts the tasks of one list (a project, or the Inbox when `projectID` is nil) in the order of `ids`.
+  public func orderTasks(_ ids: [String], inProject projectID: String?) async throws {
+    try await sendExpectingNoContent(.orderTasks, body: .json(OrderRequest(projectId: projectID, ids: ids)))
+  }
+
+  /// Everything the person has in Projects, as the file Export writes.
+  public func exportProjects() async throws -> ProjectsExport {
+    try await send(.exportProjects)
+  }
+
+  /// Adds the projects and tasks of an exported file.
+  public func importProjects(_ file: ProjectsExport) async throws -> ProjectsImportResult {
+    try await send(.importProjects, body: .json(file))
+  }
+
+  /// Adds a plain list: one task a line, `# Name` starts a project.
+  public func importProjects(plainList text: String) async throws -> ProjectsImportResult {
+    try await send(.importProjects, body: .bytes(Data(text.utf8), contentType: "text/plain; charset=utf-8"))
+  }
+
+  /// The live counts: a snapshot first, then an update whenever a task of this person changes anywhere
+  /// (coalesced by the server). `after` resumes after the last update seen (its `revision`).
+  public func projectsUpdates(after revision: Int? = nil) -> AsyncThrowingStream<ProjectsLiveUpdate, any Error> {
+    decodedEvents(.projectsEvents, lastEventID: revision.map(String.init), as: ProjectsLiveUpdate.self)
+  }
+
+  /// A live stream's events decoded as `type` (events of another shape, such as heartbeats, are skipped).
+  func decodedEvents<Event: Decodable & Sendable>(
+    _ endpoint: Endpoint, lastEventID: String?, as type: Event.Type
+  ) -> AsyncThrowingStream<Event, any Error> {
+    let raw = events(endpoint, lastEventID: lastEventID)
+    let (stream, continuation) = AsyncThrowingStream<Event, any Error>.makeStream()
+    let task = Task {
+      do {
+        for try await event in raw {
+          if let value = try? Self.decoder().decode(Event.self, from: Data(event.data.utf8)) { continuation.yield(value) }
+        }
+        continuation.finish()
+      } catch {
+        continuation.finish(throwing: error)
+      }
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return stream
+  }
+}

@@ -1,0 +1,326 @@
+import CompletionAPI
+import CompletionClient
+import CompletionCore
+import Cryptogram
+import Foundation
+import Observation
+import Testing
+import Vapor
+
+@testable import CompletionServer
+
+/// The Swift client's models driven against a real server started in-process, on its own database: what an
+/// iPhone or the terminal does, end to end, with the model's time moved by the test and the server's by its
+/// test hook.
+@Suite("Swift client models against the server", .timeLimit(.minutes(2)))
+struct ClientModelTests {
+  /// Returns once `condition` holds, waking on each change of the observed model state it reads (no polling;
+  /// the suite's time limit fails a change that never comes).
+  @MainActor static func observe(_ condition: @escaping @MainActor () -> Bool) async {
+    while !condition() {
+      await withCheckedContinuation { (changed: CheckedContinuation<Void, Never>) in
+        withObservationTracking {
+          _ = condition()
+        } onChange: {
+          changed.resume()
+        }
+      }
+    }
+  }
+
+  @Test("Cryptogram: a puzzle solved through the model; the mistake flash, the clock, the wiggle and the choreography run on the model's clock with the core's times; a reload reopens the board")
+  func cryptogramSolvedThroughTheModel() async throws {
+    try await withTestApp { test, app in try await Self.cryptogramSolvedThroughTheModel(test, app) }
+  }
+
+  @MainActor static func cryptogramSolvedThroughTheModel(_ test: TestClient, _ app: Application) async throws {
+      let clock = ManualModelClock()
+      let platform = PlainPlatform()
+      let api = CompletionClient(server: test.base)
+      let model = CryptogramModel(
+        client: api, clock: clock, timeZone: TimeZone(identifier: "Europe/Berlin")!, haptics: platform, animator: platform)
+      await model.start(.random(.short)).value
+      let game = try #require(model.game)
+      #expect(model.problem == nil)
+      #expect(model.acceptsInput && model.selectedCell == model.emptyCells.first)
+      guard case .session = api.credential else {
+        Issue.record("the first change made a guest, and the client keeps its session")
+        return
+      }
+      let puzzle = try await CryptogramAPITests().puzzle(of: game.id, app: app)
+      func answer(_ cell: Int) -> Character { Letters.letter(puzzle.cells[cell].plain!) }
+
+      // A wrong letter: counted by the server, shown in its cell, gone after the flash on the model's clock.
+      let first = try #require(model.selectedCell)
+      let wrong = Letters.letter((puzzle.cells[first].plain! + 1) % 26)
+      await model.type(wrong).value
+      #expect(model.game?.mistakes == 1)
+      #expect(model.mistake?.cell == first && model.mistake?.letter == wrong)
+      #expect(platform.played.last == .warning)
+      clock.advance(by: CryptogramModel.mistakeFlashSeconds / 2)
+      #expect(model.mistake != nil)
+      clock.advance(by: CryptogramModel.mistakeFlashSeconds / 2)
+      #expect(model.mistake == nil)
+      #expect(model.selectedCell == first, "a wrong letter keeps the cell selected")
+
+      // The play time runs on between answers, from the server's figure, on the model's clock.
+      let shown = model.elapsedSeconds
+      clock.advance(by: 5)
+      #expect(abs(model.elapsedSeconds - shown - 5) < 0.001)
+
+      // Two right letters, then a reload: a new model on the same account reopens the same board.
+      await model.type(answer(first)).value
+      #expect(model.game?.cells[first].shown == String(answer(first)))
+      #expect(model.selectedCell != first, "a right letter moves on to the next empty cell")
+      let reloaded = CryptogramModel(client: api, clock: clock)
+      await reloaded.open().value
+      #expect(reloaded.game?.id == game.id)
+      #expect(reloaded.game?.cells == model.game?.cells)
+      #expect(reloaded.game?.mistakes == 1)
+
+      // Every other letter, typed into the selected cell as a person would.
+      var moves = 0
+      while !model.isSolved, let cell = model.selectedCell, moves < 200 {
+        await model.type(answer(cell)).value
+        moves += 1
+      }
+      #expect(model.isSolved)
+      #expect(model.game?.solution?.text == puzzle.quote.text)
+      #expect(model.game?.stats?.mistakes == 1)
+      #expect(platform.played.last == .success)
+
+      // The celebration is the core's choreography, played from the solve on the model's clock.
+      let celebration = try #require(model.celebration)
+      let core = CompletionCelebration.choreography
+      #expect(celebration.steps.map(\.id) == core.steps.map(\.id))
+      #expect(celebration.steps.map(\.delay) == core.steps.map(\.delay))
+      let last = try #require(core.steps.max { $0.delay < $1.delay })
+      #expect(last.delay > 0)
+      #expect(!model.celebrationHasReached(last.id))
+      #expect(model.celebrationAppearance(of: last.id) == last.from)
+      clock.advance(by: last.delay)
+      #expect(model.celebrationHasReached(last.id))
+      clock.advance(by: core.totalDuration)
+      let rest = model.celebrationAppearance(of: last.id)
+      #expect(abs(rest.opacity - last.to.opacity) < 1e-6 && abs(rest.offsetY - last.to.offsetY) < 1e-6 && abs(rest.scale - last.to.scale) < 1e-6)
+
+      // The wiggle lasted the core's time and ended by itself.
+      #expect(!model.isWiggling)
+      let solved = CryptogramModel(client: api, clock: clock)
+      await solved.open().value
+      #expect(solved.game?.id != game.id, "a solved puzzle is not reopened: today's daily starts")
+  }
+
+  @Test("Cryptogram: the wiggle's length and each cell's swing come from the server and end on the model's clock")
+  func cryptogramWiggle() async throws {
+    try await withTestApp { test, app in try await Self.cryptogramWiggle(test, app) }
+  }
+
+  @MainActor static func cryptogramWiggle(_ test: TestClient, _ app: Application) async throws {
+      let clock = ManualModelClock()
+      let model = CryptogramModel(client: CompletionClient(server: test.base), clock: clock)
+      await model.start(.random(.short)).value
+      let puzzle = try await CryptogramAPITests().puzzle(of: try #require(model.game?.id), app: app)
+      while !model.isSolved, let cell = model.selectedCell {
+        await model.type(Letters.letter(puzzle.cells[cell].plain!)).value
+      }
+      let wiggle = try #require(model.wiggle)
+      #expect(wiggle.duration == CompletionCelebration.wiggle.resetAfter)
+      #expect(wiggle.cells.count == puzzle.cells.count)
+      let moving = try #require(wiggle.cells.first { $0.offset != 0 })
+      clock.advance(by: moving.delay + wiggle.sampleInterval * 3)
+      #expect(model.wiggleOffset(of: moving.index) != 0)
+      clock.advance(by: wiggle.duration)
+      #expect(!model.isWiggling && model.wiggleOffset(of: moving.index) == 0)
+  }
+
+  @Test("Waldabenteuer: a child reaches the celebration at 5 and 10 coins, the treasure and a video whose time runs out on the server's clock; a reload asks who plays and keeps the coins")
+  func waldabenteuerThroughTheModel() async throws {
+    try await withTestApp(options: KidsAPITests.options) { test, app in try await Self.waldabenteuerThroughTheModel(test, app) }
+  }
+
+  @MainActor static func waldabenteuerThroughTheModel(_ test: TestClient, _ app: Application) async throws {
+      let server = KidsAPITests.Family(client: test)  // only for the server's clock (test hook)
+      let clock = ManualModelClock()
+      let platform = PlainPlatform()
+      let zone = TimeZone(identifier: KidsAPITests.quietZone)!
+      let api = CompletionClient(server: test.base)
+      let model = WaldabenteuerModel(client: api, clock: clock, timeZone: zone, haptics: platform, animator: platform)
+      await model.start().value
+      #expect(model.screen == "loading")
+      let catalog = try #require(model.catalog)
+
+      /// Moves the model's time on, in steps, until `done` or a limit, answering what the model sent.
+      @MainActor func play(until done: () -> Bool, step: Double, limit: Int = 200) async {
+        var steps = 0
+        while !done(), steps < limit {
+          clock.advance(by: step)
+          await model.settled()
+          steps += 1
+        }
+      }
+
+      // The loading screen: the model reports its time at the server's interval until the server moves on.
+      await play(until: { model.screen != "loading" }, step: catalog.timing.loadingTickSeconds)
+      #expect(model.screen == "playerSelection")
+      #expect(model.view?.players.map(\.name) == ["Alexander", "Oliver"])
+
+      await model.selectPlayer("alexander").value
+      #expect(model.screen == "home")
+      await play(until: { model.bubbleLine != nil }, step: 0.5, limit: 20)
+      #expect(model.bubbleLine?.text == "Hi Alexander, ich bin Bennie!")
+      await model.tapActivity("zahlen").value
+      await model.tapGame("wuerfel").value
+      #expect(model.screen == "playing" && model.view?.game == "wuerfel")
+
+      /// One Würfel level: roll, let the die tumble (the model's clock, the server's), tap the face, and let the
+      /// level's scheduled end come back from the model.
+      @MainActor func solveLevel() async throws {
+        let rolls = model.dieRolls
+        await model.rollDie().value
+        #expect(model.dieRolls == rolls + 1 && model.isDieTumbling)
+        let tumble = try #require(model.motion("kidsDieTumble", step: "die")).duration
+        clock.advance(by: tumble)
+        #expect(!model.isDieTumbling)
+        try await server.wait(1)
+        let face = try #require(model.view?.level?.askedNumber)
+        await model.tapNumber(face).value
+        #expect(model.screen == "levelComplete")
+        let scheduled = try #require(model.lastEffects.first { $0.type == "schedule" })
+        clock.advance(by: scheduled.seconds ?? 0)
+        await model.settled()
+      }
+
+      for level in 1...12 {
+        try await solveLevel()
+        #expect(model.activePlayer?.coins == level)
+        #expect(model.coinFlight?.balance == level)
+        if level % 5 == 0 {
+          #expect(model.isCelebrating, "level \(level)")
+          #expect(model.confettiBursts > 0 && platform.played.contains(.heavy))
+          await model.tapWeiter().value
+          #expect(model.screen == (level == 10 ? "treasureScreen" : "playing"))
+          if level == 10 {
+            #expect(model.view?.treasure?.chestOpen == true)
+            await model.back().value
+            await model.tapActivity("zahlen").value
+            await model.tapGame("wuerfel").value
+          }
+        } else {
+          #expect(!model.isCelebrating && model.screen == "playing", "level \(level)")
+        }
+      }
+
+      // A parent approves a video through the gate; the child pays five minutes and watches it.
+      await model.home().value
+      await model.tapSettings().value
+      let question = try #require(model.view?.gate?.question)
+      let sum = question.split(separator: " ").compactMap { Int($0) }.reduce(0, +)
+      for digit in String(sum) { await model.gateDigit(Int(String(digit))!).value }
+      await model.gateConfirm().value
+      #expect(model.screen == "parentDashboard")
+      _ = try await api.uploadKidsVideo(Data(VideoBytes.webm), contentType: "video/webm", title: "Film")
+      await model.back().value
+      await model.tapChest().value
+      #expect(model.screen == "treasureScreen")
+      model.isOnline = false
+      await model.redeem("fiveMinutes").value
+      let cost = try #require(catalog.tiers["fiveMinutes"]?["cost"])
+      #expect(model.screen == "videoSelection" && model.activePlayer?.coins == 12 - cost)
+      let video = try #require(model.view?.videos.first?.id)
+      await model.chooseVideo(video).value
+      #expect(model.screen == "videoPlaying")
+      #expect(model.view?.playback?.label == "Noch 5 Minuten")
+
+      // The server's clock runs the video out; the model's next tick hears it and holds "Zeit ist um!".
+      try await server.wait(300)
+      await play(until: { model.screen != "videoPlaying" }, step: catalog.timing.videoTickSeconds, limit: 5)
+      #expect(model.screen == "home")
+      #expect(model.isHoldingTimeUp)
+      let timeUp = try #require(model.lastEffects.first { $0.type == "videoTimeUp" }?.seconds)
+      clock.advance(by: timeUp)
+      #expect(!model.isHoldingTimeUp)
+
+      // A reload: a new model on the same account launches again and asks who plays; the coins are kept.
+      model.stop()
+      let reloaded = WaldabenteuerModel(client: api, clock: clock, timeZone: zone)
+      await reloaded.start(reload: true).value
+      #expect(reloaded.screen == "loading")
+      var steps = 0
+      while reloaded.screen == "loading", steps < 200 {
+        clock.advance(by: catalog.timing.loadingTickSeconds)
+        await reloaded.settled()
+        steps += 1
+      }
+      #expect(reloaded.screen == "playerSelection")
+      await reloaded.selectPlayer("alexander").value
+      #expect(reloaded.screen == "home" && reloaded.activePlayer?.coins == 12 - cost)
+      _ = app
+  }
+
+  @Test("Waldabenteuer: a refused tap leaves the screen as it was and says why; the idle prompts come at the level's marks")
+  func waldabenteuerRefusalAndIdle() async throws {
+    try await withTestApp(options: KidsAPITests.options) { test in try await Self.waldabenteuerRefusalAndIdle(test) }
+  }
+
+  @MainActor static func waldabenteuerRefusalAndIdle(_ test: TestClient) async throws {
+      let clock = ManualModelClock()
+      let model = WaldabenteuerModel(client: CompletionClient(server: test.base), clock: clock, timeZone: TimeZone(identifier: KidsAPITests.quietZone)!)
+      await model.start().value
+      while model.screen == "loading" {
+        clock.advance(by: try #require(model.catalog).timing.loadingTickSeconds)
+        await model.settled()
+      }
+      await model.selectPlayer("alexander").value
+      await model.tapActivity("logik").value
+      #expect(model.screen == "home", "a locked sign does not open")
+      #expect(model.refusal != nil)
+      await model.tapActivity("zahlen").value
+      await model.tapGame("wuerfel").value
+      let marks = try #require(model.view?.level?.idleMarks)
+      #expect(!marks.isEmpty)
+      // Würfel's prompts speak of the rolled number: the die is rolled, then the child waits.
+      await model.rollDie().value
+      let first = try #require(marks.first)
+      clock.advance(by: first - 0.001)
+      await model.settled()
+      #expect(model.lastEffects.contains { $0.type == "dieRolled" }, "nothing was asked before the first mark")
+      clock.advance(by: 0.001)
+      await model.settled()
+      #expect(model.lastEffects.contains { $0.type == "speak" }, "the first idle prompt was asked for at its mark and spoken")
+  }
+
+  @Test("Projects: the model follows the counts live — a task completed by another client moves its project; the completion plays once for the server's hold")
+  func projectsFollowLive() async throws {
+    try await withTestApp { test in try await Self.projectsFollowLive(test) }
+  }
+
+  @MainActor static func projectsFollowLive(_ test: TestClient) async throws {
+      let clock = ManualModelClock()
+      let api = CompletionClient(server: test.base)
+      let model = ProjectsModel(client: api, clock: clock)
+      await model.createProject(name: "Garden")
+      let project = try #require(model.openProject)
+      await model.addTask("Dig")
+      await model.addTask("Sow")
+      #expect(model.tasks.map(\.title) == ["Dig", "Sow"])
+      #expect(model.openProject?.total == 2 && model.openProject?.percent == 0)
+
+      model.followLive()
+      // Another device of the same person (a second client on the same session) completes a task.
+      let other = CompletionClient(server: test.base, credential: api.credential)
+      _ = try await other.updateTask(model.tasks[0].id, TaskRequest(completed: true))
+      await Self.observe { model.projects.first { $0.id == project.id }?.completed == 1 }
+      #expect(model.projects.first { $0.id == project.id }?.percent == 50)
+
+      await model.setCompleted(model.tasks[1].id, true)
+      let completion = try #require(model.completion)
+      #expect(completion.isFirst && model.completedProject?.id == project.id)
+      clock.advance(by: completion.holdSeconds)
+      #expect(model.completion == nil)
+      await model.setCompleted(model.tasks[1].id, false)
+      await model.setCompleted(model.tasks[1].id, true)
+      #expect(model.completion == nil, "completing again does not celebrate twice")
+      model.stopFollowing()
+  }
+}
