@@ -78,13 +78,15 @@ let package = Package(
     // A typed client of the HTTP API over the shared types (the command line's `tasks` and `login` use it).
     .target(
       name: "CompletionClient",
-      dependencies: ["CompletionAPI", "CompletionCore", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
+      dependencies: ["CompletionAPI", "CompletionCore", "Cryptogram", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
     .target(name: "CompletionKitUI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame", "Projects", "Challenges"]),
     .executableTarget(
       name: "completionkit",
       dependencies: [
         "CompletionServer",
         "CompletionClient",
+        "CompletionAPI",
+        "Cryptogram",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]

@@ -51,16 +51,51 @@ public enum Launcher {
   }
 
   /// Builds a configured, migrated app, printing what it does (a first start can take a moment).
-  static func makeApplication(options: ServerOptions, arguments: [String], logLevel: String) async throws -> Application {
+  static func makeApplication(
+    options: ServerOptions, arguments: [String], logLevel: String, quiet: Bool = false
+  ) async throws -> Application {
     var environment = Environment(name: ProcessInfo.processInfo.environment["COMPLETIONKIT_ENV"] ?? "production", arguments: ["completionkit"])
     environment.arguments = arguments
     let app = try await Application.make(environment)
     app.logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
     do {
       try configure(app, options: options)
-      say("CompletionKit \(CompletionKitVersion.current): preparing the database (\(describe(options.database)))…")
+      if !quiet { say("CompletionKit \(CompletionKitVersion.current): preparing the database (\(describe(options.database)))…") }
       try await prepareDatabase(app)
       return app
+    } catch {
+      try? await app.asyncShutdown()
+      throw error
+    }
+  }
+
+  /// A server running inside this process (for a command that needs one, like `completionkit play`).
+  public final class InProcessServer: Sendable {
+    /// Its address, e.g. `http://127.0.0.1:49152`.
+    public let base: String
+    private let app: Application
+
+    init(base: String, app: Application) {
+      self.base = base
+      self.app = app
+    }
+
+    /// Stops serving and closes the database.
+    public func stop() async {
+      await app.endLiveStreams()
+      await app.server.shutdown()
+      try? await app.asyncShutdown()
+    }
+  }
+
+  /// Migrates and serves on a free port of 127.0.0.1, silently (nothing is printed; only errors are logged).
+  public static func startInProcess(options: ServerOptions) async throws -> InProcessServer {
+    let app = try await makeApplication(options: options, arguments: ["completionkit"], logLevel: "error", quiet: true)
+    do {
+      try await app.asyncBoot()
+      try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+      guard let port = app.http.server.shared.localAddress?.port else { throw LauncherError("The server started without a port.") }
+      return InProcessServer(base: "http://127.0.0.1:\(port)", app: app)
     } catch {
       try? await app.asyncShutdown()
       throw error

@@ -323,4 +323,52 @@ struct ClientModelTests {
       #expect(model.completion == nil, "completing again does not celebrate twice")
       model.stopFollowing()
   }
+
+  @Test("The terminal cryptogram: fits 80×24 and a narrow window, plain under NO_COLOR, keys read from raw bytes and lines, the solved sequence appears at the core's times")
+  func terminalCryptogram() async throws {
+    try await withTestApp { test, app in try await Self.terminalCryptogram(test, app) }
+  }
+
+  @MainActor static func terminalCryptogram(_ test: TestClient, _ app: Application) async throws {
+    #expect(TerminalKey.parse([0x1B, 0x5B, 0x43, 0x09, 0x1B, 0x5B, 0x5A, 0x3F, 0x20, 0x61, 0x0D, 0x03]) == [.next, .next, .previous, .hint, .pause, .letter("a"), .enter, .quit])
+    #expect(TerminalKey.parse([0x1B]) == [.quit])
+    #expect(TerminalKey.parse(line: "hint") == [.hint] && TerminalKey.parse(line: "e t") == [.letter("e"), .letter("t")])
+
+    let clock = ManualModelClock()
+    let model = CryptogramModel(client: CompletionClient(server: test.base), clock: clock)
+    await model.start(.random(.long)).value
+    let escape = "\u{1B}"
+    func visible(_ line: String) -> Int {
+      ClientRuleCopyTests.matches(#"\x1B\[[0-9;]*m"#, in: line).reduce(line.count) { $0 - $1.count }
+    }
+    for size in [TerminalSize(columns: 80, rows: 24), TerminalSize(columns: 40, rows: 24), TerminalSize(columns: 30, rows: 12)] {
+      for color in [true, false] {
+        let lines = CryptogramTerminal.render(model, size: size, color: color)
+        #expect(lines.count <= size.rows, "\(size)")
+        for line in lines { #expect(visible(line) <= size.columns, "\(size): \(line)") }
+        #expect(lines.contains { $0.contains(escape) } == color, "colour codes only with colour")
+        #expect(lines.last?.contains("hint") == true, "the keys are named on the last line")
+      }
+    }
+    let plain = CryptogramTerminal.render(model, size: .standard, color: false)
+    #expect(plain.contains { $0.trimmingCharacters(in: .whitespaces) == "^" || $0.contains("^ ") }, "without colour the selected cell is pointed at")
+
+    // Played through the keys; the solved sequence appears part by part on the model's clock.
+    let puzzle = try await CryptogramAPITests().puzzle(of: try #require(model.game?.id), app: app)
+    while !model.isSolved, let cell = model.selectedCell {
+      _ = await CryptogramTerminal.handle(.letter(Letters.letter(puzzle.cells[cell].plain!)), on: model)
+    }
+    #expect(model.isSolved)
+    func screen() -> String { CryptogramTerminal.render(model, size: .standard, color: false).joined(separator: "\n") }
+    #expect(!screen().contains("S O L V E D"), "the board stays while the wiggle plays")
+    let steps = Dictionary(uniqueKeysWithValues: try #require(model.celebration).steps.map { ($0.id, $0.delay) })
+    clock.advance(by: try #require(steps["trophy"]) + 0.3)
+    #expect(screen().contains("S O L V E D") && !screen().contains("Press Enter"))
+    clock.advance(by: try #require(steps["next"]))
+    #expect(screen().contains("Press Enter for the next puzzle"))
+    #expect(screen().contains(String(puzzle.quote.text.split(separator: " ").first ?? "")))
+    #expect(await CryptogramTerminal.handle(.enter, on: model) == .keepPlaying)
+    #expect(!model.isSolved && model.game?.id != nil, "Enter starts the next puzzle")
+    #expect(await CryptogramTerminal.handle(.quit, on: model) == .quit)
+  }
 }

@@ -1,0 +1,371 @@
+import CompletionAPI
+import CompletionCore
+import Cryptogram
+import Foundation
+
+/// The terminal's size in character cells.
+public struct TerminalSize: Hashable, Sendable {
+  public var columns: Int
+  public var rows: Int
+
+  public init(columns: Int, rows: Int) {
+    self.columns = columns
+    self.rows = rows
+  }
+
+  /// The classic window: what a terminal that cannot say its size is taken to be.
+  public static let standard = TerminalSize(columns: 80, rows: 24)
+}
+
+/// A key the player pressed, as the terminal cryptogram reads it.
+public enum TerminalKey: Hashable, Sendable {
+  case letter(Character)
+  case next, previous, hint, pause, enter, newPuzzle, restart, quit
+  case other
+
+  /// The keys in `bytes` (one read from a terminal in raw mode): letters, arrows, Tab and Shift-Tab, Enter,
+  /// Space, `?`, Esc and Ctrl-C.
+  public static func parse(_ bytes: [UInt8]) -> [TerminalKey] {
+    var keys: [TerminalKey] = []
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      switch byte {
+      case 0x1B:
+        // An escape sequence arrives in one read; a lone Esc is the player leaving.
+        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "[") || bytes[index] == UInt8(ascii: "O") {
+          let final = bytes[index + 1]
+          index += 2
+          switch final {
+          case UInt8(ascii: "C"), UInt8(ascii: "B"): keys.append(.next)
+          case UInt8(ascii: "D"), UInt8(ascii: "A"), UInt8(ascii: "Z"): keys.append(.previous)
+          default: keys.append(.other)
+          }
+        } else {
+          keys.append(.quit)
+        }
+      case 0x03, 0x04: keys.append(.quit)
+      case 0x09: keys.append(.next)
+      case 0x0D, 0x0A: keys.append(.enter)
+      case UInt8(ascii: " "): keys.append(.pause)
+      case UInt8(ascii: "?"): keys.append(.hint)
+      case UInt8(ascii: "!"): keys.append(.newPuzzle)
+      default:
+        let scalar = Unicode.Scalar(byte)
+        if scalar.properties.isAlphabetic, byte < 0x80 {
+          keys.append(.letter(Character(scalar)))
+        } else {
+          keys.append(.other)
+        }
+      }
+    }
+    return keys
+  }
+
+  /// The keys one typed line stands for when the input is not a terminal (a script, a pipe): its letters in
+  /// order, or one of the words `hint`, `pause`, `next`, `new`, `restart`, `continue`, `quit`.
+  public static func parse(line: String) -> [TerminalKey] {
+    let word = line.trimmingCharacters(in: .whitespaces).lowercased()
+    switch word {
+    case "hint", "?": return [.hint]
+    case "pause", "resume": return [.pause]
+    case "next", ">": return [.next]
+    case "previous", "<": return [.previous]
+    case "new", "!": return [.newPuzzle]
+    case "restart": return [.restart]
+    case "continue", "": return [.enter]
+    case "quit", "exit": return [.quit]
+    default: return word.filter { $0.isLetter && $0.isASCII }.map { .letter($0) }
+    }
+  }
+}
+
+/// The cryptogram in a terminal: what a key does to a ``CryptogramModel``, and the screen drawn from it.
+/// Pure apart from the model, so a test draws any size and checks every line.
+@MainActor
+public enum CryptogramTerminal {
+  /// What the command does after a key.
+  public enum Outcome: Sendable, Equatable {
+    case keepPlaying
+    case quit
+  }
+
+  /// Carries out `key` on `model`. Letters are guesses while the puzzle is played; once it is solved or the
+  /// mistakes ran out they choose what comes next (`n` new, `r` try again, `c` continue).
+  public static func handle(_ key: TerminalKey, on model: CryptogramModel) async -> Outcome {
+    switch key {
+    case .quit: return .quit
+    case .other: return .keepPlaying
+    case .next: model.moveSelection(forward: true)
+    case .previous: model.moveSelection(forward: false)
+    case .hint: await model.hint().value
+    case .pause:
+      if model.game?.isPaused == true { await model.resume().value } else if model.acceptsInput { await model.pause().value }
+    case .newPuzzle: await model.start(.random(nil)).value
+    case .restart: await model.restart().value
+    case .enter:
+      if model.isSolved {
+        await model.next().value
+      } else if model.hasFailed {
+        await model.continuePlaying().value
+      } else if model.game?.isPaused == true {
+        await model.resume().value
+      }
+    case .letter(let letter):
+      if model.acceptsInput {
+        await model.type(Character(letter.uppercased())).value
+      } else if model.isSolved || model.hasFailed {
+        switch letter.lowercased() {
+        case "n": await model.next().value
+        case "r": if model.hasFailed { await model.restart().value }
+        case "c": if model.hasFailed { await model.continuePlaying().value }
+        case "q": return .quit
+        default: break
+        }
+      } else if model.game?.isPaused == true {
+        await model.resume().value
+      }
+    }
+    return .keepPlaying
+  }
+
+  // MARK: Drawing
+
+  /// A run of text in one style.
+  struct Span {
+    var text: String
+    var style: Style = .plain
+  }
+
+  enum Style {
+    case plain, selected, sameCipher, mistake, hinted, given, dim, bold, title, warning, good
+  }
+
+  /// The screen for `model` now: at most `size.rows` lines, none wider than `size.columns` characters once
+  /// the colour codes are left out. `color` false draws plain text (`NO_COLOR`, a pipe).
+  public static func render(_ model: CryptogramModel, size: TerminalSize, color: Bool) -> [String] {
+    let width = max(20, size.columns)
+    var lines: [[Span]] = []
+    let top = header(model, width: width)
+    lines += top
+    if top.count == 1 { lines.append([]) }
+    guard let game = model.game else {
+      lines.append([Span(text: model.problem ?? "Opening the puzzle…")])
+      return finish(lines, size: size, color: color)
+    }
+    let celebrating = model.isSolved && model.celebrationHasReached("overlay")
+    if celebrating {
+      lines += celebration(model, game: game, width: width)
+    } else {
+      lines += board(model, game: game, width: width, color: color)
+      lines.append([])
+      lines.append(status(model, game: game))
+    }
+    let help = helpLine(model, width: width)
+    // The help line sits at the bottom when there is room, right under the rest when there is not.
+    while lines.count < size.rows - 1 { lines.append([]) }
+    lines.append(help)
+    return finish(lines, size: size, color: color)
+  }
+
+  /// The title and the numbers on one line, or on two when the window is narrow.
+  private static func header(_ model: CryptogramModel, width: Int) -> [[Span]] {
+    guard let game = model.game else { return [[Span(text: "CRYPTOGRAM", style: .title)]] }
+    let title = game.mode == "daily" ? "CRYPTOGRAM · Daily \(game.date ?? "")" : "CRYPTOGRAM · \(game.length.rawValue.capitalized) quote"
+    let mistakes = game.mistakeLimit.map { "\(game.mistakes)/\($0)" } ?? "\(game.mistakes)"
+    let numbers = "Time \(model.formattedTime)  Mistakes \(mistakes)  Hints \(game.hints)"
+    let warn = game.mistakeLimit.map { game.mistakes >= $0 - 1 } ?? false
+    let right = Span(text: numbers, style: warn ? .warning : .plain)
+    if title.count + 2 + numbers.count > width {
+      return [[Span(text: title, style: .title)], [right]]
+    }
+    return [[Span(text: title, style: .title), Span(text: String(repeating: " ", count: width - title.count - numbers.count)), right]]
+  }
+
+  /// The puzzle as rows of words: each cell two columns wide, a guess over its cipher letter; words are
+  /// never split unless one is wider than the screen.
+  private static func board(_ model: CryptogramModel, game: CryptogramGameView, width: Int, color: Bool) -> [[Span]] {
+    let usable = width - 2
+    var rows: [[Int?]] = [[]]  // cell indices, nil for the gap between words
+    for word in game.words {
+      var pieces: [[Int]] = []
+      var rest = word[...]
+      while !rest.isEmpty {
+        pieces.append(Array(rest.prefix(usable / 2)))
+        rest = rest.dropFirst(usable / 2)
+      }
+      for piece in pieces {
+        let current = rows[rows.count - 1]
+        let needed = (current.isEmpty ? 0 : 1) + piece.count * 2
+        let used = current.reduce(0) { $0 + ($1 == nil ? 1 : 2) }
+        if !current.isEmpty, used + needed > usable { rows.append([]) }
+        if !rows[rows.count - 1].isEmpty { rows[rows.count - 1].append(nil) }
+        rows[rows.count - 1] += piece.map { Optional($0) }
+      }
+    }
+    let selected = model.selectedCell.flatMap { game.cells.indices.contains($0) ? game.cells[$0] : nil }
+    var lines: [[Span]] = []
+    for row in rows {
+      var guesses: [Span] = [Span(text: " ")]
+      var ciphers: [Span] = [Span(text: " ")]
+      var marker: [Span] = [Span(text: " ")]
+      var hasMarker = false
+      for entry in row {
+        guard let index = entry, game.cells.indices.contains(index) else {
+          guesses.append(Span(text: " "))
+          ciphers.append(Span(text: " "))
+          marker.append(Span(text: " "))
+          continue
+        }
+        let cell = game.cells[index]
+        // The wiggle moves a cell one column within its slot while its swing is large.
+        let swing = model.wiggleOffset(of: index)
+        let shifted = color && abs(swing) >= 1.5
+        func place(_ character: String) -> String { shifted && swing > 0 ? " " + character : character + " " }
+        if !cell.isLetter {
+          guesses.append(Span(text: place(cell.shown ?? " ")))
+          ciphers.append(Span(text: "  "))
+          marker.append(Span(text: "  "))
+          continue
+        }
+        var style: Style = .plain
+        var shown = cell.shown ?? "_"
+        if let mistake = model.mistake, mistake.cell == index {
+          shown = String(mistake.letter)
+          style = .mistake
+        } else if index == model.selectedCell {
+          style = .selected
+        } else if cell.shown == nil, let selected, selected.cipher == cell.cipher {
+          style = .sameCipher
+        } else if cell.hinted {
+          style = .hinted
+        } else if cell.prefilled {
+          style = .given
+        }
+        guesses.append(Span(text: place(shown), style: style))
+        ciphers.append(Span(text: place(cell.cipher ?? " "), style: index == model.selectedCell ? .selected : .dim))
+        if index == model.selectedCell {
+          marker.append(Span(text: "^ "))
+          hasMarker = true
+        } else {
+          marker.append(Span(text: "  "))
+        }
+      }
+      lines.append(guesses)
+      lines.append(ciphers)
+      // Without colour the selected cell is pointed at from below.
+      if !color, hasMarker { lines.append(marker) }
+    }
+    return lines
+  }
+
+  private static func status(_ model: CryptogramModel, game: CryptogramGameView) -> [Span] {
+    if let problem = model.problem { return [Span(text: problem, style: .warning)] }
+    if model.hasFailed {
+      return [Span(text: "Out of mistakes. Enter or c: keep playing · r: try again · n: new puzzle", style: .warning)]
+    }
+    if game.isPaused { return [Span(text: "Paused. Press Space or Enter to go on.", style: .bold)] }
+    if model.isSolved { return [Span(text: "Solved!", style: .good)] }
+    if let mistake = model.mistake { return [Span(text: "\(mistake.letter) is not the letter there.", style: .mistake)] }
+    if !game.hasStarted { return [Span(text: "Type a letter for the highlighted cell. The clock starts with your first move.")] }
+    return [Span(text: "\(game.progress.displayPercent) % found")]
+  }
+
+  /// The solved screen, each part appearing at its step of the server's choreography (the core's times).
+  private static func celebration(_ model: CryptogramModel, game: CryptogramGameView, width: Int) -> [[Span]] {
+    func part(_ step: String, _ spans: [Span]) -> [[Span]] {
+      guard model.celebrationHasReached(step) else { return [[]] }
+      // Still fading in: drawn dim until its step is half way.
+      let appearance = model.celebrationAppearance(of: step)
+      return [appearance.opacity < 0.5 ? spans.map { Span(text: $0.text, style: .dim) } : spans]
+    }
+    var lines: [[Span]] = []
+    lines += part("trophy", [Span(text: "*  S O L V E D  *", style: .good)])
+    lines.append([])
+    if let solution = game.solution {
+      for line in wrap("“\(solution.text)”", width: width - 4) {
+        lines += part("quote", [Span(text: "  " + line, style: .bold)])
+      }
+      lines += part("attribution", [Span(text: "  — \(solution.author)" + (solution.year.map { ", \($0)" } ?? ""))])
+      if let source = solution.source, !source.isEmpty { lines += part("source", [Span(text: "    \(source)", style: .dim)]) }
+    }
+    lines.append([])
+    let stats = game.stats ?? CompletionStats(seconds: game.elapsedSeconds, mistakes: game.mistakes, hints: game.hints)
+    lines += part("stats", [Span(text: "  Time \(stats.formattedTime)   Mistakes \(stats.mistakes)   Hints \(stats.hints)")])
+    lines.append([])
+    lines += part("next", [Span(text: "  Press Enter for the next puzzle", style: .title)])
+    return lines
+  }
+
+  private static func helpLine(_ model: CryptogramModel, width: Int) -> [Span] {
+    let text: String
+    if model.isSolved {
+      text = "Enter or n: next puzzle · q or Esc: quit"
+    } else if width >= 78 {
+      text = "A-Z guess · Tab/arrows move · ? hint · Space pause · ! new puzzle · Esc quit"
+    } else {
+      text = "A-Z · Tab move · ? hint · Space pause · Esc quit"
+    }
+    return [Span(text: String(text.prefix(width)), style: .dim)]
+  }
+
+  /// Words of `text` in lines of at most `width` characters.
+  static func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var current = ""
+    for word in text.split(separator: " ") {
+      if current.isEmpty {
+        current = String(word)
+      } else if current.count + 1 + word.count <= width {
+        current += " " + word
+      } else {
+        lines.append(current)
+        current = String(word)
+      }
+      while current.count > width {
+        lines.append(String(current.prefix(width)))
+        current = String(current.dropFirst(width))
+      }
+    }
+    if !current.isEmpty { lines.append(current) }
+    return lines
+  }
+
+  /// The lines cut to the screen and written with or without colour codes.
+  private static func finish(_ lines: [[Span]], size: TerminalSize, color: Bool) -> [String] {
+    var kept = lines
+    if kept.count > size.rows, size.rows > 1 {
+      // Too short a window: the top of the board stays, the help line stays last.
+      kept = Array(kept.prefix(size.rows - 1)) + [kept[kept.count - 1]]
+    }
+    return kept.map { spans in
+      var remaining = max(20, size.columns)
+      var out = ""
+      for span in spans where remaining > 0 {
+        let text = String(span.text.prefix(remaining))
+        remaining -= text.count
+        out += color ? ansi(span.style, text) : text
+      }
+      return out
+    }
+  }
+
+  private static func ansi(_ style: Style, _ text: String) -> String {
+    let code: String
+    switch style {
+    case .plain: return text
+    case .selected: code = "7;1"
+    case .sameCipher: code = "4"
+    case .mistake: code = "1;31"
+    case .hinted: code = "36"
+    case .given: code = "2"
+    case .dim: code = "2"
+    case .bold: code = "1"
+    case .title: code = "1;33"
+    case .warning: code = "33"
+    case .good: code = "1;32"
+    }
+    return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+  }
+}
