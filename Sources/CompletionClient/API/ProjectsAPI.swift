@@ -1,4 +1,5 @@
 import CompletionAPI
+import CompletionCore
 import Foundation
 
 // Projects (seed 003): projects, tasks, order, import and export, and the live stream of counts.
@@ -39,9 +40,14 @@ extension CompletionClient {
     try await send(.createTask, body: .json(request))
   }
 
-  /// Changes a task: any field of `request` that is set.
-  public func updateTask(_ id: String, _ request: TaskRequest) async throws -> TaskChangeResponse {
-    try await send(.updateTask, id, body: .json(request))
+  /// Changes a task: any field of `request` that is set. Completing a project's last task is a completion:
+  /// `timeZone` names the person's day for its streak, `preference` adapts its celebration.
+  public func updateTask(
+    _ id: String, _ request: TaskRequest, timeZone: String? = nil, preference: MotionPreference? = nil
+  ) async throws -> TaskChangeResponse {
+    try await send(
+      .updateTask, id, query: [("preference", preference?.rawValue)], body: .json(request),
+      headers: timeZone.map { [("Time-Zone", $0)] } ?? [])
   }
 
   /// Deletes a task; the answer carries the counts after it.

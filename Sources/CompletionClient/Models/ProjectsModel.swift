@@ -36,12 +36,21 @@ public final class ProjectsModel {
   @ObservationIgnored private let clock: any ModelClock
   @ObservationIgnored private let haptics: any HapticsPlaying
   @ObservationIgnored private let animator: any StateAnimating
+  @ObservationIgnored private let timeZone: TimeZone
+  @ObservationIgnored private let preference: MotionPreference
   @ObservationIgnored private var revision = 0
   @ObservationIgnored private var live: Task<Void, Never>?
   @ObservationIgnored private var completionTimer: ScheduledAction?
 
-  public init(client: CompletionClient, clock: any ModelClock, haptics: (any HapticsPlaying)? = nil, animator: (any StateAnimating)? = nil) {
+  /// `timeZone` names the person's day for the streak a project's completion counts in; `preference` is the
+  /// person's motion setting, which the server adapts the completion's celebration to.
+  public init(
+    client: CompletionClient, clock: any ModelClock, timeZone: TimeZone = .current, preference: MotionPreference = .full,
+    haptics: (any HapticsPlaying)? = nil, animator: (any StateAnimating)? = nil
+  ) {
     let plain = PlainPlatform()
+    self.timeZone = timeZone
+    self.preference = preference
     self.client = client
     self.clock = clock
     self.haptics = haptics ?? plain
@@ -139,12 +148,14 @@ public final class ProjectsModel {
 
   /// Completes or reopens a task. Completing a project's last task brings its completion.
   public func setCompleted(_ taskID: String, _ completed: Bool) async {
-    await attempt { apply(try await client.updateTask(taskID, TaskRequest(completed: completed))) }
+    await attempt {
+      apply(try await client.updateTask(taskID, TaskRequest(completed: completed), timeZone: timeZone.identifier, preference: preference))
+    }
   }
 
   /// Changes a task's fields.
   public func updateTask(_ taskID: String, _ request: TaskRequest) async {
-    await attempt { apply(try await client.updateTask(taskID, request)) }
+    await attempt { apply(try await client.updateTask(taskID, request, timeZone: timeZone.identifier, preference: preference)) }
   }
 
   /// Deletes a task.

@@ -158,7 +158,7 @@ public enum CryptogramTerminal {
     if celebrating {
       lines += celebration(model, game: game, width: width)
     } else {
-      lines += board(model, game: game, width: width, color: color)
+      lines += board(model, game: game, width: width, height: size.rows, color: color)
       lines.append([])
       lines.append(status(model, game: game))
     }
@@ -185,7 +185,7 @@ public enum CryptogramTerminal {
 
   /// The puzzle as rows of words: each cell two columns wide, a guess over its cipher letter; words are
   /// never split unless one is wider than the screen.
-  private static func board(_ model: CryptogramModel, game: CryptogramGameView, width: Int, color: Bool) -> [[Span]] {
+  private static func board(_ model: CryptogramModel, game: CryptogramGameView, width: Int, height: Int, color: Bool) -> [[Span]] {
     let usable = width - 2
     var rows: [[Int?]] = [[]]  // cell indices, nil for the gap between words
     for word in game.words {
@@ -205,11 +205,17 @@ public enum CryptogramTerminal {
       }
     }
     let selected = model.selectedCell.flatMap { game.cells.indices.contains($0) ? game.cells[$0] : nil }
+    // Centred across the window, and with a blank line between rows when the window is tall enough.
+    let widest = rows.map { $0.reduce(0) { $0 + ($1 == nil ? 1 : 2) } }.max() ?? 0
+    let indent = String(repeating: " ", count: 1 + max(0, (usable - widest) / 2))
+    let linesPerRow = color ? 2 : 3
+    let spaced = rows.count * (linesPerRow + 1) + 6 <= height
     var lines: [[Span]] = []
-    for row in rows {
-      var guesses: [Span] = [Span(text: " ")]
-      var ciphers: [Span] = [Span(text: " ")]
-      var marker: [Span] = [Span(text: " ")]
+    for (number, row) in rows.enumerated() {
+      if spaced, number > 0 { lines.append([]) }
+      var guesses: [Span] = [Span(text: indent)]
+      var ciphers: [Span] = [Span(text: indent)]
+      var marker: [Span] = [Span(text: indent)]
       var hasMarker = false
       for entry in row {
         guard let index = entry, game.cells.indices.contains(index) else {
