@@ -371,4 +371,51 @@ struct ClientModelTests {
     #expect(!model.isSolved && model.game?.id != nil, "Enter starts the next puzzle")
     #expect(await CryptogramTerminal.handle(.quit, on: model) == .quit)
   }
+
+  @Test("Challenges: join and complete with a photo through the model; the points and streak are the server's, the celebration goes after its time; a follower's model sees it and congratulates")
+  func challengesThroughTheModel() async throws {
+    try await withTestApp { test, _ in try await Self.challengesThroughTheModel(test) }
+  }
+
+  @MainActor static func challengesThroughTheModel(_ test: TestClient) async throws {
+    let clock = ManualModelClock()
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let cookClient = CompletionClient(server: test.base)
+    let cookName = uniqueUsername("cook")
+    _ = try await cookClient.register(username: cookName, password: "password-123")
+    let cook = ChallengesModel(client: cookClient, clock: clock, timeZone: berlin)
+    await cook.load()
+    #expect(cook.problem == nil)
+    let daily = try #require(cook.challenges.first { $0.type == "daily" })
+    await cook.join(daily.id)
+    #expect(cook.challenges.first { $0.id == daily.id }?.participation?.status == "active")
+
+    let friendClient = CompletionClient(server: test.base)
+    _ = try await friendClient.register(username: uniqueUsername("friend"), password: "password-123")
+    let friend = ChallengesModel(client: friendClient, clock: clock, timeZone: berlin)
+    await friend.follow(cookName)
+
+    await cook.complete(daily.id, photo: Data(ChallengesAPITests.gpsPhoto), contentType: "image/jpeg", story: "Crispy edges!")
+    #expect(cook.problem == nil)
+    let done = try #require(cook.celebration)
+    #expect(done.isFirst && done.pointsAwarded == daily.points)
+    #expect(cook.stats?.totalPoints == daily.points && cook.stats?.currentStreak == 1)
+    #expect(cook.feed.first?.id == done.activity.id)
+    let core = try #require(done.celebration)
+    let first = try #require(core.steps.min { $0.delay < $1.delay })
+    #expect(cook.celebrationAppearance(of: first.id) == first.from)
+    clock.advance(by: done.dismissAfter)
+    #expect(cook.celebration == nil, "the celebration goes by itself after the server's time")
+
+    // A retried completion pays nothing again and does not celebrate twice.
+    await cook.complete(daily.id, photo: Data(ChallengesAPITests.gpsPhoto), contentType: "image/jpeg")
+    #expect(cook.celebration == nil && cook.stats?.totalPoints == daily.points)
+
+    await friend.load()
+    let item = try #require(friend.feed.first { $0.id == done.activity.id })
+    #expect(item.story == "Crispy edges!" && !item.congratulated)
+    await friend.setCongratulated(item.id, true)
+    #expect(friend.feed.first { $0.id == item.id }?.congrats == 1)
+    #expect(friend.feed.first { $0.id == item.id }?.congratulated == true)
+  }
 }
