@@ -174,7 +174,8 @@ public final class CompletionClient: Sendable {
   }
 
   /// One round trip. A change is sent with an `Idempotency-Key`, and a connection that fails before an answer
-  /// is tried again with the same key, so a retried move is applied (and paid) once.
+  /// is tried again with the same key when the endpoint is safe to retry, so a retried move is applied (and
+  /// paid) once.
   func exchange(
     _ endpoint: Endpoint, _ parameters: [String], query: [(String, String?)], body: Body, headers extra: [(String, String)]
   ) async throws -> (Data, HTTPHeaders) {
@@ -193,7 +194,9 @@ public final class CompletionClient: Sendable {
         response = try await http.execute(request, timeout: .seconds(30))
         bytes = Data(try await response.body.collect(upTo: 256 << 20).readableBytesView)
       } catch {
-        if attempt < 3, !Task.isCancelled { continue }
+        // Only a request the server deduplicates, or that sets a state, is sent again: a lost answer to "add a
+        // task" may mean the task was added.
+        if attempt < 3, endpoint.isSafeToRetry, !Task.isCancelled { continue }
         throw ClientTransportError(description: "Could not reach \(server): is `completionkit serve` running there? (\(error))")
       }
       keepSession(from: response.headers, after: endpoint)

@@ -174,4 +174,21 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case .getPublicCard: "/s/{id}/card.png"
     }
   }
+
+  /// Whether sending it twice does what sending it once does, so a request whose answer was lost can be sent
+  /// again: reads, puts and deletes, the changes the server deduplicates by `Idempotency-Key` (or, for the
+  /// kids' events, by their event id), and changes that set a state rather than add to one.
+  public var isSafeToRetry: Bool {
+    switch method {
+    case "GET", "PUT", "DELETE": return true
+    default: break
+    }
+    switch self {
+    case .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .resumeCryptogram, .continueCryptogram, .restartCryptogram,
+      .abandonCryptogram, .updateTask, .completeChallenge, .sendKidsEvent, .joinChallenge, .leaveChallenge, .follow, .congratulate:
+      return true
+    default:
+      return false
+    }
+  }
 }
