@@ -81,6 +81,16 @@ public final class CompletionClient: Sendable {
     set { signIn.withLock { $0 = newValue } }
   }
 
+  /// The sign-in as request headers, for a request the client does not make itself (a video player
+  /// fetching an uploaded film).
+  public var authorizationHeaders: [String: String] {
+    switch credential {
+    case .none: [:]
+    case .bearer(let token): ["Authorization": "Bearer \(token)"]
+    case .session(let cookie): ["Cookie": "ck_session=\(cookie)"]
+    }
+  }
+
   // MARK: Transport
 
   /// A request body.

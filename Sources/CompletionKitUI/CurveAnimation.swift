@@ -1,6 +1,7 @@
 #if canImport(SwiftUI)
-import SwiftUI
+import CompletionAPI
 import CompletionCore
+import SwiftUI
 
 // `CompletionCore.Spring` is spelled out in full throughout: SwiftUI has its own `Spring` type and an
 // unqualified name would be ambiguous.
@@ -25,6 +26,12 @@ extension CompletionCore.Spring {
   public var animation: Animation {
     .spring(response: response, dampingFraction: dampingFraction)
   }
+}
+
+extension StepPayload {
+  /// SwiftUI's animation for this step of one of the server's choreographies (`model.motion(name, step:)`):
+  /// its curve over its duration, its delay not included (the caller starts it when the step starts).
+  public var animation: Animation { curve.curve.animation(duration: duration) }
 }
 
 extension Animation {

@@ -33,7 +33,8 @@ public final class ChallengesModel {
   @ObservationIgnored public let client: CompletionClient
   @ObservationIgnored private let clock: any ModelClock
   @ObservationIgnored private let timeZone: TimeZone
-  @ObservationIgnored private let preference: MotionPreference
+  /// The person's motion setting, sent with a completion (a view updates it when Reduce Motion changes).
+  @ObservationIgnored public var preference: MotionPreference
   @ObservationIgnored private let haptics: any HapticsPlaying
   @ObservationIgnored private let animator: any StateAnimating
   @ObservationIgnored private var feedCursor: String?
@@ -116,6 +117,11 @@ public final class ChallengesModel {
     guard let payload = celebration?.celebration, let step = payload.choreography.step(stepID) else { return .identity }
     guard let start = celebrationStart else { return step.from }
     return step.appearance(at: max(0, clock.now.timeIntervalSince(start)))
+  }
+
+  /// Seconds since the celebration started, on the model's clock, or nil when none is up.
+  public var celebrationElapsed: Double? {
+    celebrationStart.map { max(0, clock.now.timeIntervalSince($0)) }
   }
 
   /// Takes the celebration away (a tap, or its time ran out).

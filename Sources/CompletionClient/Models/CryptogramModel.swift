@@ -62,7 +62,8 @@ public final class CryptogramModel {
   @ObservationIgnored private let haptics: any HapticsPlaying
   @ObservationIgnored private let animator: any StateAnimating
   @ObservationIgnored private let timeZone: TimeZone
-  @ObservationIgnored private let preference: MotionPreference
+  /// The person's motion setting, sent with every move (a view updates it when Reduce Motion changes).
+  @ObservationIgnored public var preference: MotionPreference
   /// When ``game`` arrived, so the running clock can be drawn between answers.
   @ObservationIgnored private var receivedAt: Date
   @ObservationIgnored private var queue: Task<Void, Never>?
@@ -188,6 +189,19 @@ public final class CryptogramModel {
   @discardableResult
   public func next() -> Task<Void, Never> {
     start(.random(game?.length))
+  }
+
+  /// What sharing the solved puzzle sends: a spoiler-free message and a link (nil before it is solved).
+  public func share() async -> CryptogramShareView? {
+    guard isSolved, let id = game?.id else { return nil }
+    do {
+      return try await client.shareCryptogram(id)
+    } catch let error as APIError {
+      problem = error.message
+    } catch {
+      problem = "The server could not be reached. Try again."
+    }
+    return nil
   }
 
   // MARK: Moves

@@ -37,7 +37,8 @@ public final class ProjectsModel {
   @ObservationIgnored private let haptics: any HapticsPlaying
   @ObservationIgnored private let animator: any StateAnimating
   @ObservationIgnored private let timeZone: TimeZone
-  @ObservationIgnored private let preference: MotionPreference
+  /// The person's motion setting, sent with a change that may complete a project.
+  @ObservationIgnored public var preference: MotionPreference
   @ObservationIgnored private var revision = 0
   @ObservationIgnored private var live: Task<Void, Never>?
   @ObservationIgnored private var completionTimer: ScheduledAction?

@@ -86,6 +86,11 @@ public final class WaldabenteuerModel {
   public private(set) var isHoldingTimeUp = false
   /// "Gespeichert." and the like in the parent area, while it shows.
   public private(set) var parentNotice: String?
+  /// The loading bar, 0…100, from the server's last `loadingProgress`.
+  public private(set) var loadingProgress = 0
+  /// The video that ran out, kept on screen (paused, its clock at zero) while ``isHoldingTimeUp``: the server
+  /// is already home by then.
+  public private(set) var timeUpPlayback: KidsPlaybackView?
   /// Whether the server could not be reached on the last try (the page's gentle notice).
   public private(set) var isUnreachable = false
   /// Whether the device is online (videos from YouTube need it).
@@ -112,6 +117,7 @@ public final class WaldabenteuerModel {
   @ObservationIgnored private var screenTimers: [ScheduledAction] = []
   @ObservationIgnored private var momentTimers: [String: ScheduledAction] = [:]
   @ObservationIgnored private var flights = 0
+  @ObservationIgnored private var playbackBefore: KidsPlaybackView?
 
   /// A model for one device (or tab): `tab` names it to the server, so a second device joins the game in play
   /// instead of relaunching it; `timeZone` decides when the family's day starts.
@@ -254,6 +260,29 @@ public final class WaldabenteuerModel {
     return send("setAudio") { $0.enabled = enabled }
   }
 
+  /// Uploads a video in the parent area (the server checks its bytes and the family's quota); the answer's
+  /// dashboard lists it.
+  @discardableResult
+  public func uploadVideo(_ data: Data, contentType: String, title: String?) -> Task<Void, Never> {
+    enqueue { model in
+      model.apply(try await model.client.uploadKidsVideo(data, contentType: contentType, title: title))
+    }
+  }
+
+  /// Says a line the device says by itself (the catalog's `lines`, e.g. "noInternet"), as the server's own
+  /// lines are said: aloud when sound is on, in the bubble when it is Bennie's.
+  public func say(_ key: String) {
+    guard let text = catalog?.lines[key] else { return }
+    perform(with: KidsEffectView.speak(text))
+  }
+
+  /// Starts the heartbeat and the screen's timers again after ``stop()`` (the view came back), without a
+  /// new launch.
+  public func resumeTimers() {
+    scheduleHeartbeat()
+    syncTimers(from: nil)
+  }
+
   /// The app came to the front or left it: the server pauses and resumes the video clock and play time.
   @discardableResult
   public func phaseChanged(to phase: AppPhase) -> Task<Void, Never> {
@@ -269,6 +298,9 @@ public final class WaldabenteuerModel {
       return Task {}
     }
   }
+
+  /// Seconds "Gespeichert." stays in the parent area: how the notice looks (as the web page's), not a rule.
+  public static let noticeSeconds = 2.5
 
   /// Events the device sends by itself: dropped, not retried, when the server cannot be reached.
   static let backgroundEvents: Set<String> = ["loadingTick", "heartbeat", "videoTick", "idle", "appBackgrounded", "appForegrounded"]
@@ -306,6 +338,7 @@ public final class WaldabenteuerModel {
 
   private func apply(_ response: KidsResponse) {
     let before = view
+    playbackBefore = before?.playback
     let effects = response.effects
     refusal = nil
     if effects.contains(where: { $0.type == "transition" }) || before?.screen != response.view.screen {
@@ -373,12 +406,21 @@ public final class WaldabenteuerModel {
       haptics.play(.medium)
     case "videoTimeUp":
       isHoldingTimeUp = true
-      moment("timeUp", after: effect.seconds ?? 0) { $0.isHoldingTimeUp = false }
+      timeUpPlayback = playbackBefore
+      moment("timeUp", after: effect.seconds ?? 0) {
+        $0.isHoldingTimeUp = false
+        $0.timeUpPlayback = nil
+      }
+    case "loadingProgress":
+      loadingProgress = effect.value ?? loadingProgress
     case "gateRejected":
       gateMessage = effect.text
       moment("gate", after: effect.seconds ?? 0) { $0.gateMessage = nil }
     case "settingsChanged":
-      if view?.screen == "parentDashboard" { parentNotice = "Gespeichert." }
+      if view?.screen == "parentDashboard" {
+        parentNotice = "Gespeichert."
+        moment("notice", after: Self.noticeSeconds) { $0.parentNotice = nil }
+      }
     case "schedule":
       guard let event = effect.event else { return }
       let screen = view?.screen
@@ -393,6 +435,10 @@ public final class WaldabenteuerModel {
       // playTimeStage, pause/resume of the video timer (the playback view says paused), refused.
       break
     }
+  }
+
+  private func perform(with effect: KidsEffectView) {
+    animator.animate { perform(effect) }
   }
 
   private func lineStarted(_ line: KidsLine) {
@@ -500,5 +546,16 @@ public final class WaldabenteuerModel {
         self.send("idle") { $0.seconds = seconds }
       }
     }
+  }
+}
+
+extension KidsEffectView {
+  /// A line for Bennie to say now.
+  static func speak(_ text: String) -> KidsEffectView {
+    var effect = KidsEffectView(type: "speak")
+    effect.speaker = "B"
+    effect.text = text
+    effect.delay = 0
+    return effect
   }
 }

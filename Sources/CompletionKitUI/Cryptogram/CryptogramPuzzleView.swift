@@ -1,96 +1,78 @@
 #if canImport(SwiftUI)
-import SwiftUI
+import CompletionAPI
+import CompletionClient
 import CompletionCore
-import Cryptogram
+import SwiftUI
 
-/// The cryptogram's playing screen: counters and pause, the enciphered quote wrapped by word, a letter
-/// keyboard, the failed panel, and the completion overlay of seed 000.
+/// The cryptogram's playing screen: counters, the clock, hint and pause, the enciphered quote wrapped by
+/// word, a letter keyboard, the failed and paused panels, and the completion screen of seed 000 over it.
+///
+/// Everything it shows is the server's board as `model.game` holds it; every key and button is a call on the
+/// model, which sends it to the server. The wiggle and the celebration play on the model's clock
+/// (`wiggleOffset(of:)`, `celebrationAppearance(of:)`); this view only asks for frames while they move.
 public struct CryptogramPuzzleView: View {
-  private let model: CryptogramGameModel
+  private let model: CryptogramModel
 
   @Environment(\.accessibilityReduceMotion) private var reduceMotion
-  @Environment(\.scenePhase) private var scenePhase
-  // The overlay as shown, apart from `model.showCompletion` as in the seed: the model says "solved" at once,
-  // and this follows it on the choreography's "overlay" step (after the wiggle, with a fade).
-  @State private var isCompletionPresented: Bool
   @FocusState private var isBoardFocused: Bool
 
   private static let keyboardRows: [[Character]] = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"].map { Array($0) }
 
   /// A screen playing `model`'s puzzle.
-  public init(model: CryptogramGameModel) {
+  public init(model: CryptogramModel) {
     self.model = model
-    // A screen opened on an already solved puzzle shows the overlay at once instead of replaying the fade.
-    _isCompletionPresented = State(initialValue: model.showCompletion)
   }
 
-  /// The puzzle, fading out under the completion overlay once solved.
+  /// The puzzle, with the completion screen over it once solved.
   public var body: some View {
     ZStack {
-      playingScreen
-        .opacity(isCompletionPresented ? 0 : 1)
-        // Invisible is not enough: the faded board must not take taps or VoiceOver focus.
-        .allowsHitTesting(!isCompletionPresented)
-        .accessibilityHidden(isCompletionPresented)
+      if let game = model.game {
+        playingScreen(game)
+          // Under the completion screen the board takes no taps and is not read out.
+          .allowsHitTesting(!model.isSolved)
+          .accessibilityHidden(model.isSolved)
 
-      if isCompletionPresented, let stats = model.completionStats {
-        PuzzleCompletionView(
-          quote: model.puzzle.quote,
-          stats: stats,
-          player: model.celebration,
-          // Read when tapped, so a host that replaces `next` later is still honoured.
-          onNext: { model.next() }
-        )
-        .transition(.opacity)
+        if model.isSolved {
+          PuzzleCompletionView(model: model)
+            .transition(.identity)
+        }
+      } else if let problem = model.problem {
+        problemPanel(problem)
+      } else {
+        ProgressView()
       }
     }
-    .onChange(of: model.showCompletion) { _, shown in
-      // The overlay's animation is read from the player, so the player must know about Reduce Motion now,
-      // before any choreographed element has appeared to tell it. Its steps look themselves up when they
-      // fire (0.7 s on), so they pick the setting up too.
-      model.celebration.setReduceMotion(reduceMotion)
-      // Appearing waits for the wiggle and fades on the overlay step; leaving (a new puzzle loaded) is
-      // immediate so the new board is never seen under a fading overlay.
-      withAnimation(shown ? overlayAnimation : nil) {
-        isCompletionPresented = shown
-      }
-    }
-    .onChange(of: scenePhase) { _, phase in
-      // Time away from the app is not playing time.
-      if phase != .active, model.acceptsInput {
-        model.pause()
-      }
-    }
-    .sensoryFeedback(.success, trigger: model.showCompletion) { _, shown in
-      shown
-    }
-  }
-
-  /// The overlay's entrance: the choreography's "overlay" step as the player plays it (a short cross-fade
-  /// under Reduce Motion), delayed by the step's delay as in the seed's `withAnimation(….delay(0.7))`.
-  private var overlayAnimation: Animation? {
-    guard let step = model.celebration.choreography.step("overlay") else { return nil }
-    return step.curve.animation(duration: step.duration).delay(step.delay)
   }
 
   // MARK: - Playing
 
-  private var playingScreen: some View {
+  private func playingScreen(_ game: CryptogramGameView) -> some View {
     VStack(spacing: 16) {
-      header
+      header(game)
+
+      if let problem = model.problem {
+        Text(problem)
+          .font(.footnote)
+          .foregroundStyle(.secondary)
+          .padding(.horizontal)
+          .transition(.opacity)
+      }
 
       ZStack {
         ScrollView {
-          grid
+          wigglingGrid(game)
             .padding()
         }
         // Hidden while paused so a pause cannot be used to study the puzzle off the clock.
-        .opacity(model.isPaused ? 0 : 1)
+        .opacity(isPausedWhilePlaying(game) ? 0 : 1)
 
-        if model.board.status == .failed {
+        switch game.status {
+        case "failed":
           failedPanel
-        } else if model.isPaused {
-          pausedPanel
+        case "abandoned":
+          abandonedPanel
+        default:
+          if isPausedWhilePlaying(game) { pausedPanel }
         }
       }
       .frame(maxHeight: .infinity)
@@ -107,69 +89,104 @@ public struct CryptogramPuzzleView: View {
       enter(letter)
       return .handled
     }
+    .onKeyPress(.leftArrow) {
+      model.moveSelection(forward: false)
+      return .handled
+    }
+    .onKeyPress(.rightArrow) {
+      model.moveSelection(forward: true)
+      return .handled
+    }
     .onAppear {
       isBoardFocused = true
     }
   }
 
-  private var header: some View {
+  private func isPausedWhilePlaying(_ game: CryptogramGameView) -> Bool {
+    game.isPaused && game.status == "playing"
+  }
+
+  private func header(_ game: CryptogramGameView) -> some View {
     HStack(spacing: 16) {
       Label {
-        Text(verbatim: mistakesText)
+        Text(verbatim: mistakesText(game))
       } icon: {
         Image(systemName: "exclamationmark.triangle")
       }
-      .foregroundStyle(model.board.mistakes > 0 ? Color.red : Color.secondary)
-      .accessibilityLabel(Text("Mistakes: \(mistakesText)"))
+      .foregroundStyle(game.mistakes > 0 ? Color.red : Color.secondary)
+      .accessibilityLabel(Text("Mistakes: \(mistakesText(game))"))
 
       Label {
-        Text(verbatim: String(model.board.hints))
+        Text(verbatim: String(game.hints))
       } icon: {
         Image(systemName: "lightbulb.fill")
       }
       .foregroundStyle(.secondary)
-      .accessibilityLabel(Text("Hints used: \(model.board.hints)"))
+      .accessibilityLabel(Text("Hints used: \(game.hints)"))
+
+      playClock(game)
 
       Spacer()
 
       Button {
-        model.hint(cell: model.selectedCell)
+        model.hint()
       } label: {
         Label("Hint", systemImage: "lightbulb")
       }
       .disabled(!model.acceptsInput)
 
       Button {
-        if model.isPaused {
+        if game.isPaused {
           model.resume()
         } else {
           model.pause()
         }
       } label: {
-        Image(systemName: model.isPaused ? "play.fill" : "pause.fill")
+        Image(systemName: game.isPaused ? "play.fill" : "pause.fill")
       }
       // Before the first move the clock has not started, so there is nothing to pause.
-      .disabled(model.board.status != .playing || !model.board.session.hasStarted)
-      .accessibilityLabel(model.isPaused ? Text("Resume") : Text("Pause"))
+      .disabled(game.status != "playing" || !game.hasStarted)
+      .accessibilityLabel(game.isPaused ? Text("Resume") : Text("Pause"))
     }
     .font(.subheadline.monospacedDigit())
     .padding(.horizontal)
   }
 
-  /// "x/3" while the limit applies; after "continue" mistakes no longer fail the puzzle, so only the count.
-  private var mistakesText: String {
-    let board = model.board
-    return board.limitsMistakes ? "\(board.mistakes)/\(Board.mistakeLimit)" : "\(board.mistakes)"
+  /// The play time: the server's seconds, run on by the model's clock between answers. It is redrawn about
+  /// once a second while the puzzle's clock runs, and stands still otherwise.
+  private func playClock(_ game: CryptogramGameView) -> some View {
+    let running = game.status == "playing" && game.hasStarted && !game.isPaused
+    return TimelineView(.animation(minimumInterval: 0.5, paused: !running)) { _ in
+      Label {
+        Text(verbatim: model.formattedTime)
+      } icon: {
+        Image(systemName: "clock")
+      }
+      .foregroundStyle(.secondary)
+      .accessibilityLabel(Text("Time: \(model.formattedTime)"))
+    }
   }
 
-  private var grid: some View {
-    let puzzle = model.puzzle
+  /// "x / 3" while the limit applies; after "continue" mistakes no longer fail the puzzle, so only the count.
+  private func mistakesText(_ game: CryptogramGameView) -> String {
+    game.mistakeLimit.map { "\(game.mistakes) / \($0)" } ?? "\(game.mistakes)"
+  }
+
+  /// The grid, redrawn every frame while the solving wiggle plays (each cell's offset comes from the model).
+  private func wigglingGrid(_ game: CryptogramGameView) -> some View {
+    TimelineView(.animation(paused: !model.isWiggling || reduceMotion)) { _ in
+      grid(game)
+    }
+  }
+
+  private func grid(_ game: CryptogramGameView) -> some View {
+    let selectedCipher = model.selectedCell.flatMap { game.cells.indices.contains($0) ? game.cells[$0].cipher : nil }
     return WordWrapLayout(wordSpacing: 12, lineSpacing: 16) {
       // Each word is one subview of the layout, so a line only ever breaks between words.
-      ForEach(puzzle.words, id: \.self) { word in
+      ForEach(game.words, id: \.self) { word in
         HStack(spacing: 2) {
-          ForEach(word, id: \.self) { index in
-            cellView(puzzle.cells[index])
+          ForEach(word.filter { game.cells.indices.contains($0) }, id: \.self) { index in
+            cellView(game.cells[index], selectedCipher: selectedCipher)
           }
         }
       }
@@ -178,19 +195,17 @@ public struct CryptogramPuzzleView: View {
   }
 
   @ViewBuilder
-  private func cellView(_ cell: Puzzle.Cell) -> some View {
+  private func cellView(_ cell: CryptogramCellView, selectedCipher: String?) -> some View {
+    let isSelected = model.selectedCell == cell.index
     let letterCell = LetterCellView(
       cell: cell,
-      foundLetter: model.foundLetter(at: cell.index),
       wrongLetter: model.mistake?.cell == cell.index ? model.mistake?.letter : nil,
-      isSelected: model.selectedCell == cell.index,
-      isRelated: cell.cipher != nil && cell.cipher == selectedCipher,
-      isHinted: model.board.hinted.contains(cell.index),
-      // Only letters wiggle, as on the web client; punctuation stays put between them.
-      wiggleCell: cell.isLetter && model.wiggleCells.indices.contains(cell.index) ? model.wiggleCells[cell.index] : nil,
-      isWiggling: model.isWiggling
+      isSelected: isSelected,
+      isRelated: !isSelected && cell.cipher != nil && cell.cipher == selectedCipher,
+      // Only letters wiggle, as on the web client; the wiggle is decorative, so Reduce Motion keeps it still.
+      wiggleOffset: cell.isLetter && !reduceMotion ? model.wiggleOffset(of: cell.index) : 0
     )
-    if cell.isLetter {
+    if cell.isLetter, cell.shown == nil {
       Button {
         model.select(cell.index)
       } label: {
@@ -202,14 +217,8 @@ public struct CryptogramPuzzleView: View {
     }
   }
 
-  /// The selected cell's cipher letter, so the other cells that a right guess would fill can be marked.
-  private var selectedCipher: Int? {
-    guard let selected = model.selectedCell, model.puzzle.cells.indices.contains(selected) else { return nil }
-    return model.puzzle.cells[selected].cipher
-  }
-
   private var keyboard: some View {
-    let isEnabled = model.acceptsInput && model.selectedCell != nil
+    let isEnabled = model.acceptsInput && !model.emptyCells.isEmpty
     return VStack(spacing: 8) {
       ForEach(Self.keyboardRows, id: \.self) { row in
         HStack(spacing: 4) {
@@ -234,9 +243,10 @@ public struct CryptogramPuzzleView: View {
     .opacity(isEnabled ? 1 : 0.5)
   }
 
+  /// Types `letter` (as a capital: the keyboard's letters are capitals) into the selected cell.
   private func enter(_ letter: Character) {
-    guard let cell = model.selectedCell else { return }
-    model.guess(cell: cell, letter: letter)
+    guard let capital = letter.uppercased().first else { return }
+    model.type(capital)
   }
 
   // MARK: - Panels
@@ -284,8 +294,39 @@ public struct CryptogramPuzzleView: View {
       }
       .buttonStyle(.bordered)
     }
+    .disabled(model.isSending)
     .padding(24)
     .background(.regularMaterial, in: .rect(cornerRadius: 16))
+    .padding()
+  }
+
+  /// A failed puzzle that was left: only a new one can follow.
+  private var abandonedPanel: some View {
+    VStack(spacing: 16) {
+      Text("This puzzle is over")
+        .font(.title2.bold())
+      Button("New Puzzle") {
+        model.next()
+      }
+      .buttonStyle(.borderedProminent)
+    }
+    .disabled(model.isSending)
+    .padding(24)
+    .background(.regularMaterial, in: .rect(cornerRadius: 16))
+    .padding()
+  }
+
+  /// Nothing loaded, and the server said why (or could not be reached): the reason and a way to try again.
+  private func problemPanel(_ problem: String) -> some View {
+    VStack(spacing: 16) {
+      Text(problem)
+        .multilineTextAlignment(.center)
+      Button("Try Again") {
+        model.open()
+      }
+      .buttonStyle(.borderedProminent)
+      .disabled(model.isSending)
+    }
     .padding()
   }
 }
@@ -350,19 +391,4 @@ struct WordWrapLayout: Layout {
   }
 }
 
-#Preview("Playing") {
-  CryptogramPuzzleView(
-    model: CryptogramGameModel(
-      puzzle: Puzzle(
-        quote: Quote(
-          text: "The only thing we have to fear is fear itself.",
-          author: "Franklin D. Roosevelt",
-          year: 1933,
-          source: "First Inaugural Address"
-        ),
-        seed: 7
-      )
-    )
-  )
-}
 #endif

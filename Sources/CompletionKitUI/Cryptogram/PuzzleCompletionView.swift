@@ -1,40 +1,47 @@
 #if canImport(SwiftUI)
-import SwiftUI
+import CompletionAPI
+import CompletionClient
 import CompletionCore
-import Cryptogram
+import SwiftUI
 
 /// The solved-puzzle screen of seed 000: trophy, the quote, its attribution and source, the stats and
-/// "Next Puzzle", each arriving on its own step of `CompletionCelebration.choreography`.
+/// "Next Puzzle", each arriving on its own step of the celebration the server sent with the solving move.
 ///
-/// Timing: the choreography is one timeline from the moment of solving, as the seed means it (the view is
-/// inserted at the solve and only its fade waits 0.7 s, so the trophy starts at 0.4 s, the stats at 1.8 s).
-/// `player` is therefore started when the
-/// puzzle is solved (`CryptogramGameModel` does it), not when this view appears: starting on appear would
-/// make the timings depend on when SwiftUI inserts the view (at the solve under a delayed fade, or later)
-/// and could add the overlay delay twice. Under Reduce Motion `.choreographed` switches the player to its
-/// reduced form: the same order and delays, each element a short cross-fade without movement or scale.
+/// Timing: the model plays the server's choreography on its own clock from the moment the answer arrived
+/// (`celebrationAppearance(of:)`), so every step keeps its time from the solve however late SwiftUI inserts
+/// this view; it only asks for frames while the steps move. Under Reduce Motion the server sends the calm
+/// form (the model sends the preference with every move). A puzzle opened already solved has no celebration
+/// and shows everything at rest.
 public struct PuzzleCompletionView: View {
-  private let quote: Quote
-  private let stats: CompletionStats
-  private let player: ChoreographyPlayer
-  private let onNext: @MainActor () -> Void
+  private let model: CryptogramModel
 
-  /// The completion screen for `quote` solved with `stats`. `player` plays `CompletionCelebration.choreography`
-  /// and should be started when the puzzle is solved; `onNext` loads the next puzzle.
-  public init(
-    quote: Quote,
-    stats: CompletionStats,
-    player: ChoreographyPlayer,
-    onNext: @escaping @MainActor () -> Void
-  ) {
-    self.quote = quote
-    self.stats = stats
-    self.player = player
-    self.onNext = onNext
+  /// The completion screen of `model`'s solved puzzle.
+  public init(model: CryptogramModel) {
+    self.model = model
   }
 
-  /// The seed's layout over the background, each element choreographed.
+  /// The seed's layout over the background, each element on its step.
   public var body: some View {
+    MomentTimeline(moment: model.celebrationStart, isOver: { _ in isCelebrationOver }) {
+      // Built here, inside the frame's closure, so each frame reads the steps afresh.
+      if let game = model.game, let solution = game.solution {
+        screen(game, solution)
+          .choreographed(step("overlay"))
+      }
+    }
+  }
+
+  /// Whether every step has reached its rest (or there is no celebration to play).
+  private var isCelebrationOver: Bool {
+    guard let elapsed = model.celebrationElapsed, let celebration = model.celebration else { return true }
+    return elapsed >= celebration.totalDuration
+  }
+
+  private func step(_ id: String) -> Appearance {
+    model.celebrationAppearance(of: id)
+  }
+
+  private func screen(_ game: CryptogramGameView, _ solution: CryptogramSolutionView) -> some View {
     ZStack {
       Rectangle()
         .fill(.background)
@@ -46,44 +53,45 @@ public struct PuzzleCompletionView: View {
           .foregroundStyle(.tint)
           // Decoration: the quote and stats say everything VoiceOver needs.
           .accessibilityHidden(true)
-          .choreographed("trophy", player: player)
+          .choreographed(step("trophy"))
 
         Spacer()
 
-        Text(quote.text)
+        Text(solution.text)
           .font(.system(.title3, design: .serif))
           .italic()
           .multilineTextAlignment(.center)
           .foregroundStyle(.primary)
           .padding(.horizontal, 32)
-          .choreographed("quote", player: player)
+          .choreographed(step("quote"))
 
-        if !quote.author.isEmpty {
+        if !solution.author.isEmpty {
           HStack {
             Spacer()
-            Text(quote.attribution)
+            Text(solution.attribution)
               .font(.subheadline)
               .foregroundStyle(.secondary)
           }
           .padding(.horizontal, 40)
-          .choreographed("attribution", player: player)
+          .choreographed(step("attribution"))
         }
 
-        if let source = quote.source, !source.isEmpty {
+        if let source = solution.source, !source.isEmpty {
           Text("From: \(source)")
             .font(.caption)
             .foregroundStyle(Color.secondary.opacity(0.7))
             .padding(.top, 4)
-            .choreographed("source", player: player)
+            .choreographed(step("source"))
         }
 
         Spacer()
 
-        CompletionStatsView(stats: stats)
-          .choreographed("stats", player: player)
+        // The game's own numbers: the server's stats of a solved game are these same three.
+        CompletionStatsView(seconds: game.elapsedSeconds, mistakes: game.mistakes, hints: game.hints)
+          .choreographed(step("stats"))
 
         Button {
-          onNext()
+          model.next()
         } label: {
           Text("Next Puzzle")
             .font(.headline)
@@ -94,31 +102,12 @@ public struct PuzzleCompletionView: View {
         }
         // The label is the whole button; the default style would add a bezel of its own on macOS.
         .buttonStyle(.plain)
-        .choreographed("next", player: player)
+        .disabled(model.isSending)
+        .choreographed(step("next"))
         .padding(.bottom, 32)
       }
       .padding()
     }
-    // Only for a host that shows this view without having started the player (a preview, say): then the
-    // timings count from here. In the game the model started it at the solve, and `start()` on a running
-    // player changes nothing.
-    .onAppear {
-      player.start()
-    }
   }
-}
-
-#Preview("Completion") {
-  PuzzleCompletionView(
-    quote: Quote(
-      text: "The only thing we have to fear is fear itself.",
-      author: "Franklin D. Roosevelt",
-      year: 1933,
-      source: "First Inaugural Address"
-    ),
-    stats: CompletionStats(seconds: 95, mistakes: 1, hints: 2),
-    player: ChoreographyPlayer(CompletionCelebration.choreography),
-    onNext: {}
-  )
 }
 #endif

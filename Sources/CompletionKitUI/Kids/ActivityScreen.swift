@@ -1,13 +1,15 @@
 #if canImport(SwiftUI)
+import CompletionAPI
+import CompletionClient
+import CompletionCore
 import SwiftUI
-import KidsGame
 
-/// An activity: the top bar (home, coin bar, sound), the game, and Bennie with his bubble. The same screen
-/// stays up through the level-complete moment and under the celebration overlay, which is drawn over the
-/// activity dimmed to 40 % with a 10 pt blur, so the child keeps seeing what they just did.
+/// An activity: the top bar (home, coin bar, sound), the game the server's level names, and Bennie with his
+/// bubble. The same screen stays up through the level-complete moment and under the celebration overlay,
+/// which is drawn over the activity dimmed to 40 % with a 10 pt blur, so the child keeps seeing what they
+/// just did. Only while the server says "playing" does the game take taps.
 public struct ActivityScreen: View {
-  let model: KidsGameModel
-  let game: SubActivity
+  let model: WaldabenteuerModel
 
   /// Brightness left to the activity under the celebration (40 %).
   static let dimmedBrightness = 0.4
@@ -16,41 +18,37 @@ public struct ActivityScreen: View {
 
   @Environment(\.accessibilityReduceMotion) private var reduceMotion
 
-  /// The screen of `game`.
-  public init(model: KidsGameModel, game: SubActivity) {
+  /// The activity `model` is playing.
+  public init(model: WaldabenteuerModel) {
     self.model = model
-    self.game = game
   }
 
+  /// The activity, with the celebration over it while the server shows one.
   public var body: some View {
-    let state = model.machine.state
-    let isCelebrating = state == .celebrationOverlay
+    let isCelebrating = model.isCelebrating
+    let exit = model.motion("kidsCelebrationExit", step: "card")
     ZStack {
-      activity(acceptsInput: state == .playing(game.activity, game))
+      activity(acceptsInput: model.view?.screen == "playing")
         .blur(radius: isCelebrating ? Self.celebrationBlur : 0)
         .overlay {
           if isCelebrating {
             KidsPalette.dim
               .opacity(1 - Self.dimmedBrightness)
               .ignoresSafeArea()
+              // The dim fades in on the catalog's "dim" step.
+              .transition(.appearance(from: model.motion("kidsCelebration", step: "dim")?.from ?? .identity))
           }
         }
         // Under the overlay nothing of the activity reacts, nor is it read out.
         .allowsHitTesting(!isCelebrating)
         .accessibilityHidden(isCelebrating)
       if isCelebrating {
-        CelebrationOverlay(coins: model.celebrationCoins ?? model.coins) {
-          model.send(.tapWeiter)
-        }
-        // Enters with its own spring (inside the overlay); leaves shrinking to 0.9 as it fades.
-        .transition(
-          reduceMotion
-            ? AnyTransition.identity
-            : AnyTransition.asymmetric(insertion: .identity, removal: .scale(scale: 0.9).combined(with: .opacity))
-        )
+        CelebrationOverlay(model: model)
+          // Enters with its own step (inside the overlay); leaves on the catalog's exit step.
+          .transition(reduceMotion ? .identity : .appearance(to: exit?.to ?? .identity))
       }
     }
-    .animation(KidsMotion.crossFade(reduceMotion: reduceMotion), value: isCelebrating)
+    .animation(KidsMotion.animation(isCelebrating ? model.motion("kidsCelebration", step: "dim") : exit, reduceMotion: reduceMotion), value: isCelebrating)
   }
 
   private func activity(acceptsInput: Bool) -> some View {
@@ -59,16 +57,17 @@ public struct ActivityScreen: View {
       VStack(spacing: 16) {
         HStack(alignment: .top) {
           HomeButton(model: model)
+          BackButton(model: model)
           Spacer()
-          CoinProgressBar(coins: model.coins, flight: model.coinFlight)
+          CoinProgressBar(model: model)
           Spacer()
           SoundButton(model: model)
         }
         HStack(alignment: .bottom, spacing: 16) {
-          BennieColumn(line: model.bubbleLine)
-          gameContent
+          BennieColumn(model: model)
+          gameContent(acceptsInput: acceptsInput)
             .frame(maxWidth: .infinity, maxHeight: .infinity)
-            // During the two seconds after a solved level the game rests; the top bar still works.
+            // During the moment after a solved level the game rests; the top bar still works.
             .allowsHitTesting(acceptsInput)
         }
       }
@@ -77,16 +76,22 @@ public struct ActivityScreen: View {
   }
 
   @ViewBuilder
-  private var gameContent: some View {
-    switch model.machine.activity?.round {
-    case .dice(let dice)?:
-      WuerfelView(model: model, dice: dice)
-    case .numberChoice(let round)?:
-      WaehleDieZahlView(model: model, round: round)
-    case .puzzle?, .labyrinth?:
-      // Rätsel's games are played on the web page so far; the Apple views come with the client models.
-      Color.clear
-    case nil:
+  private func gameContent(acceptsInput: Bool) -> some View {
+    if let level = model.view?.level {
+      switch level.game {
+      case "wuerfel":
+        WuerfelView(model: model, level: level, acceptsInput: acceptsInput)
+      case "waehleDieZahl":
+        WaehleDieZahlView(model: model, level: level, acceptsInput: acceptsInput)
+      case "puzzleMatching":
+        PuzzleMatchingView(model: model, level: level, acceptsInput: acceptsInput)
+      case "labyrinth":
+        LabyrinthView(model: model, level: level, acceptsInput: acceptsInput)
+      default:
+        // A game this app does not draw yet: Bennie and the top bar stay, the child can go back.
+        Color.clear
+      }
+    } else {
       Color.clear
     }
   }
@@ -94,12 +99,12 @@ public struct ActivityScreen: View {
 
 /// Bennie standing at the left of an activity with his bubble above him.
 struct BennieColumn: View {
-  let line: SpokenLine?
+  let model: WaldabenteuerModel
 
   var body: some View {
     VStack(alignment: .leading, spacing: 8) {
       Spacer(minLength: 0)
-      SpeechBubble(line: line, maxWidth: 260)
+      SpeechBubble(line: model.bubbleLine, pop: model.motion("kidsSpeechBubble", step: "bubble"), maxWidth: 260)
       BennieView(height: 170)
     }
     .frame(width: 270, alignment: .leading)
@@ -123,11 +128,41 @@ struct NumberTile: View {
           .strokeBorder(KidsPalette.coinGold, lineWidth: isGlowing ? 6 : 0)
       }
       .shadow(color: KidsPalette.coinGold.opacity(isGlowing ? 0.9 : 0), radius: isGlowing ? 18 : 0)
+      .accessibilityLabel(Text(verbatim: "Zahl \(number)"))
   }
 }
 
-#Preview("Würfel") {
-  ActivityScreen(model: .previewHome(coins: 4, then: [.tapActivity(.zahlen), .tapSubActivity(.wuerfel)]), game: .wuerfel)
-    .frame(width: KidsMetrics.designSize.width, height: KidsMetrics.designSize.height)
+/// A pad of number buttons in the rows the server sends (`level.numberRows`); without `tap`, the numbers
+/// are only shown (Wähle die Zahl's tablet in trace mode).
+struct NumberPad: View {
+  let rows: [[Int]]
+  let side: CGFloat
+  let isGlowing: (Int) -> Bool
+  var isEnabled = true
+  var tap: ((Int) -> Void)?
+
+  var body: some View {
+    VStack(spacing: 16) {
+      ForEach(Array(rows.enumerated()), id: \.offset) { _, row in
+        HStack(spacing: 16) {
+          ForEach(row, id: \.self) { number in
+            if let tap {
+              Button {
+                tap(number)
+              } label: {
+                NumberTile(number: number, isGlowing: isGlowing(number), side: side)
+              }
+              .buttonStyle(.kidsPress)
+              .disabled(!isEnabled)
+              .opacity(isEnabled ? 1 : 0.6)
+            } else {
+              NumberTile(number: number, isGlowing: isGlowing(number), side: side)
+                .accessibilityAddTraits(isGlowing(number) ? .isSelected : [])
+            }
+          }
+        }
+      }
+    }
+  }
 }
 #endif

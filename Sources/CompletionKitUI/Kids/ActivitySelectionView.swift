@@ -1,27 +1,30 @@
 #if canImport(SwiftUI)
+import CompletionAPI
+import CompletionClient
 import SwiftUI
-import KidsGame
 
-/// The games behind a sign ("Würfel" and "Wähle die Zahl" behind "Zahlen 1,2,3"). Games without rules yet
-/// show locked; "Zurück" goes home.
+/// The games behind a sign ("Würfel" and "Wähle die Zahl" behind "Zahlen 1,2,3"), as the server lists them
+/// (`view.games`). Games that are not there yet show locked and still answer with Bennie's line; "Zurück"
+/// goes home.
 public struct ActivitySelectionView: View {
-  let model: KidsGameModel
-  let activity: ActivityType
+  let model: WaldabenteuerModel
 
-  /// The selection screen of `activity`.
-  public init(model: KidsGameModel, activity: ActivityType) {
+  /// The selection screen of the sign `model` has open.
+  public init(model: WaldabenteuerModel) {
     self.model = model
-    self.activity = activity
   }
 
+  /// The sign's games on their boards, with the top bar and Bennie.
   public var body: some View {
+    let view = model.view
+    let title = view?.signs.first { $0.activity == view?.activity }?.title ?? ""
     ZStack {
       ForestBackground()
       VStack(spacing: 0) {
         HStack(alignment: .top) {
           BackButton(model: model)
           Spacer()
-          Text(activity.title)
+          Text(title)
             .font(KidsFont.title)
             .foregroundStyle(KidsPalette.woodDark)
             .padding(.horizontal, 40)
@@ -31,17 +34,19 @@ public struct ActivitySelectionView: View {
           Spacer()
           SoundButton(model: model)
         }
+        CoinProgressBar(model: model)
+          .padding(.top, 12)
         Spacer(minLength: 24)
         HStack(spacing: 60) {
-          ForEach(activity.subActivities, id: \.self) { game in
-            GameBoard(game: game, isLocked: !game.isAvailable || !model.machine.isUnlocked(activity)) {
-              model.send(.tapSubActivity(game))
+          ForEach(view?.games ?? [], id: \.game) { game in
+            GameBoard(game: game) {
+              model.tapGame(game.game)
             }
           }
         }
         Spacer(minLength: 24)
         HStack {
-          BennieWithBubble(line: model.bubbleLine, height: 200)
+          BennieWithBubble(model: model, height: 200)
           Spacer()
         }
       }
@@ -52,16 +57,15 @@ public struct ActivitySelectionView: View {
 
 /// A big wooden board for one game.
 struct GameBoard: View {
-  let game: SubActivity
-  let isLocked: Bool
-  let action: () -> Void
+  let game: KidsGameView
+  let action: @MainActor () -> Void
 
   var body: some View {
     Button(action: action) {
       ZStack {
         WoodSurface()
         VStack(spacing: 16) {
-          Image(systemName: Self.symbol(for: game))
+          Image(systemName: Self.symbol(for: game.game))
             .font(.system(size: 72, weight: .semibold))
             .accessibilityHidden(true)
           Text(game.title)
@@ -70,29 +74,27 @@ struct GameBoard: View {
         }
         .foregroundStyle(KidsPalette.woodDark)
         .padding(20)
-        if isLocked {
+        if !game.available {
           ChainsOverlay()
         }
       }
       .frame(width: 320, height: 240)
-      .opacity(isLocked ? 0.6 : 1)
+      .opacity(game.available ? 1 : 0.6)
     }
     .buttonStyle(.kidsPress)
     .accessibilityElement(children: .combine)
+    .accessibilityLabel(game.available ? game.title : "\(game.title) (gesperrt)")
   }
 
-  static func symbol(for game: SubActivity) -> String {
+  /// The board's picture for the server's game name.
+  static func symbol(for game: String) -> String {
     switch game {
-    case .puzzleMatching: "square.grid.3x3.fill"
-    case .labyrinth: "point.topleft.down.curvedto.point.bottomright.up"
-    case .wuerfel: "die.face.5.fill"
-    case .waehleDieZahl: "hand.draw.fill"
+    case "puzzleMatching": "square.grid.3x3.fill"
+    case "labyrinth": "point.topleft.down.curvedto.point.bottomright.up"
+    case "wuerfel": "die.face.5.fill"
+    case "waehleDieZahl": "hand.draw.fill"
+    default: "star.fill"
     }
   }
-}
-
-#Preview("Zahlen") {
-  ActivitySelectionView(model: .previewHome(then: [.tapActivity(.zahlen)]), activity: .zahlen)
-    .frame(width: KidsMetrics.designSize.width, height: KidsMetrics.designSize.height)
 }
 #endif

@@ -1,46 +1,59 @@
 #if canImport(SwiftUI)
+import CompletionAPI
 import SwiftUI
-import KidsGame
 
 /// The video clock (150 pt): 12 markers with every third one bolder, the time left as a #99BF8C arc (12 pt)
-/// that runs counter-clockwise from 12 and shrinks as the one hand turns clockwise from 12 over the granted
-/// time, a #D9C27A centre dot, and "Noch [X] Minuten" below.
+/// that shrinks counter-clockwise towards 12 as the one hand turns clockwise from 12, a #D9C27A centre dot,
+/// and the server's words below ("Noch 4 Minuten").
 ///
-/// Everything it shows comes from the machine's `VideoTimer` at `now`: `fractionRemaining(at:)` for the arc,
-/// `handAngle(at:)` for the hand, `label(at:)` for the words, and `hasWarned` for the one-minute warning, when
-/// the arc turns #D9C27A and the clock pulses to 1.05 three times. A paused timer (app in the background)
-/// simply stands still.
-///
-/// Each pulse takes half a second (up and back in 0.5 s). The design's "three times over 0.5 s" would make
-/// six size changes inside half a second, which the style guide's "no shaking, no sudden moves" rules out for
-/// this audience; the calmer reading keeps the count and the 1.05 scale.
+/// The server's clock decides (`KidsPlaybackView`: `fractionRemaining`, `handAngle`, `label`, `warned`,
+/// `paused`). Its values arrive with each video tick; between them the face glides on at the clock's own
+/// rate, from the last values towards where they will be at the next tick, as the web page's clock moves on
+/// between updates. Paused, it stands still. Once `warned`, the arc turns gold and the clock swells once per
+/// step of the catalog's `kidsClockWarning` (none under Reduce Motion).
 public struct AnalogCountdownClock: View {
-  let timer: VideoTimer
-  let now: Date
+  let fractionRemaining: Double
+  let handAngle: Double
+  let label: String
+  let isWarned: Bool
+  let isRunning: Bool
+  let grantedSeconds: Double
+  let glideSeconds: Double
+  let pulses: [StepPayload]
 
   /// The clock face's diameter.
   public static let diameter: CGFloat = 150
   /// The arc's line width.
   static let arcWidth: CGFloat = 12
-  /// The scale of one warning pulse.
-  static let pulseScale: CGFloat = 1.05
-  /// One pulse, up and back.
-  static let pulseSeconds = 0.5
 
-  @Environment(\.accessibilityReduceMotion) private var reduceMotion
+  /// What the face shows: the server's values, moved on between ticks.
+  @State private var face = Face(fraction: 1, angle: 0)
 
-  /// The clock of `timer` as it stands at `now`.
-  public init(timer: VideoTimer, now: Date) {
-    self.timer = timer
-    self.now = now
+  struct Face: Equatable {
+    var fraction: Double
+    var angle: Double
   }
 
+  /// A clock at the server's values. `isRunning`: the clock runs (not paused, the app in front, time not up);
+  /// `grantedSeconds` sets its rate; `glideSeconds` is how far ahead to glide (the catalog's video tick);
+  /// `pulses` are the warning's steps.
+  public init(
+    fractionRemaining: Double, handAngle: Double, label: String, isWarned: Bool, isRunning: Bool, grantedSeconds: Double,
+    glideSeconds: Double, pulses: [StepPayload] = []
+  ) {
+    self.fractionRemaining = fractionRemaining
+    self.handAngle = handAngle
+    self.label = label
+    self.isWarned = isWarned
+    self.isRunning = isRunning
+    self.grantedSeconds = grantedSeconds
+    self.glideSeconds = glideSeconds
+    self.pulses = pulses
+  }
+
+  /// The face, the arc, the hand and the words, swelling once warned.
   public var body: some View {
-    let fraction = timer.fractionRemaining(at: now)
-    let isWarning = timer.hasWarned
-    let label = timer.label(at: now)
-    let pulse = reduceMotion ? 1 : Self.pulseScale
-    let half = Self.pulseSeconds / 2
+    let segments = Self.pulseSegments(pulses)
     VStack(spacing: 12) {
       ZStack {
         Circle()
@@ -51,31 +64,26 @@ public struct AnalogCountdownClock: View {
         // runs clockwise; turned back a quarter and mirrored, it starts at 12 and runs counter-clockwise.
         Circle()
           .inset(by: 4 + Self.arcWidth / 2)
-          .trim(from: 0, to: fraction)
-          .stroke(isWarning ? KidsPalette.coinGold : KidsPalette.success, style: StrokeStyle(lineWidth: Self.arcWidth))
+          .trim(from: 0, to: CGFloat(min(1, max(0, face.fraction))))
+          .stroke(isWarned ? KidsPalette.coinGold : KidsPalette.success, style: StrokeStyle(lineWidth: Self.arcWidth))
           .rotationEffect(.degrees(-90))
           .scaleEffect(x: -1, y: 1)
         markers
         hand
-          .rotationEffect(.degrees(timer.handAngle(at: now)))
+          .rotationEffect(.degrees(face.angle))
         Circle()
           .fill(KidsPalette.coinGold)
           .frame(width: 16, height: 16)
       }
       .frame(width: Self.diameter, height: Self.diameter)
-      // Each tick moves the arc and hand for a whole second, so they glide instead of jumping.
-      .animation(KidsMotion.curve(.linear, duration: 1, reduceMotion: reduceMotion), value: now)
-      .animation(KidsMotion.curve(.easeInOut, duration: 0.4, reduceMotion: reduceMotion), value: isWarning)
-      .keyframeAnimator(initialValue: CGFloat(1), trigger: isWarning) { content, scale in
-        content.scaleEffect(scale)
+      .animation(.easeInOut(duration: 0.4), value: isWarned)
+      .keyframeAnimator(initialValue: 1.0, trigger: segments.isEmpty ? false : isWarned) { content, scale in
+        content.scaleEffect(CGFloat(scale))
       } keyframes: { _ in
         KeyframeTrack {
-          CubicKeyframe(pulse, duration: half)
-          CubicKeyframe(1, duration: half)
-          CubicKeyframe(pulse, duration: half)
-          CubicKeyframe(1, duration: half)
-          CubicKeyframe(pulse, duration: half)
-          CubicKeyframe(1, duration: half)
+          for segment in segments {
+            CubicKeyframe(segment.scale, duration: segment.duration)
+          }
         }
       }
       Text(label)
@@ -85,6 +93,46 @@ public struct AnalogCountdownClock: View {
     }
     .accessibilityElement(children: .ignore)
     .accessibilityLabel(label)
+    .onChange(of: Sample(fraction: fractionRemaining, angle: handAngle, running: isRunning), initial: true) { _, sample in
+      follow(sample)
+    }
+  }
+
+  private struct Sample: Equatable {
+    let fraction: Double
+    let angle: Double
+    let running: Bool
+  }
+
+  /// Takes the server's values, then (while running) glides to where the clock will be one tick later. The
+  /// hand moving is the clock telling the time, not decoration, so it glides under Reduce Motion too.
+  private func follow(_ sample: Sample) {
+    var snap = Transaction()
+    snap.disablesAnimations = true
+    withTransaction(snap) {
+      face = Face(fraction: sample.fraction, angle: sample.angle)
+    }
+    guard sample.running, glideSeconds > 0, grantedSeconds > 0 else { return }
+    let share = glideSeconds / grantedSeconds
+    withAnimation(.linear(duration: glideSeconds)) {
+      face = Face(fraction: max(0, sample.fraction - share), angle: min(360, sample.angle + 360 * share))
+    }
+  }
+
+  /// The warning as keyframes: for each step, rest until its delay, swell to its scale in the first half of
+  /// its time, come back in the second.
+  static func pulseSegments(_ pulses: [StepPayload]) -> [(scale: Double, duration: Double)] {
+    var segments: [(scale: Double, duration: Double)] = []
+    var time = 0.0
+    for pulse in pulses.sorted(by: { $0.delay < $1.delay }) where pulse.duration > 0 {
+      if pulse.delay > time {
+        segments.append((pulse.from.scale, pulse.delay - time))
+      }
+      segments.append((pulse.to.scale, pulse.duration / 2))
+      segments.append((pulse.from.scale, pulse.duration / 2))
+      time = max(time, pulse.delay) + pulse.duration
+    }
+    return segments
   }
 
   /// Twelve markers; 12, 3, 6 and 9 are bolder.
@@ -111,10 +159,13 @@ public struct AnalogCountdownClock: View {
 }
 
 #Preview("Clock") {
-  let start = Date.now
   HStack(spacing: 40) {
-    AnalogCountdownClock(timer: VideoTimer(grantedMinutes: 5, startedAt: start), now: start.addingTimeInterval(90))
-    AnalogCountdownClock(timer: VideoTimer(grantedMinutes: 12, startedAt: start), now: start.addingTimeInterval(400))
+    AnalogCountdownClock(
+      fractionRemaining: 0.7, handAngle: 108, label: "Noch 4 Minuten", isWarned: false, isRunning: false, grantedSeconds: 300,
+      glideSeconds: 5)
+    AnalogCountdownClock(
+      fractionRemaining: 0.12, handAngle: 316.8, label: "Noch 1 Minute", isWarned: true, isRunning: false, grantedSeconds: 720,
+      glideSeconds: 5)
   }
   .padding(40)
   .background(KidsPalette.woodDark)

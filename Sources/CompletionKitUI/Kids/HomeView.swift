@@ -1,22 +1,26 @@
 #if canImport(SwiftUI)
+import CompletionAPI
+import CompletionClient
 import SwiftUI
-import KidsGame
 
-/// The home screen "Waldabenteuer": four wooden signs (locked ones at 60 % with chains and a padlock), the
-/// treasure chest as `ChestDisplay` shows it, Bennie with his bubble, and the sound and settings buttons.
+/// The home screen "Waldabenteuer": the four wooden signs the server lists (locked ones at 60 % with chains
+/// and a padlock), the treasure chest as the server names it (`activePlayer.chest`), Bennie with his
+/// bubble, and the sound and settings buttons.
 ///
-/// Every tap goes to the machine, locked signs and the closed chest included: the machine answers those with
-/// Bennie's gentle lines ("Das ist noch gesperrt.", "Noch 3 Münzen!") instead of the view hiding them.
+/// Every tap goes to the server, locked signs and the closed chest included: it answers those with Bennie's
+/// gentle lines ("Das ist noch gesperrt.", "Noch 3 Münzen!") instead of the view hiding them.
 public struct HomeView: View {
-  let model: KidsGameModel
+  let model: WaldabenteuerModel
 
   /// The home screen for `model`.
-  public init(model: KidsGameModel) {
+  public init(model: WaldabenteuerModel) {
     self.model = model
   }
 
+  /// The signs, the chest, Bennie and the top bar over the forest.
   public var body: some View {
-    let coins = model.coins
+    let player = model.activePlayer
+    let coins = player?.coins ?? 0
     ZStack {
       ForestBackground()
       VStack(spacing: 0) {
@@ -24,7 +28,7 @@ public struct HomeView: View {
         HStack(alignment: .top) {
           SoundButton(model: model)
           Spacer()
-          Text(ScreenText.homeTitle.text())
+          Text(model.text("homeTitle"))
             .font(KidsFont.title)
             .foregroundStyle(KidsPalette.woodDark)
             .padding(.horizontal, 40)
@@ -32,30 +36,30 @@ public struct HomeView: View {
             .background { WoodSurface() }
             .accessibilityAddTraits(.isHeader)
           Spacer()
-          WoodenIconButton(systemImage: "gearshape.fill", label: ScreenText.parentArea.text()) {
-            model.send(.tapSettings)
+          WoodenIconButton(systemImage: "gearshape.fill", label: model.text("parentArea")) {
+            model.tapSettings()
           }
         }
         Spacer(minLength: 24)
         HStack(spacing: 28) {
-          ForEach(ActivityType.allCases, id: \.self) { activity in
-            ActivitySign(activity: activity, isLocked: !model.machine.isUnlocked(activity)) {
-              model.send(.tapActivity(activity))
+          ForEach(model.view?.signs ?? [], id: \.activity) { sign in
+            ActivitySign(sign: sign) {
+              model.tapActivity(sign.activity)
             }
           }
         }
         Spacer(minLength: 24)
         HStack(alignment: .bottom) {
-          BennieWithBubble(line: model.bubbleLine, height: 210)
+          BennieWithBubble(model: model, height: 210)
           Spacer()
           Button {
-            model.send(.tapChest)
+            model.tapChest()
           } label: {
             VStack(spacing: 8) {
-              ChestPile(display: ChestDisplay(coins: coins), size: 150)
+              ChestPile(state: player?.chest ?? "closed", size: 150)
               HStack(spacing: 8) {
                 CoinView(size: 28)
-                Text(ScreenText.coinCount.text(LineValues(x: coins)))
+                Text(model.text("coinCount", "\(coins)"))
                   .font(KidsFont.button)
                   .foregroundStyle(KidsPalette.woodDark)
               }
@@ -76,9 +80,8 @@ public struct HomeView: View {
 /// A wooden sign on a post. Locked: 60 % opacity, crossed chains and a padlock (still tappable, so Bennie can
 /// say that it is locked).
 struct ActivitySign: View {
-  let activity: ActivityType
-  let isLocked: Bool
-  let action: () -> Void
+  let sign: KidsSignView
+  let action: @MainActor () -> Void
 
   static let size = CGSize(width: 230, height: 170)
 
@@ -88,10 +91,10 @@ struct ActivitySign: View {
         ZStack {
           WoodSurface()
           VStack(spacing: 10) {
-            Image(systemName: Self.symbol(for: activity))
+            Image(systemName: Self.symbol(for: sign.activity))
               .font(.system(size: 48, weight: .semibold))
               .accessibilityHidden(true)
-            Text(activity.title)
+            Text(sign.title)
               .font(KidsFont.button)
               .multilineTextAlignment(.center)
               .lineLimit(2)
@@ -99,7 +102,7 @@ struct ActivitySign: View {
           }
           .foregroundStyle(KidsPalette.woodDark)
           .padding(16)
-          if isLocked {
+          if !sign.unlocked {
             ChainsOverlay()
           }
         }
@@ -109,29 +112,22 @@ struct ActivitySign: View {
           .fill(KidsPalette.woodDark)
           .frame(width: 22, height: 70)
       }
-      .opacity(isLocked ? 0.6 : 1)
+      .opacity(sign.unlocked ? 1 : 0.6)
     }
     .buttonStyle(.kidsPress)
     .accessibilityElement(children: .combine)
+    .accessibilityLabel(sign.unlocked ? sign.title : "\(sign.title) (gesperrt)")
   }
 
-  static func symbol(for activity: ActivityType) -> String {
+  /// The sign's picture for the server's activity name (a sign the app does not know yet gets a leaf).
+  static func symbol(for activity: String) -> String {
     switch activity {
-    case .raetsel: "puzzlepiece.fill"
-    case .zahlen: "number"
-    case .zeichnen: "paintbrush.pointed.fill"
-    case .logik: "circle.grid.cross.fill"
+    case "raetsel": "puzzlepiece.fill"
+    case "zahlen": "number"
+    case "zeichnen": "paintbrush.pointed.fill"
+    case "logik": "circle.grid.cross.fill"
+    default: "leaf.fill"
     }
   }
-}
-
-#Preview("Home, 12 coins") {
-  HomeView(model: .previewHome(coins: 12))
-    .frame(width: KidsMetrics.designSize.width, height: KidsMetrics.designSize.height)
-}
-
-#Preview("Home, 3 coins") {
-  HomeView(model: .previewHome(coins: 3))
-    .frame(width: KidsMetrics.designSize.width, height: KidsMetrics.designSize.height)
 }
 #endif

@@ -1,7 +1,8 @@
 #if canImport(SwiftUI)
+import CompletionAPI
+import CompletionClient
 import Foundation
 import SwiftUI
-import KidsGame
 
 // Pieces shared by the Waldabenteuer screens: the characters (simple shapes until the art arrives), Bennie's
 // speech bubble, coins and chests, chains over locked things, and the wooden buttons of the top bar.
@@ -106,71 +107,103 @@ struct LemmingView: View {
 }
 
 /// Bennie's speech bubble: the words he is saying, typed out letter by letter (all at once under Reduce
-/// Motion). The bubble keeps the size of the whole line from the start, so nothing around it moves.
+/// Motion). It pops up with the server's `kidsSpeechBubble` step, and keeps the size of the whole line from
+/// the start, so nothing around it moves while it types.
 struct SpeechBubble: View {
-  let line: SpokenLine?
+  let line: KidsLine?
+  /// The bubble's entrance (`model.motion("kidsSpeechBubble", step: "bubble")`).
+  var pop: StepPayload?
   var maxWidth: CGFloat = 380
 
   @Environment(\.accessibilityReduceMotion) private var reduceMotion
-  /// How much of which line has been typed (a new line starts from nothing, never from the old count).
-  @State private var typing: Typing?
-
-  private struct Typing: Equatable {
-    let line: SpokenLine
-    var count: Int
-  }
-
-  /// Time per typed character.
-  static let typingInterval = Duration.milliseconds(35)
 
   var body: some View {
-    if let line {
-      let typed = typing?.line == line ? typing?.count ?? 0 : 0
-      Text(line.text)
-        .font(KidsFont.body)
-        .hidden()
-        .overlay(alignment: .topLeading) {
-          Text(reduceMotion ? line.text : String(line.text.prefix(typed)))
-            .font(KidsFont.body)
-            .foregroundStyle(KidsPalette.ink)
-        }
-        .multilineTextAlignment(.leading)
-        .padding(.horizontal, 22)
-        .padding(.vertical, 16)
-        .frame(maxWidth: maxWidth, alignment: .leading)
-        .background(KidsPalette.cream, in: .rect(cornerRadius: 22, style: .continuous))
-        .overlay {
-          RoundedRectangle(cornerRadius: 22, style: .continuous)
-            .strokeBorder(KidsPalette.woodLight, lineWidth: 3)
-        }
-        .shadow(color: KidsPalette.woodDark.opacity(0.2), radius: 4, y: 2)
-        .accessibilityElement(children: .ignore)
-        .accessibilityLabel(line.text)
-        .task(id: line) {
-          typing = Typing(line: line, count: 0)
-          guard !reduceMotion else { return }
-          for count in 1...max(1, line.text.count) {
-            do {
-              try await Task.sleep(for: Self.typingInterval)
-            } catch {
-              return
-            }
-            typing?.count = count
+    ZStack(alignment: .topLeading) {
+      if let line {
+        TypedLine(text: line.text, typesOut: !reduceMotion)
+          // A new line starts typing from nothing, never from the old line's count.
+          .id(line)
+          .padding(.horizontal, 22)
+          .padding(.vertical, 16)
+          .frame(maxWidth: maxWidth, alignment: .leading)
+          .background(KidsPalette.cream, in: .rect(cornerRadius: 22, style: .continuous))
+          .overlay {
+            RoundedRectangle(cornerRadius: 22, style: .continuous)
+              .strokeBorder(KidsPalette.woodLight, lineWidth: 3)
           }
+          .shadow(color: KidsPalette.woodDark.opacity(0.2), radius: 4, y: 2)
+          .accessibilityElement(children: .ignore)
+          .accessibilityLabel(line.text)
+          .transition(.appearance(from: pop?.from ?? .identity))
+      }
+    }
+    // Pops when the bubble opens; a line following a line only retypes.
+    .animation(KidsMotion.animation(pop, reduceMotion: reduceMotion), value: line == nil)
+  }
+}
+
+/// A line typed out: the whole text reserves its space (hidden), the typed part is drawn over it.
+struct TypedLine: View {
+  let text: String
+  let typesOut: Bool
+
+  /// Seconds per typed character: how the bubble looks, as the web page's typewriter does (not a game timing).
+  static let secondsPerCharacter = 0.035
+
+  /// 0 → 1 over the typing; animated by SwiftUI from the moment the line appears.
+  @State private var typed = 0.0
+
+  var body: some View {
+    Text(text)
+      .font(KidsFont.body)
+      .hidden()
+      .overlay(alignment: .topLeading) {
+        Color.clear
+          .modifier(TypingReveal(text: text, fraction: typesOut ? typed : 1))
+      }
+      .multilineTextAlignment(.leading)
+      .onAppear {
+        guard typesOut else { return }
+        withAnimation(.linear(duration: Double(text.count) * Self.secondsPerCharacter)) {
+          typed = 1
         }
+      }
+  }
+}
+
+/// Shows the first `fraction` of `text`. Animatable, so SwiftUI steps `fraction` every frame of the typing
+/// animation and the view needs no timer of its own.
+struct TypingReveal: ViewModifier, Animatable {
+  let text: String
+  var fraction: Double
+
+  // Nonisolated as `Animatable` asks: SwiftUI interpolates it outside the main actor's view updates.
+  nonisolated var animatableData: Double {
+    get { fraction }
+    set { fraction = newValue }
+  }
+
+  func body(content: Content) -> some View {
+    let count = Int((Double(text.count) * min(1, max(0, fraction))).rounded(.down))
+    content.overlay(alignment: .topLeading) {
+      Text(String(text.prefix(count)))
+        .font(KidsFont.body)
+        .foregroundStyle(KidsPalette.ink)
+        .multilineTextAlignment(.leading)
+        .fixedSize(horizontal: false, vertical: true)
     }
   }
 }
 
 /// Bennie with his speech bubble beside him (bottom-left of most child screens).
 struct BennieWithBubble: View {
-  let line: SpokenLine?
+  let model: WaldabenteuerModel
   var height: CGFloat = 200
 
   var body: some View {
     HStack(alignment: .top, spacing: 12) {
       BennieView(height: height)
-      SpeechBubble(line: line)
+      SpeechBubble(line: model.bubbleLine, pop: model.motion("kidsSpeechBubble", step: "bubble"))
         .frame(minHeight: 0, alignment: .top)
     }
   }
@@ -256,19 +289,21 @@ struct ChestView: View {
   }
 }
 
-/// The chest as `ChestDisplay` says: closed and dull, open with a glow, or two open chests with sparkles.
+/// The home chest as the server names it (`KidsPlayerView.chest`): "closed" (closed and dull), "open" (open
+/// with a glow), or "openWithSparkles" (two open chests with sparkles).
 struct ChestPile: View {
-  let display: ChestDisplay
+  let state: String
   var size: CGFloat = 160
 
   var body: some View {
+    let count = state == "openWithSparkles" ? 2 : 1
     HStack(alignment: .bottom, spacing: -size * 0.2) {
-      ForEach(0..<display.chestCount, id: \.self) { _ in
-        ChestView(isOpen: display != .closed, size: display.chestCount > 1 ? size * 0.8 : size)
+      ForEach(0..<count, id: \.self) { _ in
+        ChestView(isOpen: state != "closed", size: count > 1 ? size * 0.8 : size)
       }
     }
     .overlay(alignment: .topTrailing) {
-      if display == .openWithSparkles {
+      if state == "openWithSparkles" {
         Image(systemName: "sparkles")
           .font(.system(size: size * 0.3, weight: .semibold))
           .foregroundStyle(KidsPalette.coinGold)
@@ -322,7 +357,7 @@ struct WoodenIconButton: View {
   let systemImage: String
   /// What VoiceOver says; nil keeps the symbol's own (system-localised) description.
   var label: String?
-  let action: () -> Void
+  let action: @MainActor () -> Void
 
   var body: some View {
     Button(action: action) {
@@ -341,7 +376,7 @@ struct WoodenIconButton: View {
 struct WoodenTextButton: View {
   let title: String
   var systemImage: String?
-  let action: () -> Void
+  let action: @MainActor () -> Void
 
   var body: some View {
     Button(action: action) {
@@ -375,36 +410,47 @@ private struct OptionalAccessibilityLabel: ViewModifier {
   }
 }
 
-/// The sound button: narration and effects on or off.
+/// The sound button: narration and effects on or off (the server keeps the setting).
 struct SoundButton: View {
-  let model: KidsGameModel
+  let model: WaldabenteuerModel
 
   var body: some View {
-    WoodenIconButton(systemImage: model.audioEnabled ? "speaker.wave.2.fill" : "speaker.slash.fill") {
-      model.toggleSound()
+    let enabled = model.view?.audioEnabled ?? true
+    WoodenIconButton(systemImage: enabled ? "speaker.wave.2.fill" : "speaker.slash.fill", label: enabled ? "Ton aus" : "Ton an") {
+      model.setAudio(!enabled)
     }
   }
 }
 
-/// The home button of the activities' top bar (the house; it goes straight home and saves).
+/// The home button of the activities' top bar (the house; it goes straight home).
 struct HomeButton: View {
-  let model: KidsGameModel
+  let model: WaldabenteuerModel
 
   var body: some View {
-    WoodenIconButton(systemImage: "house.fill", label: ScreenText.homeTitle.text()) {
-      model.send(.home)
+    WoodenIconButton(systemImage: "house.fill", label: model.text("homeTitle")) {
+      model.home()
     }
   }
 }
 
 /// The "Zurück" button (top left of selection and treasure screens).
 struct BackButton: View {
-  let model: KidsGameModel
+  let model: WaldabenteuerModel
 
   var body: some View {
-    WoodenTextButton(title: ScreenText.back.text(), systemImage: "chevron.backward") {
-      model.send(.back)
+    WoodenTextButton(title: model.text("back"), systemImage: "chevron.backward") {
+      model.back()
     }
   }
+}
+
+#Preview("Chests") {
+  HStack(spacing: 40) {
+    ChestPile(state: "closed")
+    ChestPile(state: "open")
+    ChestPile(state: "openWithSparkles")
+  }
+  .padding(40)
+  .background(KidsPalette.sky)
 }
 #endif

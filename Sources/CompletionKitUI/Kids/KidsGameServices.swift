@@ -1,292 +1,242 @@
 #if canImport(SwiftUI)
+import CompletionClient
+import CompletionCore
 import Foundation
-import KidsGame
+import SwiftUI
 #if canImport(AVFoundation)
 import AVFoundation
 #endif
 #if canImport(Network)
 import Network
 #endif
-#if canImport(os)
-import os
-#endif
 #if canImport(UIKit)
 import UIKit
+#elseif canImport(AppKit)
+import AppKit
 #endif
 
-// The platform services behind `KidsGameModel`: the save file, the German voice, sound effects, haptics,
-// connectivity and the log. Each one degrades to doing nothing where its framework is missing, so the model
-// itself never needs a platform check.
+// The platform behind the client models' small protocols: SwiftUI's animation, UIKit's haptics, the German
+// voice, the sound effects and the network path. The game itself (its rules, its save, its timings) is the
+// server's; these only carry out what a model asks for. The animator and the haptics serve the cryptogram
+// and the challenges too, which is why they are not named after the kids' game. Each one does nothing where
+// its framework is missing, so no model needs a platform check.
 
-// MARK: - Save file
+// MARK: - Animation
 
-/// Where the game is saved: one JSON file (`GameMachine.encoded()`), written atomically. No UserDefaults.
-public struct KidsGameStore: Sendable {
-  /// The save file.
-  public let url: URL
+/// Runs a model's state change inside SwiftUI's `withAnimation`, or plainly while the system's Reduce Motion
+/// is on (read when the change happens, so turning it on mid-game takes effect at once).
+@MainActor
+public final class SwiftUIStateAnimator: StateAnimating {
+  private let animation: Animation
 
-  /// A store writing to `url`.
-  public init(url: URL) {
-    self.url = url
+  /// An animator using `animation` for every change a model makes.
+  public init(animation: Animation = .default) {
+    self.animation = animation
   }
 
-  /// `Application Support/Waldabenteuer/game.json`.
-  public static var defaultURL: URL {
-    URL.applicationSupportDirectory
-      .appending(path: "Waldabenteuer", directoryHint: .isDirectory)
-      .appending(path: "game.json", directoryHint: .notDirectory)
-  }
-
-  /// The folder the save file lives in.
-  public var directory: URL { url.deletingLastPathComponent() }
-
-  /// Where uploaded video files are kept, each named by its id (`upload-…`) with any extension.
-  public var uploadsDirectory: URL { directory.appending(path: "Videos", directoryHint: .isDirectory) }
-
-  /// What was saved, or nil when nothing was (a missing file is a fresh start, not an error).
-  public func load() throws -> Data? {
-    guard FileManager.default.fileExists(atPath: url.path(percentEncoded: false)) else { return nil }
-    return try Data(contentsOf: url)
-  }
-
-  /// Replaces the save file with `data` (atomically: a crash mid-write keeps the previous save).
-  public func save(_ data: Data) throws {
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    try data.write(to: url, options: [.atomic])
-  }
-
-  /// Moves an unreadable save aside (`game.unreadable-<seconds>.json` next to it), so the next save cannot
-  /// replace the only copy of a child's coins. Returns where it went, or nil when there was nothing to move.
-  @discardableResult
-  public func quarantine(at date: Date) -> URL? {
-    guard FileManager.default.fileExists(atPath: url.path(percentEncoded: false)) else { return nil }
-    let name = url.deletingPathExtension().lastPathComponent
-    let target = directory.appending(path: "\(name).unreadable-\(Int(date.timeIntervalSince1970)).json")
-    do {
-      try FileManager.default.moveItem(at: url, to: target)
-      return target
-    } catch {
-      return nil
+  /// Applies `change` in one animated transaction.
+  public func animate(_ change: () -> Void) {
+    withAnimation(Self.reducesMotion ? nil : animation) {
+      change()
     }
   }
 
-  /// When the game was last saved, from the file's modification date.
-  public var lastSaved: Date? {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: url.path(percentEncoded: false))
-    return attributes?[.modificationDate] as? Date
+  /// Whether the system asks for less motion (a model is made before any SwiftUI environment exists).
+  public static var reducesMotion: Bool {
+    #if canImport(UIKit)
+    UIAccessibility.isReduceMotionEnabled
+    #elseif canImport(AppKit)
+    NSWorkspace.shared.accessibilityDisplayShouldReduceMotion
+    #else
+    false
+    #endif
   }
 
-  /// The uploaded file for the video `id`, whatever its extension.
-  public func uploadedVideo(id: String) -> URL? {
-    let files = try? FileManager.default.contentsOfDirectory(
-      at: uploadsDirectory, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
-    return files?.first { $0.deletingPathExtension().lastPathComponent == id }
+  /// The motion preference to send the server with moves, from the system setting.
+  public static var systemPreference: MotionPreference {
+    reducesMotion ? .reduced : .full
   }
 }
 
-// MARK: - Log
+// MARK: - Haptics
 
-/// The game's log: transitions at debug level, refusals and recovery at info, failures as errors.
-struct KidsGameLog {
-  #if canImport(os)
-  private let logger = Logger(subsystem: "CompletionKitUI", category: "Waldabenteuer")
-  #endif
+/// Buzzes with UIKit's feedback generators on an iPhone or iPad; silent where there are none (a Mac).
+@MainActor
+public final class DeviceHaptics: HapticsPlaying {
+  /// Haptics for the device this runs on.
+  public init() {}
 
-  func transition(from: GameState, to: GameState) {
-    #if canImport(os)
-    logger.debug("transition \(from.name, privacy: .public) → \(to.name, privacy: .public)")
+  /// Gives `haptic` once.
+  public func play(_ haptic: Haptic) {
+    #if os(iOS)
+    switch haptic {
+    case .light: UIImpactFeedbackGenerator(style: .light).impactOccurred()
+    case .medium: UIImpactFeedbackGenerator(style: .medium).impactOccurred()
+    case .heavy: UIImpactFeedbackGenerator(style: .heavy).impactOccurred()
+    case .success: UINotificationFeedbackGenerator().notificationOccurred(.success)
+    case .warning: UINotificationFeedbackGenerator().notificationOccurred(.warning)
+    }
     #endif
   }
+}
 
-  func refused(_ refusal: Refusal) {
-    #if canImport(os)
-    logger.info("\(refusal.description, privacy: .public)")
-    #endif
-  }
+// MARK: - Scene phase
 
-  func recovered(_ note: RecoveryNote) {
-    #if canImport(os)
-    let outcome = note.outcome.rawValue
-    let saved = note.savedState?.name ?? "-"
-    let restored = note.restoredState.name
-    let problems = note.problems.joined(separator: "; ")
-    logger.info(
-      "restore \(outcome, privacy: .public): \(saved, privacy: .public) → \(restored, privacy: .public) \(problems, privacy: .public)"
-    )
-    #endif
-  }
-
-  func note(_ message: String) {
-    #if canImport(os)
-    logger.info("\(message, privacy: .public)")
-    #endif
-  }
-
-  func failure(_ message: String, _ error: any Error) {
-    #if canImport(os)
-    logger.error("\(message, privacy: .public): \(String(describing: error), privacy: .public)")
-    #endif
+extension AppPhase {
+  /// The client's phase for SwiftUI's scene phase (the models do not import SwiftUI).
+  public init(_ phase: ScenePhase) {
+    switch phase {
+    case .active: self = .active
+    case .background: self = .background
+    case .inactive: self = .inactive
+    // A phase added later is treated as "still here, not in front": it pauses nothing.
+    @unknown default: self = .inactive
+    }
   }
 }
 
 // MARK: - Voice
 
 #if canImport(AVFoundation)
-/// The narrator and Bennie: the system's German voice at 85 % of the default rate (the script's pace).
-/// Lines queue in order; a line's `delay` becomes the pause before it. `onLineStarted` reports each line as it
-/// begins, so Bennie's bubble shows the words he is saying, not the ones still waiting.
+/// The narrator and Bennie: the system's German voice at 85 % of the default rate (the script's pace). Lines
+/// queue in order; a line's `delay` becomes the pause before it, and `started` runs as the voice begins it, so
+/// Bennie's bubble shows the words he is saying, not the ones still waiting.
 @MainActor
-final class KidsVoice {
+public final class GermanVoice: KidsSpeaking {
   /// The script's pace: 85 % of the default speech rate.
   static let rateFactor: Float = 0.85
   /// The voice's language.
   static let language = "de-DE"
 
-  /// Called on the main actor when a line starts.
-  var onLineStarted: @MainActor (SpokenLine) -> Void = { _ in }
+  /// Made on the first line, so creating a voice (a view's init may run often) touches no audio hardware.
+  private var synthesizer: AVSpeechSynthesizer?
+  private let events = SpeechEvents()
+  private var waiting: [ObjectIdentifier: @MainActor () -> Void] = [:]
 
-  private let synthesizer = AVSpeechSynthesizer()
-  private let events: SpeechEvents
-  private var queued: [ObjectIdentifier: SpokenLine] = [:]
+  /// A voice that speaks nothing until asked.
+  public init() {}
 
-  init() {
-    events = SpeechEvents()
-    synthesizer.delegate = events
-    events.onStart = { [weak self] id in
-      Task { @MainActor in self?.started(id) }
-    }
-    #if os(iOS)
-    // Spoken words, mixed with other audio and ducking it (the music channel drops while a voice plays).
-    try? AVAudioSession.sharedInstance().setCategory(.playback, mode: .spokenAudio, options: [.duckOthers])
-    #endif
-  }
-
-  /// Whether a voice can speak at all.
-  var isAvailable: Bool { true }
-
-  func speak(_ line: SpokenLine) {
+  /// Queues `line`; `started` runs when the voice begins it.
+  public func speak(_ line: KidsLine, started: @escaping @MainActor () -> Void) {
+    let synthesizer = prepared()
     let utterance = AVSpeechUtterance(string: line.text)
     utterance.voice = AVSpeechSynthesisVoice(language: Self.language)
     utterance.rate = AVSpeechUtteranceDefaultSpeechRate * Self.rateFactor
     utterance.preUtteranceDelay = line.delay
-    queued[ObjectIdentifier(utterance)] = line
+    waiting[ObjectIdentifier(utterance)] = started
     synthesizer.speak(utterance)
   }
 
   /// Stops at once and drops every queued line (a new screen has its own words).
-  func stop() {
-    synthesizer.stopSpeaking(at: .immediate)
-    queued.removeAll()
+  public func stop() {
+    synthesizer?.stopSpeaking(at: .immediate)
+    waiting.removeAll()
+  }
+
+  private func prepared() -> AVSpeechSynthesizer {
+    if let synthesizer { return synthesizer }
+    let made = AVSpeechSynthesizer()
+    // Set before the synthesizer can call back, never changed after.
+    events.onStart = { [weak self] id in
+      Task { @MainActor [weak self] in self?.started(id) }
+    }
+    made.delegate = events
+    #if os(iOS)
+    // Spoken words, ducking other audio while a line plays.
+    try? AVAudioSession.sharedInstance().setCategory(.playback, mode: .spokenAudio, options: [.duckOthers])
+    #endif
+    synthesizer = made
+    return made
   }
 
   private func started(_ id: ObjectIdentifier) {
-    guard let line = queued.removeValue(forKey: id) else { return }
-    onLineStarted(line)
+    waiting.removeValue(forKey: id)?()
   }
 }
 
 /// Forwards the synthesizer's callbacks (which arrive on its own queue) as Sendable identifiers.
 private final class SpeechEvents: NSObject, AVSpeechSynthesizerDelegate, @unchecked Sendable {
-  // Set once, before the synthesizer can call back; never changed after.
+  // Unchecked: set once on the main actor before the synthesizer exists, only read afterwards.
   var onStart: @Sendable (ObjectIdentifier) -> Void = { _ in }
 
   func speechSynthesizer(_ synthesizer: AVSpeechSynthesizer, didStart utterance: AVSpeechUtterance) {
     onStart(ObjectIdentifier(utterance))
   }
 }
-#else
-/// No speech on this platform: the model shows the lines in the bubble only.
-@MainActor
-final class KidsVoice {
-  var onLineStarted: @MainActor (SpokenLine) -> Void = { _ in }
-  var isAvailable: Bool { false }
-  func speak(_ line: SpokenLine) {}
-  func stop() {}
-}
-#endif
 
 // MARK: - Sound effects
 
-/// The short effects (tap_wood, success_chime, …) at the effects channel's 0.7 volume, from audio files named
-/// like `SoundEffect.rawValue` in the app bundle. A missing file is silence, never an error: the assets come in
-/// a later phase.
+/// The short effects the server names (`tap_wood`, `success_chime`, …) at the effects channel's 0.7 volume,
+/// from audio files of that name in the app bundle. A missing file is silence, never an error.
 @MainActor
-final class KidsSoundPlayer {
+public final class KidsSoundEffects: KidsSoundPlaying {
   /// The effects channel's volume.
   static let volume: Float = 0.7
   private static let extensions = ["m4a", "caf", "wav", "mp3"]
 
-  #if canImport(AVFoundation)
-  private var players: [SoundEffect: AVAudioPlayer] = [:]
-  #endif
+  private var players: [String: AVAudioPlayer] = [:]
 
-  func play(_ effect: SoundEffect) {
-    #if canImport(AVFoundation)
-    guard let player = player(for: effect) else { return }
+  /// Sound effects from the main bundle.
+  public init() {}
+
+  /// Plays the effect `name` from its start.
+  public func play(_ name: String) {
+    guard let player = player(for: name) else { return }
     player.currentTime = 0
     player.play()
-    #endif
   }
 
-  #if canImport(AVFoundation)
-  private func player(for effect: SoundEffect) -> AVAudioPlayer? {
-    if let player = players[effect] { return player }
-    let url = Self.extensions.lazy.compactMap { Bundle.main.url(forResource: effect.rawValue, withExtension: $0) }.first
+  private func player(for name: String) -> AVAudioPlayer? {
+    if let player = players[name] { return player }
+    let url = Self.extensions.lazy.compactMap { Bundle.main.url(forResource: name, withExtension: $0) }.first
     guard let url, let player = try? AVAudioPlayer(contentsOf: url) else { return nil }
     player.volume = Self.volume
     player.prepareToPlay()
-    players[effect] = player
+    players[name] = player
     return player
   }
-  #endif
 }
-
-// MARK: - Haptics
-
-/// Haptic feedback where the device has it (iPhone, iPad); nothing elsewhere.
-@MainActor
-struct KidsHaptics {
-  enum Weight {
-    case light, medium, heavy
-  }
-
-  func play(_ weight: Weight) {
-    #if os(iOS)
-    let style: UIImpactFeedbackGenerator.FeedbackStyle =
-      switch weight {
-      case .light: .light
-      case .medium: .medium
-      case .heavy: .heavy
-      }
-    UIImpactFeedbackGenerator(style: style).impactOccurred()
-    #endif
-  }
-}
+#endif
 
 // MARK: - Connectivity
 
-/// Reports whether the device is online (YouTube needs it; uploaded videos do not). Without the Network
-/// framework it reports nothing and the model stays "online", so the machine's own checks decide.
-// Unchecked: its only state is the path monitor, which is thread-safe and never replaced.
-final class ConnectivityMonitor: @unchecked Sendable {
-  #if canImport(Network)
-  private let monitor = NWPathMonitor()
-  #endif
-
-  /// Starts watching; `onChange` runs on a background queue with the new state.
-  init(onChange: @escaping @Sendable (Bool) -> Void) {
-    #if canImport(Network)
-    monitor.pathUpdateHandler = { path in
-      onChange(path.status == .satisfied)
+/// Keeps ``WaldabenteuerModel/isOnline`` in step with the device's network path (YouTube needs it; uploaded
+/// videos do not). Without the Network framework the model stays "online" and the server's answers decide.
+@MainActor
+public enum KidsNetworkMonitor {
+  /// Updates `model.isOnline` on every path change until the calling task is cancelled (a view's `.task`).
+  public static func watch(_ model: WaldabenteuerModel) async {
+    for await online in pathUpdates() {
+      model.isOnline = online
     }
-    monitor.start(queue: DispatchQueue(label: "Waldabenteuer.connectivity", qos: .utility))
-    #endif
   }
 
-  deinit {
+  /// Online or not, once at the start and on every change; the monitor stops when the stream ends.
+  // Nonisolated: the monitor calls its handler on its own queue, so the closures made here must not belong
+  // to the main actor.
+  nonisolated static func pathUpdates() -> AsyncStream<Bool> {
     #if canImport(Network)
-    monitor.cancel()
+    AsyncStream { continuation in
+      let watcher = PathWatcher()
+      watcher.monitor.pathUpdateHandler = { path in
+        continuation.yield(path.status == .satisfied)
+      }
+      continuation.onTermination = { _ in
+        watcher.monitor.cancel()
+      }
+      watcher.monitor.start(queue: DispatchQueue(label: "Waldabenteuer.connectivity", qos: .utility))
+    }
+    #else
+    AsyncStream { $0.finish() }
     #endif
   }
 }
+
+#if canImport(Network)
+/// Holds the path monitor for the stream's termination handler.
+// Unchecked: the monitor is thread-safe and never replaced.
+private final class PathWatcher: @unchecked Sendable {
+  let monitor = NWPathMonitor()
+}
+#endif
 #endif

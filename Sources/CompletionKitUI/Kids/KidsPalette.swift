@@ -1,7 +1,7 @@
 #if canImport(SwiftUI)
-import SwiftUI
+import CompletionAPI
 import CompletionCore
-import KidsGame
+import SwiftUI
 
 /// Waldabenteuer's colours (SPEC-NOTES §1 "Design language"). Calm, desaturated woodland tones only: never pure
 /// red, and never pure white or black on a large area. The one exception, ``parentDanger`` (#CC0000), is for
@@ -74,12 +74,12 @@ public enum KidsPalette {
   /// Errors and danger buttons in the parent area only (the QA spec's exception to "no red").
   public static let parentDanger = Color(kidsHex: 0xCC0000)
 
-  /// The "Heute gespielt" bar's colour for a `PlayTimeBand`: green, #D9C27A, #CC0000.
-  public static func color(for band: PlayTimeBand) -> Color {
+  /// The "Heute gespielt" bar's colour for the server's band: "green", "gold" (80–100 %) or "red" (over).
+  public static func color(forBand band: String) -> Color {
     switch band {
-    case .green: woodland
-    case .gold: coinGold
-    case .red: parentDanger
+    case "gold": coinGold
+    case "red": parentDanger
+    default: woodland
     }
   }
 
@@ -88,6 +88,13 @@ public enum KidsPalette {
 }
 
 extension Color {
+  /// A colour from the server's `#RRGGBB` (a puzzle leaf), or nil for anything else.
+  init?(kidsHexString text: String) {
+    let digits = text.hasPrefix("#") ? text.dropFirst() : Substring(text)
+    guard digits.count == 6, let value = UInt32(digits, radix: 16) else { return nil }
+    self.init(kidsHex: value)
+  }
+
   /// A colour from a 24-bit sRGB hex value (`0x738F66`).
   init(kidsHex hex: UInt32, opacity: Double = 1) {
     self.init(
@@ -138,26 +145,26 @@ public enum KidsMetrics {
   public static let screenPadding: CGFloat = 32
 }
 
-/// Waldabenteuer's motion on top of the shared curve helpers (`CurveAnimation.swift`): everything is calm, and
-/// under Reduce Motion every change is an instant cut (no cross-fade, no spring, no confetti).
+/// Waldabenteuer's motion on top of the shared curve helpers (`CurveAnimation.swift`). The game's own movement
+/// (cross-fade, celebration card, coin flight, die tumble, confetti…) comes from the server's catalog through
+/// `model.motion(name, step:)`; under Reduce Motion every such change is an instant cut (no cross-fade, no
+/// spring, no confetti), as the catalog says.
 public enum KidsMotion {
-  /// The screen cross-fade (SPEC-NOTES: 0.3 s), from the game's choreography.
-  public static let crossFadeSeconds = KidsChoreography.crossFade.steps[0].duration
-  /// The press feedback: scale 0.95 for 0.1 s.
+  /// The press feedback: scale 0.95 (the style guide's touch feel, not a game timing).
   public static let pressScale: CGFloat = 0.95
   /// How long the press feedback takes.
   public static let pressSeconds = 0.1
-  /// The celebration card's entrance: a spring settling in about 0.4 s, from the game's choreography.
-  public static let cardSpring = KidsChoreography.cardSpring
 
   /// The core's motion preference for the system's Reduce Motion setting.
   public static func preference(reduceMotion: Bool) -> MotionPreference {
     reduceMotion ? .reduced : .full
   }
 
-  /// The 0.3 s cross-fade between screens, or nil (an instant cut) under Reduce Motion.
-  public static func crossFade(reduceMotion: Bool) -> Animation? {
-    reduceMotion ? nil : CompletionCore.Curve.easeInOut.animation(duration: crossFadeSeconds)
+  /// The animation of one step of the game's choreographies, or nil (an instant change) under Reduce Motion
+  /// or before the catalog has arrived.
+  public static func animation(_ step: StepPayload?, reduceMotion: Bool) -> Animation? {
+    guard !reduceMotion, let step else { return nil }
+    return step.animation
   }
 
   /// A timing curve of `duration` seconds, or nil under Reduce Motion.

@@ -1,35 +1,39 @@
 #if canImport(SwiftUI)
+import CompletionAPI
+import CompletionClient
 import SwiftUI
-import KidsGame
 
-/// "Elternbereich": the math question in front of the parent area ("A + B = ?", both between 5 and 15), a
-/// number pad for up to two digits, "Abbrechen" and "Bestätigen". A wrong answer shows "Versuch es nochmal"
-/// for two seconds and clears the input; after three the question changes (all decided by the machine).
+/// "Elternbereich": the math question the server sets in front of the parent area (`view.gate.question`,
+/// "7 + 12 = ?"), the digits typed so far (`view.gate.input`), a number pad, "Abbrechen" and "Bestätigen".
+/// Every key is sent; the server keeps the input, checks the answer, and on a wrong one the model shows
+/// "Versuch es nochmal" for the server's seconds (`model.gateMessage`) while the server clears the input and,
+/// after three, changes the question.
 public struct ParentGateView: View {
-  let model: KidsGameModel
+  let model: WaldabenteuerModel
 
   /// Side of a number-pad key.
   static let keySide: CGFloat = 96
 
   /// The gate for `model`.
-  public init(model: KidsGameModel) {
+  public init(model: WaldabenteuerModel) {
     self.model = model
   }
 
+  /// The question, the input, the message, the buttons and the keypad.
   public var body: some View {
-    let gate = model.machine.navigation.gate
+    let gate = model.view?.gate
     let input = gate?.input ?? ""
     ZStack {
       KidsPalette.cream
         .ignoresSafeArea()
       HStack(spacing: 72) {
         VStack(alignment: .leading, spacing: 24) {
-          Text(ScreenText.parentArea.text())
+          Text(model.text("parentArea"))
             .font(KidsFont.title)
             .accessibilityAddTraits(.isHeader)
-          Text(ScreenText.gatePrompt.text())
+          Text(model.text("gatePrompt"))
             .font(KidsFont.body)
-          Text(gate?.question.text ?? "")
+          Text(gate?.question ?? "")
             .font(KidsFont.number)
             .monospacedDigit()
           inputField(input)
@@ -40,9 +44,9 @@ public struct ParentGateView: View {
             .accessibilityHidden(model.gateMessage == nil)
           HStack(spacing: 20) {
             Button {
-              model.send(.back)
+              model.back()
             } label: {
-              Text(ScreenText.gateCancel.text())
+              Text(model.text("gateCancel"))
                 .font(KidsFont.button)
                 .foregroundStyle(KidsPalette.woodDark)
                 .padding(.horizontal, 28)
@@ -51,9 +55,9 @@ public struct ParentGateView: View {
             }
             .buttonStyle(.kidsPress)
             Button {
-              model.send(.gateConfirm)
+              model.gateConfirm()
             } label: {
-              Text(ScreenText.gateConfirm.text())
+              Text(model.text("gateConfirm"))
                 .font(KidsFont.button)
                 .foregroundStyle(KidsPalette.cream)
                 .padding(.horizontal, 28)
@@ -66,44 +70,42 @@ public struct ParentGateView: View {
           }
         }
         .foregroundStyle(KidsPalette.ink)
-        numberPad(isFull: input.count >= ParentGate.maxDigits)
+        numberPad
       }
       .padding(KidsMetrics.screenPadding)
     }
   }
 
-  /// One box per digit the gate takes.
+  /// The digits typed so far, in one box (how many the gate takes is the server's to refuse beyond).
   private func inputField(_ input: String) -> some View {
-    let digits = Array(input)
-    return HStack(spacing: 12) {
-      ForEach(0..<ParentGate.maxDigits, id: \.self) { index in
-        Text(index < digits.count ? String(digits[index]) : " ")
-          .font(KidsFont.number)
-          .frame(width: 84, height: 96)
-          .background(KidsPalette.lightRays.opacity(0.6), in: .rect(cornerRadius: 16, style: .continuous))
-          .overlay {
-            RoundedRectangle(cornerRadius: 16, style: .continuous)
-              .strokeBorder(KidsPalette.woodMid, lineWidth: 3)
-          }
+    Text(input.isEmpty ? " " : input)
+      .font(KidsFont.number)
+      .monospacedDigit()
+      .frame(minWidth: 180, minHeight: 96)
+      .padding(.horizontal, 16)
+      .background(KidsPalette.lightRays.opacity(0.6), in: .rect(cornerRadius: 16, style: .continuous))
+      .overlay {
+        RoundedRectangle(cornerRadius: 16, style: .continuous)
+          .strokeBorder(KidsPalette.woodMid, lineWidth: 3)
       }
-    }
-    .accessibilityElement(children: .ignore)
-    .accessibilityValue(input)
+      .accessibilityElement(children: .ignore)
+      .accessibilityLabel("Eingabe")
+      .accessibilityValue(input)
   }
 
   /// 1–9, erase, 0.
-  private func numberPad(isFull: Bool) -> some View {
+  private var numberPad: some View {
     Grid(horizontalSpacing: 16, verticalSpacing: 16) {
       ForEach([[1, 2, 3], [4, 5, 6], [7, 8, 9]], id: \.self) { row in
         GridRow {
           ForEach(row, id: \.self) { digit in
-            digitKey(digit, isFull: isFull)
+            digitKey(digit)
           }
         }
       }
       GridRow {
         Button {
-          model.send(.gateErase)
+          model.gateErase()
         } label: {
           Image(systemName: "delete.backward.fill")
             .font(.system(size: 34, weight: .semibold))
@@ -111,7 +113,8 @@ public struct ParentGateView: View {
             .background(KidsPalette.pathStone.opacity(0.5), in: .rect(cornerRadius: 20, style: .continuous))
         }
         .buttonStyle(.kidsPress)
-        digitKey(0, isFull: isFull)
+        .accessibilityLabel("Löschen")
+        digitKey(0)
         Color.clear
           .frame(width: Self.keySide, height: Self.keySide)
       }
@@ -119,9 +122,9 @@ public struct ParentGateView: View {
     .foregroundStyle(KidsPalette.woodDark)
   }
 
-  private func digitKey(_ digit: Int, isFull: Bool) -> some View {
+  private func digitKey(_ digit: Int) -> some View {
     Button {
-      model.send(.gateDigit(digit))
+      model.gateDigit(digit)
     } label: {
       Text(verbatim: "\(digit)")
         .font(KidsFont.number(size: 40))
@@ -129,12 +132,6 @@ public struct ParentGateView: View {
         .background(KidsPalette.woodLight.opacity(0.6), in: .rect(cornerRadius: 20, style: .continuous))
     }
     .buttonStyle(.kidsPress)
-    .disabled(isFull)
   }
-}
-
-#Preview("Parent gate") {
-  ParentGateView(model: .previewHome(then: [.tapSettings]))
-    .frame(width: KidsMetrics.designSize.width, height: KidsMetrics.designSize.height)
 }
 #endif

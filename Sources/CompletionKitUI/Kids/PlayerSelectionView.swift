@@ -1,23 +1,25 @@
 #if canImport(SwiftUI)
+import CompletionAPI
+import CompletionClient
 import SwiftUI
-import KidsGame
 
-/// "Wer spielt heute?": one 200×180 card per child with avatar, name and coins. A tap chooses the child; the
-/// machine greets them and goes home.
+/// "Wer spielt heute?": one 200×180 card per child (`view.players`) with avatar, name and coins. A tap
+/// chooses the child; the server greets them and goes home.
 public struct PlayerSelectionView: View {
-  let model: KidsGameModel
+  let model: WaldabenteuerModel
 
   /// The screen for `model`'s children.
-  public init(model: KidsGameModel) {
+  public init(model: WaldabenteuerModel) {
     self.model = model
   }
 
+  /// The title, a card per child, and Bennie.
   public var body: some View {
-    let players = model.machine.data.players
+    let players = model.view?.players ?? []
     ZStack {
       ForestBackground()
       VStack(spacing: 40) {
-        Text(ScreenText.playerSelectionTitle.text())
+        Text(model.text("playerSelectionTitle"))
           .font(KidsFont.title)
           .foregroundStyle(KidsPalette.woodDark)
           .padding(.horizontal, 40)
@@ -33,15 +35,15 @@ public struct PlayerSelectionView: View {
             count: max(1, min(players.count, players.count > 2 ? 3 : 2))),
           spacing: 32
         ) {
-          ForEach(players) { player in
-            PlayerCard(player: player) {
+          ForEach(players, id: \.id) { player in
+            PlayerCard(player: player, coinsText: model.text("coinCount", "\(player.coins)")) {
               model.selectPlayer(player.id)
             }
           }
         }
         Spacer(minLength: 0)
         HStack {
-          BennieWithBubble(line: model.bubbleLine, height: 180)
+          BennieWithBubble(model: model, height: 180)
           Spacer()
         }
       }
@@ -52,8 +54,10 @@ public struct PlayerSelectionView: View {
 
 /// A child's card: avatar, name and coins.
 struct PlayerCard: View {
-  let player: PlayerData
-  let action: () -> Void
+  let player: KidsPlayerView
+  /// "[X] Münzen", filled in.
+  let coinsText: String
+  let action: @MainActor () -> Void
 
   var body: some View {
     Button(action: action) {
@@ -75,7 +79,7 @@ struct PlayerCard: View {
           .minimumScaleFactor(0.6)
         HStack(spacing: 8) {
           CoinView(size: 24)
-          Text(ScreenText.coinCount.text(LineValues(x: player.coins)))
+          Text(coinsText)
             .font(KidsFont.label)
             .foregroundStyle(KidsPalette.woodDark)
         }
@@ -92,10 +96,5 @@ struct PlayerCard: View {
     .buttonStyle(.kidsPress)
     .accessibilityElement(children: .combine)
   }
-}
-
-#Preview("Player selection") {
-  PlayerSelectionView(model: .preview(coins: 7, after: [.loadingTick(elapsed: LoadingScreen.handOffAfter)]))
-    .frame(width: KidsMetrics.designSize.width, height: KidsMetrics.designSize.height)
 }
 #endif

@@ -1,24 +1,30 @@
 #if canImport(SwiftUI)
+import CompletionAPI
+import CompletionClient
 import SwiftUI
-import KidsGame
 
-/// The treasure screen: "[X] Münzen", the chest (open from 10 coins), and the two YouTube buttons styled by
-/// `TreasureButtons`: locked (grey at 60 % with chains), disabled (grey), active (gold glow) and active with
-/// the "BONUS!" / "+2 MIN" badge. "Zurück" goes home.
+/// The treasure screen: "[X] Münzen", the chest (open when the server says `chestOpen`), and the two video
+/// buttons in the look the server gives each (`treasure.fiveMinutes`, `treasure.twelveMinutes`): "locked"
+/// (grey at 60 % with chains), "disabled" (grey), "active" (gold glow) and "activeWithBonus" (with the
+/// "BONUS!" / "+2 MIN" badge). Their prices are the catalog's tiers. "Zurück" goes home.
 ///
-/// Every button sends `redeem` to the machine, the grey ones too: offline, the machine answers with Bennie's
-/// "Wir brauchen Internet." rather than the child tapping a button that does nothing.
+/// Only a usable button ("active", "activeWithBonus") sends `redeem`, as on the web page; a grey one is
+/// announced as unavailable and does nothing.
 public struct TreasureView: View {
-  let model: KidsGameModel
+  let model: WaldabenteuerModel
+
+  /// The tiers the API names, in the order they are offered.
+  static let tiers = ["fiveMinutes", "twelveMinutes"]
 
   /// The treasure screen for `model`.
-  public init(model: KidsGameModel) {
+  public init(model: WaldabenteuerModel) {
     self.model = model
   }
 
+  /// The coins, the chest and the two video buttons.
   public var body: some View {
-    let coins = model.coins
-    let buttons = TreasureButtons(coins: coins, online: model.canWatchVideos)
+    let treasure = model.view?.treasure
+    let coins = treasure?.coins ?? model.activePlayer?.coins ?? 0
     ZStack {
       ForestBackground()
       VStack(spacing: 0) {
@@ -28,12 +34,12 @@ public struct TreasureView: View {
           SoundButton(model: model)
         }
         HStack(alignment: .bottom, spacing: 16) {
-          BennieColumn(line: model.bubbleLine)
+          BennieColumn(model: model)
           VStack(spacing: 20) {
             Spacer(minLength: 0)
             HStack(spacing: 20) {
               CoinView(size: 64)
-              Text(ScreenText.coinCount.text(LineValues(x: coins)))
+              Text(model.text("coinCount", "\(coins)"))
                 .font(KidsFont.bigNumber)
                 .foregroundStyle(KidsPalette.woodDark)
             }
@@ -41,12 +47,18 @@ public struct TreasureView: View {
             .padding(.vertical, 8)
             .background(KidsPalette.cream.opacity(0.9), in: .capsule)
             .accessibilityElement(children: .combine)
-            ChestPile(display: ChestDisplay(coins: coins), size: 150)
+            ChestView(isOpen: treasure?.chestOpen ?? false, size: 150)
             HStack(spacing: 56) {
-              ForEach(VideoTier.allCases, id: \.self) { tier in
-                TreasureTierButton(tier: tier, state: buttons.state(of: tier)) {
+              ForEach(Self.tiers, id: \.self) { tier in
+                TreasureTierButton(
+                  title: model.text(tier == "fiveMinutes" ? "fiveMinutesButton" : "twelveMinutesButton"),
+                  cost: price(of: tier),
+                  state: state(of: tier),
+                  badge: (model.text("bonusBadge"), model.text("bonusMinutesBadge"))
+                ) {
                   model.redeem(tier)
                 }
+                .disabled(!TreasureTierButton.isUsable(state(of: tier)))
               }
             }
             Spacer(minLength: 0)
@@ -59,15 +71,37 @@ public struct TreasureView: View {
   }
 }
 
-/// One YouTube button ("5 Min" for 10 Münzen, "10+2 Min" for 20 Münzen) in the look its state asks for.
+extension TreasureView {
+  /// The server's state of a tier's button ("locked" before the treasure view arrives).
+  func state(of tier: String) -> String {
+    let treasure = model.view?.treasure
+    return (tier == "fiveMinutes" ? treasure?.fiveMinutes : treasure?.twelveMinutes) ?? "locked"
+  }
+
+  /// "[X] Münzen" with the tier's price from the catalog (empty before the catalog arrives).
+  func price(of tier: String) -> String {
+    guard let cost = model.catalog?.tiers[tier]?["cost"] else { return "" }
+    return model.text("coinCount", "\(cost)")
+  }
+}
+
+/// One video button ("5 Min" for 10 Münzen, "10+2 Min" for 20 Münzen) in the look its state asks for.
 struct TreasureTierButton: View {
-  let tier: VideoTier
-  let state: TreasureButtonState
-  let action: () -> Void
+  let title: String
+  /// "[X] Münzen", filled in with the tier's price.
+  let cost: String
+  /// "locked", "disabled", "active" or "activeWithBonus", as the server says.
+  let state: String
+  /// The bonus badge's two lines.
+  let badge: (title: String, minutes: String)
+  let action: @MainActor () -> Void
 
   static let size = CGSize(width: 300, height: 170)
 
-  private var isActive: Bool { state == .active || state == .activeWithBonus }
+  private var isActive: Bool { Self.isUsable(state) }
+
+  /// Whether a button in the server's `state` can be used.
+  static func isUsable(_ state: String) -> Bool { state == "active" || state == "activeWithBonus" }
 
   var body: some View {
     Button(action: action) {
@@ -77,7 +111,7 @@ struct TreasureTierButton: View {
           .accessibilityHidden(true)
         Text(title)
           .font(KidsFont.button)
-        Text(ScreenText.coinCount.text(LineValues(x: tier.cost)))
+        Text(cost)
           .font(KidsFont.label)
       }
       .foregroundStyle(isActive ? KidsPalette.woodDark : KidsPalette.ink.opacity(0.7))
@@ -91,31 +125,24 @@ struct TreasureTierButton: View {
           .strokeBorder(isActive ? KidsPalette.woodMid : KidsPalette.chain.opacity(0.5), lineWidth: 4)
       }
       .overlay {
-        if state == .locked { ChainsOverlay() }
+        if state == "locked" { ChainsOverlay() }
       }
       .overlay(alignment: .topTrailing) {
-        if state == .activeWithBonus { bonusBadge }
+        if state == "activeWithBonus" { bonusBadge }
       }
       // The gold glow of an affordable button.
       .shadow(color: KidsPalette.coinGold.opacity(isActive ? 0.9 : 0), radius: isActive ? 20 : 0)
-      .opacity(state == .locked ? 0.6 : 1)
+      .opacity(state == "locked" ? 0.6 : 1)
     }
     .buttonStyle(.kidsPress)
     .accessibilityElement(children: .combine)
   }
 
-  private var title: String {
-    switch tier {
-    case .fiveMinutes: ScreenText.fiveMinutesButton.text()
-    case .twelveMinutes: ScreenText.twelveMinutesButton.text()
-    }
-  }
-
   private var bonusBadge: some View {
     VStack(spacing: 0) {
-      Text(ScreenText.bonusBadge.text())
+      Text(badge.title)
         .font(KidsFont.label.weight(.bold))
-      Text(ScreenText.bonusMinutesBadge.text())
+      Text(badge.minutes)
         .font(KidsFont.label)
     }
     .foregroundStyle(KidsPalette.woodDark)
@@ -126,10 +153,5 @@ struct TreasureTierButton: View {
     .rotationEffect(.degrees(8))
     .offset(x: 18, y: -18)
   }
-}
-
-#Preview("Treasure, 23 coins") {
-  TreasureView(model: .previewHome(coins: 23, then: [.tapChest]))
-    .frame(width: KidsMetrics.designSize.width, height: KidsMetrics.designSize.height)
 }
 #endif

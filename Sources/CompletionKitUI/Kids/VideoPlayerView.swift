@@ -1,6 +1,8 @@
 #if canImport(SwiftUI)
+import CompletionAPI
+import CompletionClient
+import Foundation
 import SwiftUI
-import KidsGame
 #if canImport(AVKit)
 import AVKit
 #endif
@@ -8,28 +10,34 @@ import AVKit
 import WebKit
 #endif
 
-/// A paid video with the analog countdown clock beside it. The clock decides, not the video: there is no
-/// back or home button, no seeking, no restarting; the video pauses when the app is in the background (the
-/// machine pauses the clock) and when time is up, when "Zeit ist um!" shows until home fades in.
+/// A paid video with the analog countdown clock beside it. The server's clock decides, not the video:
+/// there is no back or home button, no seeking, no restarting. The film plays exactly while the server's
+/// clock runs (`playback.paused` is false) and the app is in front; when time is up, "Zeit ist um!" shows
+/// over the stopped film for the server's moment (`model.isHoldingTimeUp`) before home fades in.
 ///
-/// Uploaded files play with AVKit (looping, without controls). YouTube plays in an embedded web view without
-/// YouTube's own controls on iOS; elsewhere its still stands in.
+/// Uploaded files (`playback.video.source == "upload"`) play from the server (`model.client.server +
+/// playback.src`) with AVKit, looping, without controls. YouTube plays the embed address the server gives
+/// (`playback.src`: no controls, no suggestions) in a web view without touches on iOS; elsewhere its still
+/// stands in.
 public struct VideoPlayerView: View {
-  let model: KidsGameModel
-  let session: VideoSession
-  let now: Date
+  let model: WaldabenteuerModel
+  let playback: KidsPlaybackView
   let isTimeUp: Bool
 
-  /// The player for `session` with its clock at `now`; `isTimeUp` shows the "Zeit ist um!" moment.
-  public init(model: KidsGameModel, session: VideoSession, now: Date, isTimeUp: Bool) {
+  @Environment(\.scenePhase) private var scenePhase
+  @Environment(\.accessibilityReduceMotion) private var reduceMotion
+
+  /// The player for `playback`; `isTimeUp` shows the "Zeit ist um!" moment over the stopped film.
+  public init(model: WaldabenteuerModel, playback: KidsPlaybackView, isTimeUp: Bool) {
     self.model = model
-    self.session = session
-    self.now = now
+    self.playback = playback
     self.isTimeUp = isTimeUp
   }
 
+  /// The film beside its clock, and "Zeit ist um!" over it when time is up.
   public var body: some View {
-    let isPlaying = !isTimeUp && !session.timer.isPaused && model.isInForeground
+    let isPlaying = !isTimeUp && !playback.paused && scenePhase == .active
+    let fade = model.motion("kidsTimeUp", step: "overlay")
     ZStack {
       KidsPalette.woodDark
         .ignoresSafeArea()
@@ -41,42 +49,53 @@ public struct VideoPlayerView: View {
             RoundedRectangle(cornerRadius: KidsMetrics.cornerRadius, style: .continuous)
               .strokeBorder(KidsPalette.woodMid, lineWidth: 6)
           }
-        AnalogCountdownClock(timer: session.timer, now: now)
-          .frame(width: 200)
+        // Time up: the arc is gone, the hand is round at 12, the label says so (as the web page's clock).
+        AnalogCountdownClock(
+          fractionRemaining: isTimeUp ? 0 : playback.fractionRemaining,
+          handAngle: isTimeUp ? 360 : playback.handAngle,
+          label: isTimeUp ? model.text("timeUp") : playback.label,
+          isWarned: playback.warned,
+          isRunning: isPlaying,
+          grantedSeconds: playback.grantedSeconds,
+          glideSeconds: model.catalog?.timing.videoTickSeconds ?? 0,
+          pulses: reduceMotion ? [] : model.catalog?.motion["kidsClockWarning"]?.steps ?? []
+        )
+        .frame(width: 200)
       }
       .padding(KidsMetrics.screenPadding)
       if isTimeUp {
         timeUpCard
+          .transition(.appearance(from: fade?.from ?? .identity))
       }
     }
+    .animation(KidsMotion.animation(fade, reduceMotion: reduceMotion), value: isTimeUp)
   }
 
   @ViewBuilder
   private func videoArea(isPlaying: Bool) -> some View {
-    let video = model.machine.data.settings.parentSettings.approvedVideos.first { $0.id == session.videoID }
-    if video?.source == .upload, let url = model.uploadedVideoURL(for: session.videoID) {
+    if playback.video.source == "upload", let url = URL(string: model.client.server + playback.src) {
       #if canImport(AVKit)
-      UploadedVideoPlayer(url: url, isPlaying: isPlaying)
+      UploadedVideoPlayer(url: url, headers: model.client.authorizationHeaders, isPlaying: isPlaying)
       #else
-      placeholder(video)
+      placeholder
+      #endif
+    } else if let url = URL(string: playback.src) {
+      #if canImport(WebKit) && os(iOS)
+      YouTubeEmbed(url: url, isPlaying: isPlaying)
+      #else
+      placeholder
       #endif
     } else {
-      #if canImport(WebKit) && os(iOS)
-      YouTubeEmbed(videoID: session.videoID, isPlaying: isPlaying)
-      #else
-      placeholder(video)
-      #endif
+      placeholder
     }
   }
 
   /// The video's still with a play symbol, where no player is available.
-  private func placeholder(_ video: ApprovedVideo?) -> some View {
+  private var placeholder: some View {
     ZStack {
       KidsPalette.forestFar
-      if let video {
-        GeometryReader { proxy in
-          VideoThumbnail(video: video, size: proxy.size)
-        }
+      GeometryReader { proxy in
+        VideoThumbnail(video: playback.video, size: proxy.size)
       }
       Image(systemName: "play.circle.fill")
         .font(.system(size: 96))
@@ -94,7 +113,7 @@ public struct VideoPlayerView: View {
           .font(.system(size: 64))
           .foregroundStyle(KidsPalette.coinGold)
           .accessibilityHidden(true)
-        Text(ScreenText.timeUp.text())
+        Text(model.text("timeUp"))
           .font(KidsFont.title)
           .foregroundStyle(KidsPalette.woodDark)
         BennieView(height: 160)
@@ -112,6 +131,8 @@ public struct VideoPlayerView: View {
 /// An uploaded video file, looping, without controls: the clock is the only way it ends.
 struct UploadedVideoPlayer: View {
   let url: URL
+  /// The client's sign-in: the file is only served to its family.
+  let headers: [String: String]
   let isPlaying: Bool
 
   // Made once, when the view first appears (not on every re-creation of this struct).
@@ -125,7 +146,9 @@ struct UploadedVideoPlayer: View {
       .onAppear {
         let player = self.player ?? AVQueuePlayer()
         if self.player == nil {
-          looper = AVPlayerLooper(player: player, templateItem: AVPlayerItem(url: url))
+          // The header option is AVFoundation's (long-standing, though unlisted) way to sign a file's requests.
+          let asset = AVURLAsset(url: url, options: ["AVURLAssetHTTPHeaderFieldsKey": headers])
+          looper = AVPlayerLooper(player: player, templateItem: AVPlayerItem(asset: asset))
           self.player = player
         }
         if isPlaying { player.play() }
@@ -146,10 +169,11 @@ struct UploadedVideoPlayer: View {
 #endif
 
 #if canImport(WebKit) && os(iOS)
-/// YouTube's embedded player (no controls, no related videos, no keyboard seeking: `YouTubeLink.embedURL`),
-/// with touches switched off so the child cannot leave it. Playback is suspended when `isPlaying` turns false.
+/// YouTube's embedded player at the server's embed address (no controls, no related videos, no keyboard
+/// seeking), with touches switched off so the child cannot leave it. Playback is suspended when `isPlaying`
+/// turns false.
 struct YouTubeEmbed: UIViewRepresentable {
-  let videoID: String
+  let url: URL
   let isPlaying: Bool
 
   func makeUIView(context: Context) -> WKWebView {
@@ -161,9 +185,7 @@ struct YouTubeEmbed: UIViewRepresentable {
     view.scrollView.isScrollEnabled = false
     view.isOpaque = false
     view.backgroundColor = .clear
-    if let url = URL(string: YouTubeLink.embedURL(id: videoID)) {
-      view.load(URLRequest(url: url))
-    }
+    view.load(URLRequest(url: url))
     return view
   }
 

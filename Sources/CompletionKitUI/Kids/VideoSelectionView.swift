@@ -1,12 +1,14 @@
 #if canImport(SwiftUI)
+import CompletionAPI
+import CompletionClient
+import Foundation
 import SwiftUI
-import KidsGame
 
-/// "Wähle ein Video!": only the videos a parent approved, in a 2×3 grid of 200×112 thumbnails with titles of
-/// up to two lines (it scrolls after six), and "Du hast [X] Minuten Zeit!". "Zurück" gives the coins back.
-/// With no approved videos: "Noch keine Videos da" / "Frag bitte Mama oder Papa".
+/// "Wähle ein Video!": the videos a parent approved (`view.videos`), in a 2×3 grid of 200×112 thumbnails with
+/// titles of up to two lines (it scrolls after six), and "Du hast [X] Minuten Zeit!" (`view.paidMinutes`).
+/// "Zurück" gives the coins back. With no approved videos: "Noch keine Videos da" / "Frag bitte Mama oder Papa".
 public struct VideoSelectionView: View {
-  let model: KidsGameModel
+  let model: WaldabenteuerModel
 
   /// Columns of the grid.
   static let columns = 3
@@ -16,13 +18,13 @@ public struct VideoSelectionView: View {
   static let thumbnail = CGSize(width: 200, height: 112)
 
   /// The video selection for `model`.
-  public init(model: KidsGameModel) {
+  public init(model: WaldabenteuerModel) {
     self.model = model
   }
 
+  /// The title, the minutes paid for, and the videos (or the empty state).
   public var body: some View {
-    let videos = model.machine.data.settings.parentSettings.approvedVideos
-    let minutes = model.machine.navigation.redemption?.minutes ?? 0
+    let videos = model.view?.videos ?? []
     ZStack {
       ForestBackground()
       VStack(spacing: 20) {
@@ -30,11 +32,13 @@ public struct VideoSelectionView: View {
           BackButton(model: model)
           Spacer()
           VStack(spacing: 6) {
-            Text(ScreenText.videoSelectionTitle.text())
+            Text(model.text("videoSelectionTitle"))
               .font(KidsFont.title)
               .accessibilityAddTraits(.isHeader)
-            Text(ScreenText.videoTimeAvailable.text(LineValues(x: minutes)))
-              .font(KidsFont.body)
+            if let minutes = model.view?.paidMinutes {
+              Text(model.text("videoTimeAvailable", "\(minutes)"))
+                .font(KidsFont.body)
+            }
           }
           .foregroundStyle(KidsPalette.woodDark)
           .padding(.horizontal, 36)
@@ -54,15 +58,16 @@ public struct VideoSelectionView: View {
     }
   }
 
-  private func grid(_ videos: [ApprovedVideo]) -> some View {
+  private func grid(_ videos: [KidsVideoView]) -> some View {
     let rowHeight = Self.thumbnail.height + 90
     return ScrollView {
       LazyVGrid(
         columns: Array(repeating: GridItem(.fixed(Self.thumbnail.width + 40), spacing: 36), count: Self.columns),
         spacing: 28
       ) {
-        ForEach(videos) { video in
-          VideoTile(video: video, isReachable: model.isOnline || !video.needsInternet) {
+        ForEach(videos, id: \.id) { video in
+          // Offline, a YouTube video is faded but still tappable: the server answers with Bennie's line.
+          VideoTile(video: video, isReachable: model.isOnline || !video.needsInternet, offlineLine: model.catalog?.lines["noInternet"]) {
             model.chooseVideo(video.id)
           }
         }
@@ -76,13 +81,10 @@ public struct VideoSelectionView: View {
   private var emptyState: some View {
     VStack(spacing: 16) {
       Spacer()
-      Image(systemName: "film.stack")
-        .font(.system(size: 64))
-        .foregroundStyle(KidsPalette.woodMid)
-        .accessibilityHidden(true)
-      Text(ScreenText.noVideos.text())
+      LemmingView(size: 96)
+      Text(model.text("noVideos"))
         .font(KidsFont.smallTitle)
-      Text(ScreenText.askParent.text())
+      Text(model.text("askParent"))
         .font(KidsFont.body)
       Spacer()
     }
@@ -96,21 +98,29 @@ public struct VideoSelectionView: View {
 
 /// One approved video: its thumbnail (YouTube's still, or a drawn frame for an upload) and its title.
 struct VideoTile: View {
-  let video: ApprovedVideo
-  /// False for a YouTube video while offline: shown faded, still tappable so Bennie can explain.
+  let video: KidsVideoView
+  /// False for a YouTube video while offline: shown faded, with the catalog's "no internet" words.
   let isReachable: Bool
-  let action: () -> Void
+  let offlineLine: String?
+  let action: @MainActor () -> Void
 
   var body: some View {
     Button(action: action) {
       VStack(spacing: 10) {
-        VideoThumbnail(video: video, size: VideoSelectionView.thumbnail)
+        VideoThumbnail(video: video, size: VideoSelectionView.thumbnail, showsStill: isReachable)
         Text(video.title)
           .font(KidsFont.label)
           .foregroundStyle(KidsPalette.ink)
           .multilineTextAlignment(.center)
           .lineLimit(2, reservesSpace: true)
           .frame(width: VideoSelectionView.thumbnail.width)
+        if !isReachable, let offlineLine {
+          Text(offlineLine)
+            .font(KidsFont.label)
+            .foregroundStyle(KidsPalette.woodDark)
+            .multilineTextAlignment(.center)
+            .frame(width: VideoSelectionView.thumbnail.width)
+        }
       }
       .padding(12)
       .background(KidsPalette.cream, in: .rect(cornerRadius: 18, style: .continuous))
@@ -125,19 +135,20 @@ struct VideoTile: View {
   }
 }
 
-/// A video's still: YouTube's thumbnail, or (uploads, or while it loads) a calm drawn frame.
+/// A video's still: YouTube's thumbnail, or (uploads, offline, or while it loads) a calm drawn frame.
 struct VideoThumbnail: View {
-  let video: ApprovedVideo
+  let video: KidsVideoView
   let size: CGSize
+  var showsStill = true
 
   var body: some View {
     ZStack {
       RoundedRectangle(cornerRadius: 10, style: .continuous)
         .fill(KidsPalette.sky)
-      Image(systemName: video.source == .upload ? "film" : "play.rectangle")
+      Image(systemName: video.source == "upload" ? "film" : "play.rectangle")
         .font(.system(size: size.height * 0.35))
         .foregroundStyle(KidsPalette.woodMid)
-      if let address = video.thumbnailURL, let url = URL(string: address) {
+      if showsStill, video.source != "upload", let address = video.thumbnailURL, let url = URL(string: address) {
         AsyncImage(url: url) { phase in
           if let image = phase.image {
             image
@@ -151,10 +162,5 @@ struct VideoThumbnail: View {
     .clipShape(.rect(cornerRadius: 10, style: .continuous))
     .accessibilityHidden(true)
   }
-}
-
-#Preview("Video selection, empty") {
-  VideoSelectionView(model: .previewHome(coins: 12, then: [.tapChest, .redeem(.fiveMinutes, online: true)]))
-    .frame(width: KidsMetrics.designSize.width, height: KidsMetrics.designSize.height)
 }
 #endif

@@ -1,68 +1,74 @@
 #if canImport(SwiftUI)
+import CompletionAPI
+import CompletionClient
+import Foundation
 import SwiftUI
-import KidsGame
 
-/// Würfel: tap the die, it tumbles for half a second, then tap the number it shows. The number buttons wait
-/// for the roll; after a wrong tap the right one keeps glowing (the machine's `highlightNumber`).
+/// Würfel: tap the die, it tumbles for the catalog's `kidsDieTumble` step, then tap the number it shows. The
+/// number buttons wait for the roll and the tumble (`model.isDieTumbling`); after a wrong tap the right one
+/// glows (`model.highlightedNumber`). The face is the server's (`level.askedNumber` once `level.rolled`).
 struct WuerfelView: View {
-  let model: KidsGameModel
-  let dice: DiceRound
-
-  /// Number buttons per row.
-  static let buttonsPerRow = 3
+  let model: WaldabenteuerModel
+  let level: KidsLevelView
+  let acceptsInput: Bool
 
   @Environment(\.accessibilityReduceMotion) private var reduceMotion
-  @State private var tumbleTurns = 0.0
 
   var body: some View {
-    let canAnswer = dice.rolled != nil && !model.isDieTumbling
+    let canAnswer = acceptsInput && level.rolled && !model.isDieTumbling
+    let tumble = model.motion("kidsDieTumble", step: "die")
     HStack(spacing: 72) {
       Button {
         model.rollDie()
       } label: {
-        DieFace(value: model.isDieTumbling ? nil : dice.rolled, side: 220)
-          .rotationEffect(.degrees(tumbleTurns * 360))
+        DieFace(value: level.rolled && !model.isDieTumbling ? level.askedNumber : nil, side: 220)
+          .modifier(DieTumble(step: tumble, rolls: reduceMotion ? 0 : model.dieRolls))
       }
       .buttonStyle(.kidsPress)
-      .disabled(dice.rolled != nil)
-      .accessibilityLabel(SubActivity.wuerfel.title)
-      .accessibilityValue(dice.rolled.map { String($0) } ?? "")
+      .disabled(level.rolled || !acceptsInput)
+      .accessibilityLabel(dieLabel)
 
-      Grid(horizontalSpacing: 20, verticalSpacing: 20) {
-        ForEach(Self.rows, id: \.self) { row in
-          GridRow {
-            ForEach(row, id: \.self) { number in
-              Button {
-                model.tapNumber(number)
-              } label: {
-                NumberTile(number: number, isGlowing: model.highlightedNumber == number, side: 120)
-              }
-              .buttonStyle(.kidsPress)
-              .disabled(!canAnswer)
-              .opacity(canAnswer ? 1 : 0.6)
-            }
-          }
-        }
+      NumberPad(
+        rows: level.numberRows, side: 120, isGlowing: { model.highlightedNumber == $0 }, isEnabled: canAnswer
+      ) { number in
+        model.tapNumber(number)
       }
-    }
-    .onChange(of: model.dieRolls) {
-      // One full turn over the tumble; under Reduce Motion the face just appears when it is over.
-      withAnimation(KidsMotion.curve(.easeOut, duration: DiceRound.tumbleSeconds, reduceMotion: reduceMotion)) {
-        tumbleTurns += 1
-      }
-    }
-  }
-
-  /// The faces 1…6 in rows of three.
-  static var rows: [[Int]] {
-    let faces = Array(DiceRound.faces)
-    return stride(from: 0, to: faces.count, by: buttonsPerRow).map {
-      Array(faces[$0..<min($0 + buttonsPerRow, faces.count)])
     }
   }
 }
 
-/// A die showing `value` as pips, or an inviting tap symbol before the roll (and while it tumbles).
+extension WuerfelView {
+  /// What VoiceOver says about the die, as the web page words it.
+  var dieLabel: String {
+    level.rolled ? "Der Würfel zeigt \(level.askedNumber ?? 0)" : "Würfel werfen"
+  }
+}
+
+/// The die's calm tumble: one full turn, swelling to the step's scale on the way, in the step's curve and
+/// time, each time `rolls` goes up.
+struct DieTumble: ViewModifier {
+  let step: StepPayload?
+  let rolls: Int
+
+  func body(content: Content) -> some View {
+    // Plain values for the keyframes and the frame closure.
+    let swell = step?.from.scale ?? 1
+    let duration = step?.duration ?? 0
+    content
+      .keyframeAnimator(initialValue: 1.0, trigger: step == nil ? 0 : rolls) { view, progress in
+        view
+          .rotationEffect(.degrees(progress * 360))
+          .scaleEffect(CGFloat(1 + (swell - 1) * sin(progress * .pi)))
+      } keyframes: { _ in
+        KeyframeTrack {
+          MoveKeyframe(0.0)
+          CubicKeyframe(1.0, duration: duration)
+        }
+      }
+  }
+}
+
+/// A die showing `value` as pips, or a calm "?" before the roll (and while it tumbles).
 struct DieFace: View {
   let value: Int?
   var side: CGFloat = 220
@@ -85,8 +91,8 @@ struct DieFace: View {
             }
           }
         } else {
-          Image(systemName: "hand.tap.fill")
-            .font(.system(size: side * 0.3))
+          Text(verbatim: "?")
+            .font(KidsFont.number(size: side * 0.4))
             .foregroundStyle(KidsPalette.woodMid.opacity(0.6))
         }
       }
@@ -94,7 +100,7 @@ struct DieFace: View {
       .shadow(color: KidsPalette.woodDark.opacity(0.3), radius: 8, y: 5)
   }
 
-  /// Pip positions on a 3×3 grid (column, row; 0…2).
+  /// Pip positions on a 3×3 grid (column, row; 0…2): how a die face looks.
   static func pips(for value: Int) -> [(column: Int, row: Int)] {
     switch value {
     case 1: [(1, 1)]
@@ -106,5 +112,15 @@ struct DieFace: View {
     default: []
     }
   }
+}
+
+#Preview("Die faces") {
+  HStack(spacing: 24) {
+    DieFace(value: nil, side: 120)
+    DieFace(value: 3, side: 120)
+    DieFace(value: 6, side: 120)
+  }
+  .padding(40)
+  .background(KidsPalette.sky)
 }
 #endif
