@@ -163,6 +163,7 @@ struct ClientModelTests {
       // The loading screen: the model reports its time at the server's interval until the server moves on.
       await play(until: { model.screen != "loading" }, step: catalog.timing.loadingTickSeconds)
       #expect(model.screen == "playerSelection")
+      #expect(model.loadingProgress == 100, "the bar shows the server's last value")
       #expect(model.view?.players.map(\.name) == ["Alexander", "Oliver"])
 
       await model.selectPlayer("alexander").value
@@ -219,7 +220,8 @@ struct ClientModelTests {
       for digit in String(sum) { await model.gateDigit(Int(String(digit))!).value }
       await model.gateConfirm().value
       #expect(model.screen == "parentDashboard")
-      _ = try await api.uploadKidsVideo(Data(VideoBytes.webm), contentType: "video/webm", title: "Film")
+      await model.uploadVideo(Data(VideoBytes.webm), contentType: "video/webm", title: "Film").value
+      #expect(model.view?.dashboard?.videos.map(\.title) == ["Film"], "the answer's dashboard lists the upload")
       await model.back().value
       await model.tapChest().value
       #expect(model.screen == "treasureScreen")
@@ -237,9 +239,10 @@ struct ClientModelTests {
       await play(until: { model.screen != "videoPlaying" }, step: catalog.timing.videoTickSeconds, limit: 5)
       #expect(model.screen == "home")
       #expect(model.isHoldingTimeUp)
+      #expect(model.timeUpPlayback?.video.id == video, "the finished video stays on screen while time up holds")
       let timeUp = try #require(model.lastEffects.first { $0.type == "videoTimeUp" }?.seconds)
       clock.advance(by: timeUp)
-      #expect(!model.isHoldingTimeUp)
+      #expect(!model.isHoldingTimeUp && model.timeUpPlayback == nil)
 
       // A reload: a new model on the same account launches again and asks who plays; the coins are kept.
       model.stop()
