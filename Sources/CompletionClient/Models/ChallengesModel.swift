@@ -28,7 +28,7 @@ public final class ChallengesModel {
   /// When the celebration started (its steps' delays count from here).
   public private(set) var celebrationStart: Date?
   /// What went wrong last, in words; nil when all is well.
-  public private(set) var problem: String?
+  public internal(set) var problem: String?
 
   @ObservationIgnored public let client: CompletionClient
   @ObservationIgnored private let clock: any ModelClock
@@ -156,16 +156,6 @@ public final class ChallengesModel {
     if let index = earlier.firstIndex(where: { $0.id == challenge.id }) { earlier[index] = challenge }
   }
 
-  private func attempt(_ work: () async throws -> Void) async {
-    do {
-      try await work()
-      problem = nil
-    } catch let error as APIError {
-      problem = error.message
-    } catch {
-      problem = "The server could not be reached; nothing was changed. Try again."
-    }
-  }
 }
 
 extension FeedItemView {
@@ -178,3 +168,5 @@ extension FeedItemView {
       isMine: isMine, publicLink: publicLink, shareUrl: shareUrl, cardUrl: cardUrl, status: status)
   }
 }
+
+extension ChallengesModel: ShowsProblems {}

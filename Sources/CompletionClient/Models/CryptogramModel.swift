@@ -196,10 +196,8 @@ public final class CryptogramModel {
     guard isSolved, let id = game?.id else { return nil }
     do {
       return try await client.shareCryptogram(id)
-    } catch let error as APIError {
-      problem = error.message
     } catch {
-      problem = "The server could not be reached. Try again."
+      problem = error.lineForPeople()
     }
     return nil
   }
@@ -300,10 +298,8 @@ public final class CryptogramModel {
       do {
         try await work(self)
         self.problem = nil
-      } catch let error as APIError {
-        self.problem = error.message
       } catch {
-        self.problem = "The server could not be reached. Your moves so far are saved; try again."
+        self.problem = error.lineForPeople(whenUnreachable: "The server could not be reached. Your moves so far are saved; try again.")
       }
     }
     queue = task

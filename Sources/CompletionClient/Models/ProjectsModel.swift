@@ -28,7 +28,7 @@ public final class ProjectsModel {
   /// The project that completion belongs to.
   public private(set) var completedProject: ProjectView?
   /// What went wrong last, in words; nil when all is well.
-  public private(set) var problem: String?
+  public internal(set) var problem: String?
   /// Whether the live stream is connected.
   public private(set) var isLive = false
 
@@ -192,17 +192,6 @@ public final class ProjectsModel {
 
   // MARK: Applying answers
 
-  private func attempt(_ work: () async throws -> Void) async {
-    do {
-      try await work()
-      problem = nil
-    } catch let error as APIError {
-      problem = error.message
-    } catch {
-      problem = "The server could not be reached; nothing was changed. Try again."
-    }
-  }
-
   private func loadTasks() async throws {
     let list = openList
     let response = try await client.tasks(inProject: list)
@@ -268,3 +257,5 @@ public final class ProjectsModel {
     }
   }
 }
+
+extension ProjectsModel: ShowsProblems {}
