@@ -141,12 +141,19 @@ struct ConnectionTests {
   @Test("A connection that stalls mid-request is closed once it has been idle for the configured time")
   func idleConnectionsAreClosed() async throws {
     var options = TestDatabase.options
-    options.idleTimeout = 1
+    // Long enough that a request sent at once is read before it, even on a machine busy with a build.
+    options.idleTimeout = 3
     try await withTestApp(options: options) { client, _ in
       let port = try #require(URL(string: client.base)?.port)
       let connection = try RawHTTPConnection(port: port)
       // Half a request, then nothing: the server closes the connection (a stalled one would time the read out).
-      try connection.sendRaw("POST /api/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
+      // On a machine so busy that the idle time passes before the half request is written, the server has
+      // closed the idle connection already — the same behaviour, seen earlier.
+      do {
+        try connection.sendRaw("POST /api/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
+      } catch {
+        #expect("\(error)".contains("closed"), "writing failed for another reason: \(error)")
+      }
       #expect(connection.waitForClose() == .closedByServer)
       // A connection in use is not cut off.
       let fresh = try RawHTTPConnection(port: port)
