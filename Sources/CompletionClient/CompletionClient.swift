@@ -64,15 +64,19 @@ public final class CompletionClient: Sendable {
   /// The server's base URL, e.g. `http://127.0.0.1:8080`.
   public let server: String
   private let http: HTTPClient
+  /// How long one request may take, connecting included (the pool keeps trying to connect until then).
+  public let timeout: TimeAmount
   /// The connection pool, for long streams.
   var httpClient: HTTPClient { http }
   private let signIn: Mutex<ClientCredential>
 
-  /// A client of `server`; `http` defaults to the shared connection pool.
-  public init(server: String, credential: ClientCredential = .none, http: HTTPClient = .shared) {
+  /// A client of `server`; `http` defaults to the shared connection pool. `timeout` bounds each request: an
+  /// app in front of a person wants a short one, a script a long one.
+  public init(server: String, credential: ClientCredential = .none, http: HTTPClient = .shared, timeout: TimeAmount = .seconds(30)) {
     self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
     self.signIn = Mutex(credential)
     self.http = http
+    self.timeout = timeout
   }
 
   /// Who the requests are made as: updated by sign-ins, sign-outs and the guest session the server makes.
@@ -201,12 +205,12 @@ public final class CompletionClient: Sendable {
       let response: HTTPClientResponse
       let bytes: Data
       do {
-        response = try await http.execute(request, timeout: .seconds(30))
+        response = try await http.execute(request, timeout: timeout)
         bytes = Data(try await response.body.collect(upTo: 256 << 20).readableBytesView)
       } catch {
         // Only a request the server deduplicates, or that sets a state, is sent again: a lost answer to "add a
         // task" may mean the task was added.
-        if attempt < 3, endpoint.isSafeToRetry, !Task.isCancelled { continue }
+        if attempt < 2, endpoint.isSafeToRetry, !Task.isCancelled { continue }
         throw ClientTransportError(description: "Could not reach \(server): is `completionkit serve` running there? (\(error))")
       }
       keepSession(from: response.headers, after: endpoint)

@@ -76,6 +76,10 @@ public func configure(_ app: Application, options: ServerOptions) throws {
 
 /// Makes the database ready: WAL mode for SQLite files, then every pending migration.
 public func prepareDatabase(_ app: Application) async throws {
+  // Two processes starting at once on a new SQLite file (`serve` and `play`, two `play`s) would both create
+  // the tables; the second to start waits for the first to finish instead.
+  let lock = try await MigrationFileLock.acquire(for: app.serverOptions.database)
+  defer { lock?.release() }
   if case .sqliteFile = app.serverOptions.database, let sql = app.db as? any SQLDatabase {
     // WAL lets readers carry on while one writer commits; the setting is stored in the file.
     try await sql.raw("PRAGMA journal_mode=WAL").run()
@@ -103,4 +107,36 @@ public func prepareDatabase(_ app: Application) async throws {
   // The bundled quotes join the database so games can refer to them (new ones arrive with upgrades).
   let added = try await QuoteStore.syncBundled(on: app.db)
   if added > 0 { app.logger.info("Added \(added) bundled quotes to the library.") }
+}
+
+/// An exclusive lock on a file beside a SQLite database, held while it is migrated.
+final class MigrationFileLock: Sendable {
+  private let descriptor: Int32
+
+  private init(descriptor: Int32) {
+    self.descriptor = descriptor
+  }
+
+  /// Waits for the lock of `database`'s file (nil for databases that are not a SQLite file).
+  static func acquire(for database: ServerOptions.Database) async throws -> MigrationFileLock? {
+    guard case .sqliteFile(let path) = database else { return nil }
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let descriptor = open(path + ".migrate-lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return nil }
+    // flock blocks: wait on a thread of its own, not an event loop.
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      DispatchQueue.global().async {
+        _ = flock(descriptor, LOCK_EX)
+        done.resume()
+      }
+    }
+    return MigrationFileLock(descriptor: descriptor)
+  }
+
+  /// Lets the next process go on.
+  func release() {
+    _ = flock(descriptor, LOCK_UN)
+    close(descriptor)
+  }
 }

@@ -39,6 +39,10 @@ struct PlayCommand: AsyncParsableCommand {
 
   @OptionGroup var data: DataOptions
 
+  func validate() throws {
+    if length != nil, !random { throw ValidationError("--length goes with --random (the daily puzzle has its own length).") }
+  }
+
   func run() async throws {
     let options = data.serverOptions()
     var started: Launcher.InProcessServer?
@@ -49,34 +53,38 @@ struct PlayCommand: AsyncParsableCommand {
       started = try await Launcher.startInProcess(options: options)
       base = started!.base
     }
-    let sessions = TerminalSessions(folder: options.dataDirectory, server: server ?? "local")
+    // Short requests: a person is waiting in front of the screen.
+    let probe = CompletionClient(server: base, timeout: .seconds(5))
+    let sessions = TerminalSessions(folder: options.dataDirectory, server: server == nil ? "local" : probe.server)
+    let token = token ?? ProcessInfo.processInfo.environment["COMPLETIONKIT_TOKEN"]
     let credential: ClientCredential =
-      if let token = token ?? ProcessInfo.processInfo.environment["COMPLETIONKIT_TOKEN"], !token.isEmpty {
-        .bearer(token)
-      } else {
-        sessions.load().map { .session($0) } ?? .none
+      if let token, !token.isEmpty { .bearer(token) } else { sessions.load().map { .session($0) } ?? .none }
+    let client = CompletionClient(server: base, credential: credential, timeout: .seconds(5))
+    do {
+      _ = try await client.health()
+      if case .bearer = credential, (try await client.me()).username == nil {
+        throw ClientTransportError(description: "That token is not valid (or has expired): run `completionkit login` for a new one.")
       }
-    let client = CompletionClient(server: base, credential: credential)
+    } catch {
+      await started?.stop()
+      FileHandle.standardError.write(Data("\((error as? APIError)?.message ?? "\(error)")\n".utf8))
+      throw ExitCode.failure
+    }
     let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     let color = interactive && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
     let mode: CryptogramModel.Mode = random ? .random(length) : .daily
     let outcome: Result<Void, any Error> = await Task { @MainActor in
+      let game = TerminalGame(client: client, color: color, interactive: interactive) { cookie in sessions.save(cookie) }
       do {
-        let game = TerminalGame(client: client, color: color, interactive: interactive)
-        try await game.play(mode: mode, resume: !random)
+        try await game.play(mode: mode)
         return .success(())
       } catch {
         return .failure(error)
       }
     }.value
-    if case .session(let cookie) = client.credential { sessions.save(cookie) }
     await started?.stop()
     if case .failure(let error) = outcome {
-      if let error = error as? APIError {
-        FileHandle.standardError.write(Data("\(error.message) (\(error.code))\n".utf8))
-      } else {
-        FileHandle.standardError.write(Data("\(error)\n".utf8))
-      }
+      FileHandle.standardError.write(Data("\((error as? APIError)?.message ?? "\(error)")\n".utf8))
       throw ExitCode.failure
     }
   }
@@ -119,63 +127,112 @@ final class TerminalGame {
   let clock = SystemModelClock()
   let color: Bool
   let interactive: Bool
+  /// Keeps the session once the server has made one (a guest's first move), so a closed window loses nothing.
+  let keepSession: (String) -> Void
+  private var savedSession: String?
   private var size = TerminalSize.standard
   private var saved = termios()
   private var frameTimer: ScheduledAction?
 
-  init(client: CompletionClient, color: Bool, interactive: Bool) {
+  init(client: CompletionClient, color: Bool, interactive: Bool, keepSession: @escaping (String) -> Void) {
     self.color = color
     self.interactive = interactive
+    self.keepSession = keepSession
     model = CryptogramModel(client: client, clock: clock, timeZone: .current)
   }
 
-  func play(mode: CryptogramModel.Mode, resume: Bool) async throws {
-    if resume { await model.open().value } else { await model.start(mode).value }
+  func play(mode: CryptogramModel.Mode) async throws {
+    if case .random = mode, let current = try? await model.client.currentCryptogram().game, current.mode == "random" {
+      // An unfinished random puzzle is taken up again rather than left behind.
+      await model.open().value
+    } else {
+      await model.start(mode).value
+    }
     guard model.game != nil else { throw ClientTransportError(description: model.problem ?? "No puzzle could be opened.") }
+    rememberSession()
     // Coming back is the app coming to the front: a puzzle paused on leaving runs on.
     await model.phaseChanged(to: .active).value
     if interactive { try await playInTerminal() } else { await playFromLines() }
     // Leaving is the app going to the back: the puzzle's clock stops until the next game.
     await model.phaseChanged(to: .background).value
+    rememberSession()
+  }
+
+  private func rememberSession() {
+    guard case .session(let cookie) = model.client.credential, cookie != savedSession else { return }
+    savedSession = cookie
+    keepSession(cookie)
   }
 
   // MARK: A terminal
 
+  /// What the main loop hears: keys, a new window size, or the end (Esc, a closed window, a signal).
+  private enum Event {
+    case keys([TerminalKey])
+    case resize
+    case quit
+  }
+
   private func playInTerminal() async throws {
     enterRawMode()
     defer { leaveRawMode() }
-    let (events, continuation) = AsyncStream<[TerminalKey]?>.makeStream()
+    let (events, continuation) = AsyncStream<Event>.makeStream()
     // Keys are read on a thread of their own: a blocking read must not hold the main actor.
     let reader = Thread {
       var buffer = [UInt8](repeating: 0, count: 64)
       while true {
         let count = read(STDIN_FILENO, &buffer, buffer.count)
         if count <= 0 {
-          continuation.yield([.quit])
+          continuation.yield(.quit)
           return
         }
-        continuation.yield(TerminalKey.parse(Array(buffer[0..<count])))
+        continuation.yield(.keys(TerminalKey.parse(Array(buffer[0..<count]))))
       }
     }
     reader.start()
-    signal(SIGWINCH, SIG_IGN)
-    let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
-    resize.setEventHandler { continuation.yield(nil) }
-    resize.resume()
-    defer { resize.cancel() }
+    // A closed window (SIGHUP), a kill (SIGTERM) or Ctrl-C from elsewhere end the game like Esc: the terminal is
+    // put back, the clock stopped, the session kept.
+    var sources: [any DispatchSourceSignal] = []
+    for (number, event) in [(SIGWINCH, Event.resize), (SIGHUP, .quit), (SIGTERM, .quit), (SIGINT, .quit)] {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+      source.setEventHandler { continuation.yield(event) }
+      source.resume()
+      sources.append(source)
+    }
+    defer { for source in sources { source.cancel() } }
+    // Moves are carried out one after another by a worker of their own, so Esc is heard even while the
+    // server is slow to answer.
+    let (moves, mover) = AsyncStream<TerminalKey>.makeStream()
+    let worker = Task { @MainActor [self] in
+      for await key in moves {
+        let wasSolved = model.isSolved
+        if await CryptogramTerminal.handle(key, on: model) == .quit {
+          continuation.yield(.quit)
+          return
+        }
+        rememberSession()
+        if model.isSolved != wasSolved { scheduleFrames() }
+        draw()
+      }
+    }
+    defer {
+      mover.finish()
+      worker.cancel()
+    }
     size = Self.currentSize()
     draw()
     scheduleFrames()
-    for await keys in events {
-      guard let keys else {
+    for await event in events {
+      switch event {
+      case .quit: return
+      case .resize:
         size = Self.currentSize()
         draw()
-        continue
-      }
-      for key in keys {
-        let wasSolved = model.isSolved
-        if await CryptogramTerminal.handle(key, on: model) == .quit { return }
-        if model.isSolved != wasSolved { scheduleFrames() }
+      case .keys(let keys):
+        if keys.contains(.quit) { return }
+        for key in keys { mover.yield(key) }
+        // A move shows "waiting" at once if the server is slow.
         draw()
       }
     }
@@ -219,8 +276,11 @@ final class TerminalGame {
     FileHandle.standardOutput.write(Data("\u{1B}[?25h\u{1B}[?1049l".utf8))
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
     if let game = model.game {
-      let line = model.isSolved ? "Solved in \(model.formattedTime). See you tomorrow!" : "Your puzzle is saved (\(game.progress.displayPercent) % found): `completionkit play` goes on."
-      print(line)
+      let line =
+        model.isSolved
+        ? "Solved in \(model.formattedTime)." + (game.mode == "daily" ? " See you tomorrow!" : "")
+        : "Your puzzle is saved (\(game.progress.displayPercent) % found): `completionkit play` goes on."
+      FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
   }
 
@@ -244,6 +304,7 @@ final class TerminalGame {
       for key in TerminalKey.parse(line: line) {
         if await CryptogramTerminal.handle(key, on: model) == .quit { return }
       }
+      rememberSession()
       if model.isSolved, !wasSolved {
         await playCelebrationAsText()
       } else {
@@ -252,11 +313,15 @@ final class TerminalGame {
     }
   }
 
+  /// Writes at once: a program reading the board waits for it before it sends the next move.
+  private func write(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+  }
+
   private func printBoard() {
-    let lines = CryptogramTerminal.render(model, size: size, color: false)
+    let lines = CryptogramTerminal.render(model, size: size, color: false, keys: .lines)
     // A pipe gets the board without the blank padding a window needs.
-    print(lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.joined(separator: "\n"))
-    print("")
+    write(lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.joined(separator: "\n") + "\n\n")
   }
 
   /// The solved sequence as text: each part printed at its step's time in the server's choreography.
@@ -270,12 +335,13 @@ final class TerminalGame {
           clock.schedule(after: wait) { done.resume() }
         }
       }
-      let lines = CryptogramTerminal.render(model, size: size, color: false).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-      for line in lines.dropFirst() where !printed.contains(line) && !line.contains("Enter or n") {
-        print(line)
+      let lines = CryptogramTerminal.render(model, size: size, color: false, keys: .lines)
+        .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+      for line in lines.dropFirst() where !printed.contains(line) && !line.hasPrefix("Lines:") {
+        write(line + "\n")
         printed.append(line)
       }
     }
-    print("")
+    write("\n")
   }
 }

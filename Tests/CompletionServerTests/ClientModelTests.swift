@@ -335,6 +335,8 @@ struct ClientModelTests {
   @MainActor static func terminalCryptogram(_ test: TestClient, _ app: Application) async throws {
     #expect(TerminalKey.parse([0x1B, 0x5B, 0x43, 0x09, 0x1B, 0x5B, 0x5A, 0x3F, 0x20, 0x61, 0x0D, 0x03]) == [.next, .next, .previous, .hint, .pause, .letter("a"), .enter, .quit])
     #expect(TerminalKey.parse([0x1B]) == [.quit])
+    // Ctrl-→, Shift-←, F5 and Alt-x are read whole and ignored: never a guess, never a way out.
+    #expect(TerminalKey.parse(Array("\u{1B}[1;5C\u{1B}[1;2D\u{1B}[15~\u{1B}x".utf8)) == [.other, .other, .other, .other])
     #expect(TerminalKey.parse(line: "hint") == [.hint] && TerminalKey.parse(line: "e t") == [.letter("e"), .letter("t")])
 
     let clock = ManualModelClock()
@@ -350,11 +352,28 @@ struct ClientModelTests {
         #expect(lines.count <= size.rows, "\(size)")
         for line in lines { #expect(visible(line) <= size.columns, "\(size): \(line)") }
         #expect(lines.contains { $0.contains(escape) } == color, "colour codes only with colour")
-        #expect(lines.last?.contains("hint") == true, "the keys are named on the last line")
+        let help = lines.suffix(3).joined(separator: " ")
+        #expect(help.contains("hint") && help.contains("Esc quit"), "the keys are named on the last lines: \(help)")
       }
     }
     let plain = CryptogramTerminal.render(model, size: .standard, color: false)
-    #expect(plain.contains { $0.trimmingCharacters(in: .whitespaces) == "^" || $0.contains("^ ") }, "without colour the selected cell is pointed at")
+    #expect(plain.contains { $0.contains("^ ") }, "without colour the selected cell is pointed at")
+
+    // A window too short for a long quote scrolls the board to the selected cell and keeps the status line.
+    let tiny = TerminalSize(columns: 30, rows: 12)
+    for _ in 0..<12 { model.moveSelection(forward: false) }
+    let scrolled = CryptogramTerminal.render(model, size: tiny, color: false)
+    #expect(scrolled.contains { $0.contains("^ ") }, "the selected cell stays in view:\n\(scrolled.joined(separator: "\n"))")
+    #expect(scrolled.contains { $0.contains("clock") || $0.contains("% found") }, "the status line stays:\n\(scrolled.joined(separator: "\n"))")
+
+    // Paused: the board is hidden, as on the web page.
+    _ = await CryptogramTerminal.handle(.hint, on: model)
+    _ = await CryptogramTerminal.handle(.pause, on: model)
+    #expect(model.game?.isPaused == true)
+    let paused = CryptogramTerminal.render(model, size: .standard, color: false).joined(separator: "\n")
+    #expect(paused.contains("Paused") && !paused.contains("^ "))
+    _ = await CryptogramTerminal.handle(.pause, on: model)
+    #expect(model.game?.isPaused == false)
 
     // Played through the keys; the solved sequence appears part by part on the model's clock.
     let puzzle = try await CryptogramAPITests().puzzle(of: try #require(model.game?.id), app: app)
@@ -420,5 +439,20 @@ struct ClientModelTests {
     await friend.setCongratulated(item.id, true)
     #expect(friend.feed.first { $0.id == item.id }?.congrats == 1)
     #expect(friend.feed.first { $0.id == item.id }?.congratulated == true)
+  }
+
+  @Test("The real clock runs an action whose handle nobody kept (the handle is only for cancelling)")
+  @MainActor func systemClockRunsUnheldActions() async {
+    let clock = SystemModelClock()
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      clock.schedule(after: 0.01) { done.resume() }
+    }
+    var ran = false
+    let kept = clock.schedule(after: 0.01) { ran = true }
+    kept.cancel()
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      clock.schedule(after: 0.05) { done.resume() }
+    }
+    #expect(!ran, "a cancelled action does not run")
   }
 }

@@ -281,7 +281,16 @@ public final class CryptogramModel {
 
   private func move(_ send: @escaping @MainActor (CompletionClient) async throws -> CryptogramMoveResponse) -> Task<Void, Never> {
     enqueue { model in
-      model.apply(try await send(model.client))
+      do {
+        model.apply(try await send(model.client))
+      } catch let error as APIError {
+        // Refused: the puzzle may have changed elsewhere (paused or finished on another device), so show it as
+        // the server has it now.
+        if let id = model.game?.id, let fresh = try? await model.client.cryptogram(id), fresh != model.game {
+          model.show(fresh)
+        }
+        throw error
+      }
     }
   }
 
@@ -299,7 +308,7 @@ public final class CryptogramModel {
         try await work(self)
         self.problem = nil
       } catch {
-        self.problem = error.lineForPeople(whenUnreachable: "The server could not be reached. Your moves so far are saved; try again.")
+        self.problem = error.lineForPeople(whenUnreachable: "The server could not be reached, so that was not saved. Try again.")
       }
     }
     queue = task

@@ -27,6 +27,7 @@ public final class ScheduledAction {
   fileprivate func fire() {
     guard let action else { return }
     self.action = nil
+    task = nil
     action()
   }
 }
@@ -56,10 +57,12 @@ public final class SystemModelClock: ModelClock {
     count += 1
     let scheduled = ScheduledAction(deadline: now.addingTimeInterval(seconds), order: count, action: action)
     let nanoseconds = UInt64(max(0, seconds) * 1_000_000_000)
-    scheduled.task = Task { [weak scheduled] in
+    // The task keeps the action alive until it runs: a caller that does not keep the handle still gets it
+    // run (the handle is only needed to cancel).
+    scheduled.task = Task {
       try? await Task.sleep(nanoseconds: nanoseconds)
       guard !Task.isCancelled else { return }
-      scheduled?.fire()
+      scheduled.fire()
     }
     return scheduled
   }

@@ -33,17 +33,38 @@ public enum TerminalKey: Hashable, Sendable {
       index += 1
       switch byte {
       case 0x1B:
-        // An escape sequence arrives in one read; a lone Esc is the player leaving.
-        if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "[") || bytes[index] == UInt8(ascii: "O") {
-          let final = bytes[index + 1]
-          index += 2
-          switch final {
-          case UInt8(ascii: "C"), UInt8(ascii: "B"): keys.append(.next)
-          case UInt8(ascii: "D"), UInt8(ascii: "A"), UInt8(ascii: "Z"): keys.append(.previous)
-          default: keys.append(.other)
-          }
-        } else {
+        // A lone Esc (nothing after it in the same read) is the player leaving. A control sequence (ESC [ …
+        // final, or ESC O final) is read whole: the plain arrows and Shift-Tab move, anything else (Ctrl- or
+        // Shift-arrows, function keys) is ignored, never taken as letters. Alt with a key is ignored too.
+        guard index < bytes.count else {
           keys.append(.quit)
+          break
+        }
+        let introducer = bytes[index]
+        index += 1
+        guard introducer == UInt8(ascii: "[") || introducer == UInt8(ascii: "O") else {
+          keys.append(.other)
+          break
+        }
+        var parameters: [UInt8] = []
+        while index < bytes.count, !(0x40...0x7E).contains(bytes[index]) {
+          parameters.append(bytes[index])
+          index += 1
+        }
+        guard index < bytes.count else {
+          keys.append(.other)
+          break
+        }
+        let final = bytes[index]
+        index += 1
+        guard parameters.isEmpty else {
+          keys.append(.other)
+          break
+        }
+        switch final {
+        case UInt8(ascii: "C"), UInt8(ascii: "B"): keys.append(.next)
+        case UInt8(ascii: "D"), UInt8(ascii: "A"), UInt8(ascii: "Z"): keys.append(.previous)
+        default: keys.append(.other)
         }
       case 0x03, 0x04: keys.append(.quit)
       case 0x09: keys.append(.next)
@@ -144,29 +165,37 @@ public enum CryptogramTerminal {
 
   /// The screen for `model` now: at most `size.rows` lines, none wider than `size.columns` characters once
   /// the colour codes are left out. `color` false draws plain text (`NO_COLOR`, a pipe).
-  public static func render(_ model: CryptogramModel, size: TerminalSize, color: Bool) -> [String] {
+  public static func render(_ model: CryptogramModel, size: TerminalSize, color: Bool, keys: KeyHelp = .terminal) -> [String] {
     let width = max(20, size.columns)
     var lines: [[Span]] = []
     let top = header(model, width: width)
     lines += top
     if top.count == 1 { lines.append([]) }
+    let help = helpLines(model, width: width, keys: keys)
     guard let game = model.game else {
-      lines.append([Span(text: model.problem ?? "Opening the puzzle…")])
-      return finish(lines, size: size, color: color)
+      lines += wrap(model.problem ?? "Opening the puzzle…", width: width).map { [Span(text: $0)] }
+      return finish(lines, help: help, size: size, color: color)
     }
-    let celebrating = model.isSolved && model.celebrationHasReached("overlay")
-    if celebrating {
+    if model.isSolved && model.celebrationHasReached("overlay") {
       lines += celebration(model, game: game, width: width)
+    } else if game.isPaused {
+      // The board is hidden while the clock is stopped, as on the web page: a paused puzzle cannot be worked on.
+      lines += [[], [Span(text: "  Paused", style: .title)], [], [Span(text: "  The board is hidden while the clock is stopped.")]]
+      lines += wrap(model.problem ?? "Press Space or Enter to go on.", width: width - 2).map { [Span(text: "  " + $0, style: .bold)] }
     } else {
-      lines += board(model, game: game, width: width, height: size.rows, color: color)
+      let statusLines = wrap(statusText(model, game: game).text, width: width).map { [Span(text: $0, style: statusText(model, game: game).style)] }
+      // What the board may use: the window less the header, a blank line, the status and the keys.
+      let room = max(2, size.rows - lines.count - 1 - statusLines.count - help.count)
+      lines += board(model, game: game, width: width, room: room, color: color)
       lines.append([])
-      lines.append(status(model, game: game))
+      lines += statusLines
     }
-    let help = helpLine(model, width: width)
-    // The help line sits at the bottom when there is room, right under the rest when there is not.
-    while lines.count < size.rows - 1 { lines.append([]) }
-    lines.append(help)
-    return finish(lines, size: size, color: color)
+    return finish(lines, help: help, size: size, color: color)
+  }
+
+  /// Which keys the last lines name: a terminal's, or the words a script sends line by line.
+  public enum KeyHelp: Sendable {
+    case terminal, lines
   }
 
   /// The title and the numbers on one line, or on two when the window is narrow.
@@ -185,7 +214,7 @@ public enum CryptogramTerminal {
 
   /// The puzzle as rows of words: each cell two columns wide, a guess over its cipher letter; words are
   /// never split unless one is wider than the screen.
-  private static func board(_ model: CryptogramModel, game: CryptogramGameView, width: Int, height: Int, color: Bool) -> [[Span]] {
+  private static func board(_ model: CryptogramModel, game: CryptogramGameView, width: Int, room: Int, color: Bool) -> [[Span]] {
     let usable = width - 2
     var rows: [[Int?]] = [[]]  // cell indices, nil for the gap between words
     for word in game.words {
@@ -209,10 +238,20 @@ public enum CryptogramTerminal {
     let widest = rows.map { $0.reduce(0) { $0 + ($1 == nil ? 1 : 2) } }.max() ?? 0
     let indent = String(repeating: " ", count: 1 + max(0, (usable - widest) / 2))
     let linesPerRow = color ? 2 : 3
-    let spaced = rows.count * (linesPerRow + 1) + 6 <= height
+    let spaced = rows.count * (linesPerRow + 1) - 1 <= room
+    // A window too short for the whole board shows the rows around the selected cell (the board scrolls).
+    let perRow = linesPerRow + (spaced ? 1 : 0)
+    let fitting = max(1, (room + (spaced ? 1 : 0)) / perRow)
+    var shown = rows.indices
+    if rows.count > fitting {
+      let selectedRow = model.selectedCell.flatMap { selected in rows.firstIndex { $0.contains(selected) } } ?? 0
+      let first = min(max(0, selectedRow - fitting / 2), rows.count - fitting)
+      shown = first..<(first + fitting)
+    }
     var lines: [[Span]] = []
-    for (number, row) in rows.enumerated() {
-      if spaced, number > 0 { lines.append([]) }
+    for number in shown {
+      let row = rows[number]
+      if spaced, number > shown.lowerBound { lines.append([]) }
       var guesses: [Span] = [Span(text: indent)]
       var ciphers: [Span] = [Span(text: indent)]
       var marker: [Span] = [Span(text: indent)]
@@ -266,16 +305,14 @@ public enum CryptogramTerminal {
     return lines
   }
 
-  private static func status(_ model: CryptogramModel, game: CryptogramGameView) -> [Span] {
-    if let problem = model.problem { return [Span(text: problem, style: .warning)] }
-    if model.hasFailed {
-      return [Span(text: "Out of mistakes. Enter or c: keep playing · r: try again · n: new puzzle", style: .warning)]
-    }
-    if game.isPaused { return [Span(text: "Paused. Press Space or Enter to go on.", style: .bold)] }
-    if model.isSolved { return [Span(text: "Solved!", style: .good)] }
-    if let mistake = model.mistake { return [Span(text: "\(mistake.letter) is not the letter there.", style: .mistake)] }
-    if !game.hasStarted { return [Span(text: "Type a letter for the highlighted cell. The clock starts with your first move.")] }
-    return [Span(text: "\(game.progress.displayPercent) % found")]
+  private static func statusText(_ model: CryptogramModel, game: CryptogramGameView) -> (text: String, style: Style) {
+    if let problem = model.problem { return (problem, .warning) }
+    if model.isSending { return ("Waiting for the server…", .dim) }
+    if model.hasFailed { return ("Out of mistakes. Enter or c: keep playing · r: try again · n: new puzzle", .warning) }
+    if model.isSolved { return ("Solved!", .good) }
+    if let mistake = model.mistake { return ("\(mistake.letter) is not the letter there.", .mistake) }
+    if !game.hasStarted { return ("Type a letter for the highlighted cell. The clock starts with your first move.", .plain) }
+    return ("\(game.progress.displayPercent) % found", .plain)
   }
 
   /// The solved screen, each part appearing at its step of the server's choreography (the core's times).
@@ -293,8 +330,12 @@ public enum CryptogramTerminal {
       for line in wrap("“\(solution.text)”", width: width - 4) {
         lines += part("quote", [Span(text: "  " + line, style: .bold)])
       }
-      lines += part("attribution", [Span(text: "  — \(solution.author)" + (solution.year.map { ", \($0)" } ?? ""))])
-      if let source = solution.source, !source.isEmpty { lines += part("source", [Span(text: "    \(source)", style: .dim)]) }
+      for line in wrap("— \(solution.author)" + (solution.year.map { ", \($0)" } ?? ""), width: width - 4) {
+        lines += part("attribution", [Span(text: "  " + line)])
+      }
+      if let source = solution.source, !source.isEmpty {
+        for line in wrap(source, width: width - 6) { lines += part("source", [Span(text: "    " + line, style: .dim)]) }
+      }
     }
     lines.append([])
     let stats = game.stats ?? CompletionStats(seconds: game.elapsedSeconds, mistakes: game.mistakes, hints: game.hints)
@@ -304,16 +345,28 @@ public enum CryptogramTerminal {
     return lines
   }
 
-  private static func helpLine(_ model: CryptogramModel, width: Int) -> [Span] {
-    let text: String
-    if model.isSolved {
-      text = "Enter or n: next puzzle · q or Esc: quit"
-    } else if width >= 78 {
-      text = "A-Z guess · Tab/arrows move · ? hint · Space pause · ! new puzzle · Esc quit"
-    } else {
-      text = "A-Z · Tab move · ? hint · Space pause · Esc quit"
+  private static func helpLines(_ model: CryptogramModel, width: Int, keys: KeyHelp) -> [[Span]] {
+    let items: [String]
+    switch (keys, model.isSolved) {
+    case (.lines, true): items = ["Lines: next (or n) for the next puzzle", "quit"]
+    case (.lines, false): items = ["Lines: letters to guess", "hint", "pause", "next", "new", "quit"]
+    case (.terminal, true): items = ["Enter or n: next puzzle", "q or Esc: quit"]
+    case (.terminal, false):
+      items =
+        width >= 78
+        ? ["A-Z guess", "Tab/arrows move", "? hint", "Space pause", "! new puzzle", "Esc quit"]
+        : ["A-Z guess", "Tab move", "? hint", "Space pause", "! new", "Esc quit"]
     }
-    return [Span(text: String(text.prefix(width)), style: .dim)]
+    // Wrapped between keys, never inside one ("Esc" and "quit" stay together).
+    var lines: [String] = []
+    for item in items {
+      if let last = lines.last, last.count + 3 + item.count <= width {
+        lines[lines.count - 1] = last + " · " + item
+      } else {
+        lines.append(item)
+      }
+    }
+    return lines.map { [Span(text: $0, style: .dim)] }
   }
 
   /// Words of `text` in lines of at most `width` characters.
@@ -338,13 +391,14 @@ public enum CryptogramTerminal {
     return lines
   }
 
-  /// The lines cut to the screen and written with or without colour codes.
-  private static func finish(_ lines: [[Span]], size: TerminalSize, color: Bool) -> [String] {
+  /// The lines cut to the screen with the key help at the bottom, written with or without colour codes.
+  private static func finish(_ lines: [[Span]], help: [[Span]], size: TerminalSize, color: Bool) -> [String] {
     var kept = lines
-    if kept.count > size.rows, size.rows > 1 {
-      // Too short a window: the top of the board stays, the help line stays last.
-      kept = Array(kept.prefix(size.rows - 1)) + [kept[kept.count - 1]]
-    }
+    let body = max(0, size.rows - help.count)
+    if kept.count > body { kept = Array(kept.prefix(body)) }
+    // The key help sits at the bottom of the window.
+    while kept.count < body { kept.append([]) }
+    kept += help.prefix(max(0, size.rows - kept.count))
     return kept.map { spans in
       var remaining = max(20, size.columns)
       var out = ""
