@@ -54,14 +54,15 @@ struct PlayCommand: AsyncParsableCommand {
       base = started!.base
     }
     // Short requests: a person is waiting in front of the screen.
-    let probe = CompletionClient(server: base, timeout: .seconds(5))
+    let probe = CompletionClient(server: base, timeout: .seconds(2))
     let sessions = TerminalSessions(folder: options.dataDirectory, server: server == nil ? "local" : probe.server)
     let token = token ?? ProcessInfo.processInfo.environment["COMPLETIONKIT_TOKEN"]
     let credential: ClientCredential =
       if let token, !token.isEmpty { .bearer(token) } else { sessions.load().map { .session($0) } ?? .none }
     let client = CompletionClient(server: base, credential: credential, timeout: .seconds(5))
     do {
-      _ = try await client.health()
+      // Is anyone there? A refused connection is retried by the pool until the deadline, so ask briefly.
+      _ = try await probe.health()
       if case .bearer = credential, (try await client.me()).username == nil {
         throw ClientTransportError(description: "That token is not valid (or has expired): run `completionkit login` for a new one.")
       }
