@@ -752,6 +752,8 @@ def test_on_a_phone_the_tab_bar_never_covers_the_focused_control(browser, server
         # The last post's controls, each waiting just under the bar (in the window, but hidden) when Tab reaches it.
         last = page.locator("#feed-list [data-testid=feed-item]").last
         last.get_by_test_id("comment-toggle").click()
+        # The comments open (and the page grows below the post) before anything is scrolled into place.
+        expect(last.get_by_test_id("comment-input")).to_be_visible()
         order = ["item-menu", "congrats", "comment-toggle", "share-open", "comment-input"]
         for before, target in zip(order, order[1:]):
             page.evaluate("""([post, target]) => {
