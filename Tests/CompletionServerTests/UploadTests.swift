@@ -120,18 +120,18 @@ struct UploadTests {
       let tooLarge = VideoBytes.mp4 + [UInt8](repeating: 0x55, count: 4 << 20)
       let notVideo = Self.html + [UInt8](repeating: 0x20, count: 4 << 20)
       for (body, type, status) in [(tooLarge, "video/mp4", 413), (notVideo, "video/mp4", 415)] {
-        let answer = try connection.exchange(
+        let answer = try await connection.exchange(
           "POST /api/kids/videos?title=x HTTP/1.1", headers: ["Cookie": "ck_session=\(cookie)", "Content-Type": type, "X-CompletionKit": "1"],
           chunkedBody: body)
         #expect(answer.status == status)
-        let next = try connection.exchange("GET /health HTTP/1.1", headers: [:], chunkedBody: nil)
+        let next = try await connection.exchange("GET /health HTTP/1.1", headers: [:], chunkedBody: nil)
         #expect(next.status == 200 && next.body.contains("\"ok\""))
       }
       let bigPhoto = [UInt8](repeating: 0xFF, count: (12 << 20) + 4096)
-      let photo = try connection.exchange(
+      let photo = try await connection.exchange(
         "POST /api/photos HTTP/1.1", headers: ["Cookie": "ck_session=\(cookie)", "Content-Type": "image/jpeg"], chunkedBody: bigPhoto)
       #expect(photo.status == 413)
-      #expect(try connection.exchange("GET /health HTTP/1.1", headers: [:], chunkedBody: nil).status == 200)
+      #expect(try await connection.exchange("GET /health HTTP/1.1", headers: [:], chunkedBody: nil).status == 200)
     }
   }
 }
@@ -141,10 +141,8 @@ struct ConnectionTests {
   @Test("A connection that stalls mid-request is closed once it has been idle for the configured time")
   func idleConnectionsAreClosed() async throws {
     var options = TestDatabase.options
-    // Long enough that a request sent at once is answered before it even while the other tests keep both
-    // cores busy (the idle timer counts a slow answer as idle too: at 1 and 3 seconds CI once saw the fresh
-    // connection below closed before its answer).
-    options.idleTimeout = 10
+    // Long enough that a request sent at once is answered before it, even while other tests keep both cores busy.
+    options.idleTimeout = 3
     try await withTestApp(options: options) { client, _ in
       let port = try #require(URL(string: client.base)?.port)
       let connection = try RawHTTPConnection(port: port)
@@ -152,21 +150,26 @@ struct ConnectionTests {
       // On a machine so busy that the idle time passes before the half request is written, the server has
       // closed the idle connection already — the same behaviour, seen earlier.
       do {
-        try connection.sendRaw("POST /api/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
+        try await connection.sendRaw("POST /api/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
       } catch {
         #expect("\(error)".contains("closed"), "writing failed for another reason: \(error)")
       }
-      #expect(connection.waitForClose() == .closedByServer)
+      #expect(await connection.waitForClose() == .closedByServer)
       // A connection in use is not cut off.
       let fresh = try RawHTTPConnection(port: port)
-      #expect(try fresh.exchange("GET /health HTTP/1.1", headers: [:], chunkedBody: nil).status == 200)
+      #expect(try await fresh.exchange("GET /health HTTP/1.1", headers: [:], chunkedBody: nil).status == 200)
     }
   }
 }
 
 /// One kept-alive HTTP/1.1 connection over a plain socket, to see what the server does with the connection
 /// itself. Every read gives up after 30 seconds, so a server that stalls fails the test instead of hanging it.
-final class RawHTTPConnection {
+///
+/// Its socket calls block, so each one runs on a thread of its own: a test waiting in `recv` on one of the two
+/// cooperative threads (two cores), beside another such test, would leave the servers under test no thread to
+/// answer on — every test in the process stalled until an idle timeout cut a connection. Used by one test at a
+/// time.
+final class RawHTTPConnection: @unchecked Sendable {
   struct Answer {
     let status: Int
     let body: String
@@ -203,7 +206,35 @@ final class RawHTTPConnection {
   }
 
   /// Sends a request (its body in 16 KB chunks when there is one) and reads one whole response.
-  func exchange(_ requestLine: String, headers: [String: String], chunkedBody: [UInt8]?) throws -> Answer {
+  /// Sends a request and reads its answer.
+  func exchange(_ requestLine: String, headers: [String: String], chunkedBody: [UInt8]?) async throws -> Answer {
+    try await Self.offThePool { try self.exchangeNow(requestLine, headers: headers, chunkedBody: chunkedBody) }
+  }
+
+  /// Sends text as it is (half a request, say).
+  func sendRaw(_ text: String) async throws {
+    try await Self.offThePool { try self.write(Array(text.utf8)) }
+  }
+
+  /// Reads until the server closes the connection (or 30 seconds pass with nothing).
+  func waitForClose() async -> Ending {
+    (try? await Self.offThePool { self.waitForCloseNow() }) ?? .stillOpen
+  }
+
+  /// Runs blocking socket work on a thread of its own and waits for it without holding a cooperative thread.
+  static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
+      Thread {
+        do {
+          done.resume(returning: try work())
+        } catch {
+          done.resume(throwing: error)
+        }
+      }.start()
+    }
+  }
+
+  private func exchangeNow(_ requestLine: String, headers: [String: String], chunkedBody: [UInt8]?) throws -> Answer {
     var head = requestLine + "\r\nHost: 127.0.0.1\r\n"
     for (name, value) in headers { head += "\(name): \(value)\r\n" }
     if chunkedBody != nil { head += "Transfer-Encoding: chunked\r\n" }
@@ -221,12 +252,10 @@ final class RawHTTPConnection {
   }
 
   /// Sends raw text as it is.
-  func sendRaw(_ text: String) throws { try write(Array(text.utf8)) }
 
   enum Ending: Equatable { case closedByServer, stillOpen }
 
-  /// Reads until the server closes the connection (or 30 seconds pass with nothing).
-  func waitForClose() -> Ending {
+  private func waitForCloseNow() -> Ending {
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
       let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
