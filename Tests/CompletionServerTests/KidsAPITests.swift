@@ -219,6 +219,11 @@ struct KidsAPITests {
       #expect(missing.status == .badRequest && String(buffer: missing.body).contains("missing_field"))
       let wrongValue = try await family.raw("tapActivity") { $0.activity = "schwimmen" }
       #expect(wrongValue.status == .badRequest && String(buffer: wrongValue.body).contains("invalid_field"))
+      // An event id is 1–64 visible ASCII characters: a control character (the fuzzer's "0\u{1E}") is refused.
+      for id in ["0\u{1E}", "a b", String(repeating: "x", count: 65), "é"] {
+        let badID = try await family.raw("heartbeat") { $0.eventID = id }
+        #expect(badID.status == .badRequest && String(buffer: badID.body).contains("invalid_field"), "\(id.debugDescription)")
+      }
       let malformed = try await client.send(.POST, "/api/kids/events", raw: "{not json")
       #expect(malformed.status == .badRequest)
 

@@ -84,7 +84,8 @@ struct KidsController: RouteCollection {
   /// `POST /api/kids/events`: one tap, trace or parent change.
   @Sendable func event(req: Request) async throws -> Response {
     let body = try req.decodeJSON(KidsEventRequest.self)
-    if let id = body.eventID, id.isEmpty || id.count > 64 || !id.allSatisfy({ $0.isASCII && !$0.isWhitespace }) {
+    // As documented: 1–64 visible ASCII characters (no space, no control character).
+    if let id = body.eventID, id.isEmpty || id.unicodeScalars.count > 64 || !id.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) {
       throw KidsError.invalidField("eventID", "use a UUID")
     }
     let userID = try await req.userCreatingGuest().requireID()
