@@ -66,8 +66,7 @@ public final class CryptogramModel {
   @ObservationIgnored public var preference: MotionPreference
   /// When ``game`` arrived, so the running clock can be drawn between answers.
   @ObservationIgnored private var receivedAt: Date
-  @ObservationIgnored private var queue: Task<Void, Never>?
-  @ObservationIgnored private var queued = 0
+  @ObservationIgnored private let serial = SerialWork()
   @ObservationIgnored private var mistakeTimer: ScheduledAction?
   @ObservationIgnored private var wiggleTimer: ScheduledAction?
 
@@ -89,9 +88,7 @@ public final class CryptogramModel {
 
   /// Waits until every event sent so far, and every event those answers sent in turn, has been answered.
   public func settled() async {
-    while queued > 0, let queue {
-      await queue.value
-    }
+    await serial.settled()
   }
 
   // MARK: Reading the board
@@ -296,12 +293,8 @@ public final class CryptogramModel {
 
   /// Runs `work` after every earlier move, so moves reach the server in the order they were made.
   private func enqueue(_ work: @escaping @MainActor (CryptogramModel) async throws -> Void) -> Task<Void, Never> {
-    let previous = queue
-    queued += 1
-    let task = Task { [weak self] in
-      await previous?.value
+    serial.enqueue { [weak self] in
       guard let self else { return }
-      defer { self.queued -= 1 }
       self.isSending = true
       defer { self.isSending = false }
       do {
@@ -311,8 +304,6 @@ public final class CryptogramModel {
         self.problem = error.lineForPeople(whenUnreachable: "The server could not be reached, so that was not saved. Try again.")
       }
     }
-    queue = task
-    return task
   }
 
   /// Shows a puzzle as loaded (no moment to play).

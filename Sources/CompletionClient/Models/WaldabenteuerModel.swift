@@ -106,8 +106,7 @@ public final class WaldabenteuerModel {
   @ObservationIgnored private let animator: any StateAnimating
   @ObservationIgnored private let voice: (any KidsSpeaking)?
   @ObservationIgnored private let sounds: (any KidsSoundPlaying)?
-  @ObservationIgnored private var queue: Task<Void, Never>?
-  @ObservationIgnored private var queued = 0
+  @ObservationIgnored private let serial = SerialWork()
   @ObservationIgnored private var isInForeground = true
   @ObservationIgnored private var heartbeat: ScheduledAction?
   @ObservationIgnored private var loadingTicks: ScheduledAction?
@@ -139,9 +138,7 @@ public final class WaldabenteuerModel {
 
   /// Waits until every event sent so far, and every event those answers sent in turn, has been answered.
   public func settled() async {
-    while queued > 0, let queue {
-      await queue.value
-    }
+    await serial.settled()
   }
 
   // MARK: Reading
@@ -310,12 +307,8 @@ public final class WaldabenteuerModel {
   // MARK: Sending in order
 
   private func enqueue(background: Bool = false, _ work: @escaping @MainActor (WaldabenteuerModel) async throws -> Void) -> Task<Void, Never> {
-    let previous = queue
-    queued += 1
-    let task = Task { [weak self] in
-      await previous?.value
+    serial.enqueue { [weak self] in
       guard let self else { return }
-      defer { self.queued -= 1 }
       do {
         try await work(self)
         self.isUnreachable = false
@@ -330,8 +323,6 @@ public final class WaldabenteuerModel {
         if !background { self.isUnreachable = true }
       }
     }
-    queue = task
-    return task
   }
 
   // MARK: Carrying out an answer
