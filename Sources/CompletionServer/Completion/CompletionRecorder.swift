@@ -93,20 +93,11 @@ enum CompletionRecorder {
           count: known.completed + 1, optedOut: known.optedOut, preference: preference, lastCelebratedAt: known.lastCelebratedAt,
           now: completion.completedAt))
     }
-    let inserted = try await db.insert(into: CompletionRecord.schema)
-      .columns(
-        "id", "key", "user_id", "domain", "subject", "member", "kind", "completed_at", "time_zone", "scheduled_day", "seconds",
-        "mistakes", "hints", "celebrated"
-      )
-      .values(
-        SQLBind(UUID()), SQLBind(completion.key), SQLBind(userID), SQLBind(completion.domain), SQLBind(completion.subject),
-        SQLBind(completion.member), SQLBind(completion.kind), SQLBind(completion.completedAt), SQLBind(completion.timeZone),
-        SQLBind(completion.scheduledDay?.description), SQLBind(completion.stats.seconds), SQLBind(completion.stats.mistakes),
-        SQLBind(completion.stats.hints), SQLBind(decision?.isCelebration ?? false)
-      )
-      .ignoringConflicts(with: "key")
-      .returning("id")
-      .first()
+    let inserted = try await insertCompletion(
+      UUID(), completion.key, userID, completion.domain, completion.subject, completion.member, completion.kind, completion.completedAt,
+      completion.timeZone, completion.scheduledDay?.description, completion.stats.seconds, completion.stats.mistakes,
+      completion.stats.hints, decision?.isCelebration ?? false, on: db
+    ).first()
     guard inserted != nil else {
       // Recorded before (a retry): nothing is paid or counted again; the celebration is replayed as decided.
       let replay = policy.decide(
@@ -157,6 +148,13 @@ enum CompletionRecorder {
     }
     return RecordedCompletion(isFirst: true, payments: payments, streak: streak, stats: totals, celebration: celebration)
   }
+
+  private static let insertCompletion = FixedSQL(
+    """
+    INSERT INTO completions (id, key, user_id, domain, subject, member, kind, completed_at, time_zone, scheduled_day, seconds, mistakes,
+    hints, celebrated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (key) DO NOTHING RETURNING id
+    """)
 
   /// Takes back the completion recorded under `key` (a moderator found it untrue): it stays in
   /// `completions`, marked revoked; each payment it made is paid back by a negative ledger entry keyed to
@@ -249,17 +247,7 @@ enum CompletionRecorder {
       let last_zone: String?
       let freezes: Int?
     }
-    let row = try await db.raw(
-      """
-      SELECT
-        (SELECT completed FROM completion_stats WHERE user_id = \(bind: userID) AND domain = \(bind: domain)) AS completed,
-        p.celebration_opt_outs AS opt_outs, p.last_celebrated_at AS last_celebrated_at,
-        s.current AS current, s.longest AS longest, s.last_day AS last_day, s.last_zone AS last_zone, s.freezes AS freezes
-      FROM (SELECT 1 AS one) AS base
-      LEFT JOIN completion_profiles p ON p.user_id = \(bind: userID)
-      LEFT JOIN streaks s ON s.user_id = \(bind: userID) AND s.name = \(bind: name ?? "")
-      """
-    ).first(decoding: Row.self)
+    let row = try await stateSQL(userID, domain, userID, userID, name ?? "", on: db).first(decoding: Row.self)
     let streak = row?.current.map {
       storedStreak(current: $0, longest: row?.longest ?? $0, lastDay: row?.last_day, lastZone: row?.last_zone, freezes: row?.freezes ?? 0)
     }
@@ -267,6 +255,17 @@ enum CompletionRecorder {
       completed: row?.completed ?? 0, optedOut: optOuts(from: row?.opt_outs), lastCelebratedAt: row?.last_celebrated_at,
       streak: name == nil ? nil : (streak ?? Streak()))
   }
+
+  private static let stateSQL = FixedSQL(
+    """
+    SELECT
+      (SELECT completed FROM completion_stats WHERE user_id = ? AND domain = ?) AS completed,
+      p.celebration_opt_outs AS opt_outs, p.last_celebrated_at AS last_celebrated_at,
+      s.current AS current, s.longest AS longest, s.last_day AS last_day, s.last_zone AS last_zone, s.freezes AS freezes
+    FROM (SELECT 1 AS one) AS base
+    LEFT JOIN completion_profiles p ON p.user_id = ?
+    LEFT JOIN streaks s ON s.user_id = ? AND s.name = ?
+    """)
 
   // MARK: Streaks
 
@@ -292,15 +291,17 @@ enum CompletionRecorder {
   }
 
   private static func save(_ streak: Streak, userID: UUID, name: String, on db: any SQLDatabase) async throws {
-    try await db.raw(
-      """
-      INSERT INTO streaks (user_id, name, current, longest, last_day, last_zone, freezes)
-      VALUES (\(bind: userID), \(bind: name), \(bind: streak.current), \(bind: streak.longest), \(bind: streak.lastDay?.description), \(bind: streak.lastZone), \(bind: streak.freezes))
-      ON CONFLICT (user_id, name) DO UPDATE SET current = excluded.current, longest = excluded.longest,
-        last_day = excluded.last_day, last_zone = excluded.last_zone, freezes = excluded.freezes
-      """
+    try await saveStreakSQL(
+      userID, name, streak.current, streak.longest, streak.lastDay?.description, streak.lastZone, streak.freezes, on: db
     ).run()
   }
+
+  private static let saveStreakSQL = FixedSQL(
+    """
+    INSERT INTO streaks (user_id, name, current, longest, last_day, last_zone, freezes) VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (user_id, name) DO UPDATE SET current = excluded.current, longest = excluded.longest,
+      last_day = excluded.last_day, last_zone = excluded.last_zone, freezes = excluded.freezes
+    """)
 
   // MARK: Totals
 
@@ -315,23 +316,24 @@ enum CompletionRecorder {
   private static func addToTotals(_ completion: Completion, userID: UUID, on db: any SQLDatabase) async throws -> CompletionTotals {
     let seconds = completion.stats.seconds
     let timed = seconds == nil ? 0 : 1
-    let row = try await db.raw(
-      """
-      INSERT INTO completion_stats (user_id, domain, completed, timed, total_seconds, best_seconds)
-      VALUES (\(bind: userID), \(bind: completion.domain), 1, \(bind: timed), \(bind: seconds ?? 0), \(bind: seconds))
-      ON CONFLICT (user_id, domain) DO UPDATE SET
-        completed = completion_stats.completed + 1,
-        timed = completion_stats.timed + excluded.timed,
-        total_seconds = completion_stats.total_seconds + excluded.total_seconds,
-        best_seconds = CASE
-          WHEN excluded.best_seconds IS NULL THEN completion_stats.best_seconds
-          WHEN completion_stats.best_seconds IS NULL OR excluded.best_seconds < completion_stats.best_seconds THEN excluded.best_seconds
-          ELSE completion_stats.best_seconds END
-      RETURNING completed, timed, total_seconds, best_seconds
-      """
-    ).first(decoding: CompletionTotals.self)
+    let row = try await addToTotalsSQL(userID, completion.domain, timed, seconds ?? 0, seconds, on: db)
+      .first(decoding: CompletionTotals.self)
     return row ?? .zero
   }
+
+  private static let addToTotalsSQL = FixedSQL(
+    """
+    INSERT INTO completion_stats (user_id, domain, completed, timed, total_seconds, best_seconds) VALUES (?, ?, 1, ?, ?, ?)
+    ON CONFLICT (user_id, domain) DO UPDATE SET
+      completed = completion_stats.completed + 1,
+      timed = completion_stats.timed + excluded.timed,
+      total_seconds = completion_stats.total_seconds + excluded.total_seconds,
+      best_seconds = CASE
+        WHEN excluded.best_seconds IS NULL THEN completion_stats.best_seconds
+        WHEN completion_stats.best_seconds IS NULL OR excluded.best_seconds < completion_stats.best_seconds THEN excluded.best_seconds
+        ELSE completion_stats.best_seconds END
+    RETURNING completed, timed, total_seconds, best_seconds
+    """)
 
   // MARK: Celebration settings
 

@@ -28,15 +28,9 @@ struct SQLLedgerStore: LedgerStore {
     guard let userID = UUID(uuidString: entry.account) else { throw InvalidAccount(account: entry.account) }
     let id = UUID()
     // ON CONFLICT DO NOTHING: a taken key is an answer, not an error, so a PostgreSQL transaction stays usable.
-    let inserted = try await db.insert(into: LedgerEntryRecord.schema)
-      .columns("id", "key", "user_id", "currency", "amount", "reason", "created_at")
-      .values(
-        SQLBind(id), SQLBind(entry.key), SQLBind(userID), SQLBind(entry.currency), SQLBind(entry.amount), SQLBind(entry.reason),
-        SQLBind(entry.recordedAt)
-      )
-      .ignoringConflicts(with: "key")
-      .returning("id")
-      .first()
+    let inserted = try await Self.insertEntry(
+      id, entry.key, userID, entry.currency, entry.amount, entry.reason, entry.recordedAt, on: db
+    ).first()
     guard inserted != nil else {
       let first = try await self.entry(key: entry.key)
       guard let first else { preconditionFailure("a ledger key conflicted but no entry has it") }
@@ -60,16 +54,23 @@ struct SQLLedgerStore: LedgerStore {
       LedgerTally.current?.add(currency: entry.currency, amount: entry.amount)
       return .recorded(entry, balance: try row.decode(column: "balance", as: Int.self))
     }
-    let row = try await db.raw(
-      """
-      INSERT INTO ledger_balances (user_id, currency, balance) VALUES (\(bind: userID), \(bind: entry.currency), \(bind: entry.amount))
-      ON CONFLICT (user_id, currency) DO UPDATE SET balance = ledger_balances.balance + excluded.balance
-      RETURNING balance
-      """
-    ).first()
+    let row = try await Self.addToBalance(userID, entry.currency, entry.amount, on: db).first()
     LedgerTally.current?.add(currency: entry.currency, amount: entry.amount)
     return .recorded(entry, balance: try row?.decode(column: "balance", as: Int.self) ?? entry.amount)
   }
+
+  private static let insertEntry = FixedSQL(
+    """
+    INSERT INTO ledger_entries (id, key, user_id, currency, amount, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (key) DO NOTHING RETURNING id
+    """)
+
+  private static let addToBalance = FixedSQL(
+    """
+    INSERT INTO ledger_balances (user_id, currency, balance) VALUES (?, ?, ?)
+    ON CONFLICT (user_id, currency) DO UPDATE SET balance = ledger_balances.balance + excluded.balance
+    RETURNING balance
+    """)
 
   func balance(of account: String, in currency: String) async throws -> Int {
     guard let userID = UUID(uuidString: account) else { throw InvalidAccount(account: account) }

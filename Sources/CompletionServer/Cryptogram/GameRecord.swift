@@ -32,7 +32,6 @@ struct GameRecord: Codable, Sendable {
     case solveSeconds = "solve_seconds"
   }
 
-  static let columns = ["id", "quote_id", "seed", "mode", "daily_date", "time_zone", "board", "status", "solved_at", "solve_seconds", "mistakes", "hints", "version"]
 
   /// A record from a model loaded by Fluent.
   init(_ model: CryptogramGame) throws {
@@ -53,24 +52,29 @@ struct GameRecord: Codable, Sendable {
 
   /// The game `id` if it belongs to `userID`.
   static func load(_ id: UUID, of userID: UUID, on db: any Database) async throws -> GameRecord? {
-    try await sql(db).select().columns(columns.map { SQLIdentifier($0) }).from(CryptogramGame.schema)
-      .where("id", .equal, SQLBind(id)).where("user_id", .equal, SQLBind(userID))
-      .first(decoding: GameRecord.self)
+    try await loadSQL(id, userID, on: sql(db)).first(decoding: GameRecord.self)
   }
+
+  private static let loadSQL = FixedSQL(
+    """
+    SELECT id, quote_id, seed, mode, daily_date, time_zone, board, status, solved_at, solve_seconds, mistakes, hints, version
+    FROM cryptogram_games WHERE id = ? AND user_id = ?
+    """)
 
   /// Writes back what a move can change if nobody saved since this record was read; returns whether it
   /// did. RETURNING tells whether the UPDATE matched (SQLite and PostgreSQL both support it).
   func save(at now: Date, on db: any Database) async throws -> Bool {
-    let row = try await Self.sql(db).update(CryptogramGame.schema)
-      .set("board", to: SQLBind(board)).set("status", to: SQLBind(status))
-      .set("mistakes", to: SQLBind(mistakes)).set("hints", to: SQLBind(hints))
-      .set("solved_at", to: SQLBind(solvedAt)).set("solve_seconds", to: SQLBind(solveSeconds))
-      .set("updated_at", to: SQLBind(now)).set("version", to: SQLBind(version + 1))
-      .where("id", .equal, SQLBind(id)).where("version", .equal, SQLBind(version))
-      .returning("version")
-      .first()
+    let row = try await Self.saveSQL(
+      board, status, mistakes, hints, solvedAt, solveSeconds, now, version + 1, id, version, on: Self.sql(db)
+    ).first()
     return row != nil
   }
+
+  private static let saveSQL = FixedSQL(
+    """
+    UPDATE cryptogram_games SET board = ?, status = ?, mistakes = ?, hints = ?, solved_at = ?, solve_seconds = ?, updated_at = ?,
+    version = ? WHERE id = ? AND version = ? RETURNING version
+    """)
 
   private static func sql(_ db: any Database) -> any SQLDatabase {
     guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }

@@ -38,10 +38,14 @@ struct KidsGameRecord: Codable, Sendable {
 
   /// The family's row, or nil before their first visit.
   static func load(_ userID: UUID, on db: any Database) async throws -> KidsGameRecord? {
-    try await sql(db).select().columns(columns.map { SQLIdentifier($0) }).from(schema)
-      .where("user_id", .equal, SQLBind(userID))
-      .first(decoding: KidsGameRecord.self)
+    try await loadSQL(userID, on: sql(db)).first(decoding: KidsGameRecord.self)
   }
+
+  private static let loadSQL = FixedSQL(
+    """
+    SELECT user_id, snapshot, version, recent_event_ids, play_day, time_zone, last_heartbeat_at, active_tab, updated_at
+    FROM kids_games WHERE user_id = ?
+    """)
 
   /// Inserts a new row; false when one already exists (another request created it first).
   static func insert(_ record: KidsGameRecord, on db: any Database) async throws -> Bool {
@@ -63,16 +67,18 @@ struct KidsGameRecord: Codable, Sendable {
   func save(expectedVersion: Int, on db: any Database) async throws -> Bool {
     // RETURNING tells whether this UPDATE matched: both SQLite and PostgreSQL support it, and unlike
     // reading the version back it cannot mistake another writer's save for this one.
-    let row = try await Self.sql(db).update(Self.schema)
-      .set("snapshot", to: SQLBind(snapshot)).set("version", to: SQLBind(version))
-      .set("recent_event_ids", to: SQLBind(recentEventIDs)).set("play_day", to: SQLBind(playDay))
-      .set("time_zone", to: SQLBind(timeZone)).set("last_heartbeat_at", to: SQLBind(lastHeartbeatAt))
-      .set("active_tab", to: SQLBind(activeTab)).set("updated_at", to: SQLBind(updatedAt))
-      .where("user_id", .equal, SQLBind(userID)).where("version", .equal, SQLBind(expectedVersion))
-      .returning("version")
-      .first()
+    let row = try await Self.saveSQL(
+      snapshot, version, recentEventIDs, playDay, timeZone, lastHeartbeatAt, activeTab, updatedAt, userID, expectedVersion,
+      on: Self.sql(db)
+    ).first()
     return row != nil
   }
+
+  private static let saveSQL = FixedSQL(
+    """
+    UPDATE kids_games SET snapshot = ?, version = ?, recent_event_ids = ?, play_day = ?, time_zone = ?, last_heartbeat_at = ?,
+    active_tab = ?, updated_at = ? WHERE user_id = ? AND version = ? RETURNING version
+    """)
 
   private static func sql(_ db: any Database) -> any SQLDatabase {
     guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
