@@ -53,7 +53,7 @@ let package = Package(
     // A JSON encoder that writes while it encodes (no boxed tree): every API response goes through it.
     .target(name: "StreamingJSON"),
     // Codable request/response types shared by the server, the tests and any Swift client.
-    .target(name: "CompletionAPI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame", "Projects", "Challenges"]),
+    .target(name: "CompletionAPI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame", "Projects", "Challenges", "StreamingJSON"]),
     // Vapor + Fluent: routes, models, migrations, auth, static web client.
     .target(
       name: "CompletionServer",

@@ -199,4 +199,41 @@ struct StreamingJSONEncoderTests {
       #expect(throws: EncodingError.self) { try Self.reference.encode([value]) }
     }
   }
+
+  @Test("a cell written directly is byte for byte what its synthesized encode(to:) writes")
+  func directCells() throws {
+    /// The members of `CryptogramCellView` with the compiler's own `encode(to:)`.
+    struct SynthesizedCell: Encodable {
+      let index: Int
+      let isLetter: Bool
+      let cipher: String?
+      let shown: String?
+      let prefilled: Bool
+      let hinted: Bool
+    }
+    var checked = 0
+    for (index, quote) in QuoteLibrary.bundled.quotes.enumerated() where index % 25 == 0 {
+      let puzzle = Puzzle(quote: quote, seed: UInt64(index))
+      var board = Board(puzzle: puzzle)
+      _ = board.handle(.hint(cell: nil, at: Date(timeIntervalSince1970: 1_800_000_000)), in: puzzle)
+      let view = CryptogramGameView(id: "g", mode: "random", date: nil, puzzle: puzzle, board: board, elapsedSeconds: 0)
+      for cell in view.cells {
+        let synthesized = SynthesizedCell(
+          index: cell.index, isLetter: cell.isLetter, cipher: cell.cipher, shown: cell.shown, prefilled: cell.prefilled, hinted: cell.hinted)
+        #expect(try StreamingJSONEncoder().encode(cell) == StreamingJSONEncoder().encode(synthesized))
+        checked += 1
+      }
+    }
+    // Punctuation (shown, no cipher), prefilled and hinted letters all occur among these cells.
+    #expect(checked > 500)
+    #expect(try String(decoding: StreamingJSONEncoder().encode([Self.quoteMarkCell]), as: UTF8.self).contains(#""shown":"\"""#))
+  }
+
+  /// A cell showing a double quote, which must be escaped.
+  static var quoteMarkCell: CryptogramCellView {
+    let quote = Quote(text: "\"HI\" SAID A", author: "Test")
+    let puzzle = Puzzle(quote: quote, seed: 1)
+    let view = CryptogramGameView(id: "g", mode: "random", date: nil, puzzle: puzzle, board: Board(puzzle: puzzle), elapsedSeconds: 0)
+    return view.cells.first { $0.shown == "\"" }!
+  }
 }

@@ -169,8 +169,8 @@ struct ProjectsController: RouteCollection {
   static func setPositions(table: String, ids: [UUID], userID: UUID, bumpRevision: Bool, on sql: any SQLDatabase) async throws {
     guard !ids.isEmpty else { return }
     var cases = SQLQueryString("CASE id")
-    for (position, id) in ids.enumerated() { cases.appendInterpolation(raw: " WHEN "); cases.appendInterpolation(bind: id); cases.appendInterpolation(raw: " THEN \(position)") }
-    cases.appendInterpolation(raw: " END")
+    for (position, id) in ids.enumerated() { cases.appendInterpolation(unsafeRaw: " WHEN "); cases.appendInterpolation(bind: id); cases.appendInterpolation(unsafeRaw: " THEN \(position)") }
+    cases.appendInterpolation(unsafeRaw: " END")
     let revision: SQLQueryString = bumpRevision ? ", revision = revision + 1" : ""
     try await sql.raw(
       "UPDATE \(ident: table) SET position = \(cases)\(revision) WHERE user_id = \(bind: userID) AND id IN \(SQLBind.group(ids))"
