@@ -2,6 +2,7 @@ import CompletionAPI
 import CompletionCore
 import Cryptogram
 import Fluent
+import FluentSQL
 import Foundation
 import Testing
 import Vapor
@@ -38,6 +39,30 @@ struct CryptogramAPITests {
 
   func stats(_ client: TestClient) async throws -> CryptogramStatsView {
     try client.decode(CryptogramStatsView.self, from: try await client.send(.GET, "/api/cryptogram/stats?timeZone=Europe/Berlin"))
+  }
+
+  @Test("A board changed in the database by someone else (another server process) is what the next move sees")
+  func boardWrittenElsewhereIsReadAfresh() async throws {
+    try await withTestApp { client, app in
+      let (game, puzzle, first, _) = try await gameWithHiddenCell(client, app)
+      let sql = try #require(app.db as? any SQLDatabase)
+      let id = try #require(UUID(uuidString: game.id))
+      struct Row: Decodable { let board: String }
+      let untouched = try #require(try await sql.raw("SELECT board FROM cryptogram_games WHERE id = \(bind: id)").first(decoding: Row.self)).board
+      // This process's move: the board it leaves behind is remembered decoded.
+      let right = String(Letters.letter(puzzle.cells[first].plain!))
+      #expect(try await guess(client, game.id, cell: first, letter: right).status == .ok)
+      #expect(app.services.boards.count >= 1)
+      // Another process puts the board back as it was before that move (its own save, a newer version).
+      try await sql.raw("UPDATE cryptogram_games SET board = \(bind: untouched), version = version + 1 WHERE id = \(bind: id)").run()
+      let second = try #require(puzzle.letterCells.first { $0 != first && !puzzle.prefilled.contains($0) && puzzle.cells[$0].plain != puzzle.cells[first].plain })
+      let response = try await guess(client, game.id, cell: second, letter: String(Letters.letter(puzzle.cells[second].plain!)))
+      #expect(response.status == .ok)
+      let view = try client.decode(CryptogramMoveResponse.self, from: response).game
+      // The stored board was read, not the remembered one: the first cell is empty again.
+      #expect(view.cells[first].shown == nil)
+      #expect(view.cells[second].shown != nil)
+    }
   }
 
   @Test("A new puzzle shows cipher letters and prefilled cells, never the hidden answers")

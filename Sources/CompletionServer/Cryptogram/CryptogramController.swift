@@ -241,7 +241,7 @@ struct CryptogramController: RouteCollection {
     let stored = try await services.runner.run(game: gameID, on: db, idempotency: idempotency) { now in
       guard let game = try await GameRecord.load(gameID, of: userID, on: db) else { throw CryptogramError.gameNotFound }
       let puzzle = try await Self.puzzle(of: game, quotes: services.quotes, on: db)
-      var board = try Self.decode(game.board)
+      var board = try services.boards.value(for: gameID, text: game.board, decode: Self.decode)
       let wasPlayed = board.isPlayed
       let effects = board.handle(makeEvent(now), in: puzzle)
       if effects.count == 1, case .refused(let refusal) = effects[0] { throw CryptogramError.refused(refusal) }
@@ -259,6 +259,7 @@ struct CryptogramController: RouteCollection {
       }
       var changed = game
       changed.board = try Self.encode(board)
+      services.boards.remember(board, text: changed.board, for: gameID, decodedBy: Self.decode)
       changed.status = board.status.rawValue
       changed.mistakes = board.mistakes
       changed.hints = board.hints

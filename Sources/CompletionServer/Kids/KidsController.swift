@@ -195,7 +195,9 @@ struct KidsController: RouteCollection {
       var record = stored ?? KidsGameRecord(
         userID: userID, snapshot: "", version: 0, recentEventIDs: "[]", playDay: nil, timeZone: nil, lastHeartbeatAt: nil,
         updatedAt: now)
-      var machine = stored.flatMap(Self.machine(from:)) ?? Self.newOrRecovered(record, logger: logger)
+      var machine =
+        stored.flatMap { stored in try? services.kidsGames.value(for: userID, text: stored.snapshot, decode: Self.readMachine) }
+        ?? Self.newOrRecovered(record, logger: logger)
       let before = (machine, record)
       let effects = try step(&machine, &record, now, logger)
       if let refusal = effects.first?.refusal {
@@ -215,6 +217,7 @@ struct KidsController: RouteCollection {
       }
       let expected = record.version
       record.snapshot = String(decoding: try machine.encoded(), as: UTF8.self)
+      services.kidsGames.remember(machine, text: record.snapshot, for: userID, decodedBy: Self.readMachine)
       record.version += 1
       record.updatedAt = now
       let coins = effects.compactMap { effect -> CoinChange? in
@@ -258,9 +261,24 @@ struct KidsController: RouteCollection {
 
   /// The saved game as it was left (no recovery rules: a request is not a relaunch).
   static func machine(from record: KidsGameRecord) -> GameMachine? {
-    guard let snapshot = try? JSONDecoder().decode(GameSnapshot.self, from: Data(record.snapshot.utf8)) else { return nil }
-    return GameMachine(resuming: snapshot)
+    machine(from: record.snapshot)
   }
+
+  /// The game saved as `snapshot`, if it reads.
+  static func machine(from snapshot: String) -> GameMachine? {
+    try? readMachine(snapshot)
+  }
+
+  /// The game saved as `snapshot`, or the decoder's error.
+  static func readMachine(_ snapshot: String) throws -> GameMachine {
+    guard let machine = GameMachine(resuming: try JSONDecoder().decode(GameSnapshot.self, from: Data(snapshot.utf8))) else {
+      throw UnresumableSnapshot()
+    }
+    return machine
+  }
+
+  /// A snapshot that decodes but does not describe a game that can go on.
+  struct UnresumableSnapshot: Error {}
 
   /// A new game, or, for a saved game that no longer reads, whatever the recovery rules can save of it.
   private static func newOrRecovered(_ record: KidsGameRecord, logger: Logger) -> GameMachine {

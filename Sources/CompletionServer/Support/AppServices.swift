@@ -1,4 +1,6 @@
+import Cryptogram
 import Foundation
+import KidsGame
 import Vapor
 
 /// Everything the routes share, made once by `configure`: options, the clock, the sign-in cache, the one
@@ -25,6 +27,10 @@ struct AppServices: Sendable {
   let projectsLive: ProjectsLive
   /// Live updates of feeds to open pages.
   let feedLive: FeedLive
+  /// Boards as the last move left them, so the next move need not decode its game again.
+  let boards = DecodedStateCache<UUID, Board>(capacity: 4096)
+  /// Families' games as the last event left them.
+  let kidsGames = DecodedStateCache<UUID, GameMachine>(capacity: 4096)
 
   init(options: ServerOptions) {
     self.options = options
