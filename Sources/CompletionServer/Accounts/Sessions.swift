@@ -174,6 +174,13 @@ extension Request {
     return guest
   }
 
+  /// The id of ``userCreatingGuest()`` without reading the user's row when a session names them (a session
+  /// ends with its account, so it always names one that exists): the paths every move takes need only the id.
+  func userIDCreatingGuest() async throws -> UUID {
+    if let session = currentSession { return session.userID }
+    return try await userCreatingGuest().requireID()
+  }
+
   /// The signed-in user, or for a visitor without an account an unsaved stand-in guest, who owns nothing: a
   /// read answers what a new guest would see, and no account is made until the visitor stores something.
   func userOrVisitor() async throws -> User {

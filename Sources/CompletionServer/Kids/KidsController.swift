@@ -55,7 +55,7 @@ struct KidsController: RouteCollection {
     let body = req.body.data == nil ? KidsLaunchRequest() : try req.decodeJSON(KidsLaunchRequest.self)
     let zone = try Self.timeZone(body.timeZone)
     let tab = try Self.tab(body.tab)
-    let userID = try await req.userCreatingGuest().requireID()
+    let userID = try await req.userIDCreatingGuest()
     return try await run(req, userID: userID, eventID: nil) { machine, record, now, logger in
       if Self.joinsGameInPlay(record, tab: tab, reload: body.reload ?? false, at: now) {
         // Another tab of this family was in play a moment ago: this one shows the same game rather than
@@ -88,7 +88,7 @@ struct KidsController: RouteCollection {
     if let id = body.eventID, id.isEmpty || id.unicodeScalars.count > 64 || !id.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) {
       throw KidsError.invalidField("eventID", "use a UUID")
     }
-    let userID = try await req.userCreatingGuest().requireID()
+    let userID = try await req.userIDCreatingGuest()
     if body.type == "heartbeat" {
       let zone = try Self.timeZone(body.timeZone)
       let tab = try Self.tab(body.tab)
@@ -121,7 +121,7 @@ struct KidsController: RouteCollection {
       throw KidsError.unsupportedVideoType(named.isEmpty ? "no content type" : named)
     }
     let subType = String(raw.dropFirst(6))
-    let userID = try await req.userCreatingGuest().requireID()
+    let userID = try await req.userIDCreatingGuest()
     // Checked before the body is read, so a child's tap can never fill the disk.
     guard let record = try await KidsGameRecord.load(userID, on: req.db), let machine = Self.machine(from: record),
       machine.state == .parentDashboard

@@ -72,7 +72,7 @@ struct ProjectsController: RouteCollection {
     let name = try Self.name(body.name) ?? ProjectLimits.defaultName
     let color = try Self.color(body.color) ?? ProjectColor.default.rawValue
     let notes = try Self.notes(body.notes) ?? ""
-    let userID = try await req.userCreatingGuest().requireID()
+    let userID = try await req.userIDCreatingGuest()
     let services = req.application.services
     let now = services.clock.now()
     let row = try await services.runner.write(on: req.db) { db -> ProjectRow? in
@@ -189,7 +189,7 @@ struct ProjectsController: RouteCollection {
     let dueDate: String? = if case .set(let date) = body.dueDate { try Self.dueDate(date) } else { nil }
     let projectID: UUID? = if case .set(let id?) = body.projectId { try Self.id(id, notFound: .projectNotFound) } else { nil }
     let completed = body.completed ?? false
-    let userID = try await req.userCreatingGuest().requireID()
+    let userID = try await req.userIDCreatingGuest()
     let services = req.application.services
     let now = services.clock.now()
     let response = try await services.runner.write(on: req.db) { db -> TaskChangeResponse? in
@@ -508,7 +508,7 @@ struct ProjectsController: RouteCollection {
       try Self.check(file)
       export = try Self.cleaned(file)
     }
-    let userID = try await req.userCreatingGuest().requireID()
+    let userID = try await req.userIDCreatingGuest()
     let services = req.application.services
     let now = services.clock.now()
     let result = try await services.runner.write(on: req.db) { db -> ProjectsImportResult? in
