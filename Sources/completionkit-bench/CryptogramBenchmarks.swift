@@ -222,7 +222,7 @@ struct BenchServer {
 
 /// Saturation against a server in another process (`completionkit-bench serve` or `completionkit serve`), so
 /// the server's own CPU per request can be read from its process (the in-process benchmark shares the
-/// cores and the event loops with its load generator). Prints guesses/s and /health/s.
+/// cores and the event loops with its load generator). Prints guesses/s, Waldabenteuer events/s and /health/s.
 func runExternalLoad(base: String, seconds: Double, serverPID: Int32?) async throws {
   var configuration = HTTPClient.Configuration()
   configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1024
@@ -243,7 +243,11 @@ func runExternalLoad(base: String, seconds: Double, serverPID: Int32?) async thr
   let health: @Sendable (Int) async throws -> Void = { index in
     _ = try await players[index].request(.GET, "/health", body: Optional<String>.none)
   }
-  for (label, work) in [("guess", guess), ("/health", health)] {
+  // Waldabenteuer: families going home and back into the game (every event saved), as `kids-server` does.
+  let families = (0..<32).map { _ in Family(http: Player(client: client, base: base)) }
+  for family in families { try await family.start() }
+  let event: @Sendable (Int) async throws -> Void = { index in try await families[index].walk() }
+  for (label, work) in [("guess", guess), ("kids event", event), ("/health", health)] {
     let before = serverCPU()
     let start = ContinuousClock.now
     let rate = try await saturate(seconds: seconds, work)

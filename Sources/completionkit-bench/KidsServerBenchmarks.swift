@@ -5,7 +5,7 @@ import AsyncHTTPClient
 import Vapor
 
 /// A family playing Würfel over HTTP: roll, tap the number shown, let the level finish, over and over.
-private final class Family: @unchecked Sendable {
+final class Family: @unchecked Sendable {
   let http: Player
   var step = 0
   var face = 1
