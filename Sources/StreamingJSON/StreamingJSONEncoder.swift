@@ -13,12 +13,26 @@ import Foundation
 /// after starting the next member of its parent is refused with an `EncodingError` instead of producing
 /// broken JSON.
 public struct StreamingJSONEncoder: Sendable {
-  /// An encoder; it has no options.
-  public init() {}
+  /// How dates are written.
+  public enum DateEncoding: Sendable {
+    /// ISO 8601 strings to the second, as Vapor's encoder writes them (the API's dates).
+    case iso8601
+    /// Seconds since 2001-01-01 as a number, as Foundation's `JSONEncoder` writes them by default, so that
+    /// its default `JSONDecoder` reads them back exactly (stored state).
+    case secondsSinceReferenceDate
+  }
+
+  /// How this encoder writes dates.
+  public let dates: DateEncoding
+
+  /// An encoder writing dates as `dates` says.
+  public init(dates: DateEncoding = .iso8601) {
+    self.dates = dates
+  }
 
   /// The JSON bytes of `value`.
   public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-    let sink = JSONSink()
+    let sink = JSONSink(dates: dates)
     try sink.writeValue(value, parent: nil, key: nil)
     return sink.bytes
   }
@@ -29,8 +43,10 @@ final class JSONSink {
   // Only the encoder writing now touches it (one thread, strictly nested calls), so the runtime's
   // exclusivity check on every append is pure cost here.
   @exclusivity(unchecked) var bytes: [UInt8] = []
+  let dates: StreamingJSONEncoder.DateEncoding
 
-  init() {
+  init(dates: StreamingJSONEncoder.DateEncoding) {
+    self.dates = dates
     bytes.reserveCapacity(4096)
   }
 
@@ -117,7 +133,12 @@ final class JSONSink {
     } else if T.self == Double.self {
       try writeDouble(unsafeBitCast(value, to: Double.self), codingPath: { StreamingEncoder.path(parent, key) })
     } else if T.self == Date.self {
-      writeString(unsafeBitCast(value, to: Date.self).formatted(.iso8601))
+      let date = unsafeBitCast(value, to: Date.self)
+      switch dates {
+      case .iso8601: writeString(date.formatted(.iso8601))
+      case .secondsSinceReferenceDate:
+        try writeDouble(date.timeIntervalSinceReferenceDate, codingPath: { StreamingEncoder.path(parent, key) })
+      }
     } else if T.self == URL.self {
       writeString((value as! URL).absoluteString)
     } else if T.self == Data.self {

@@ -236,4 +236,34 @@ struct StreamingJSONEncoderTests {
     let view = CryptogramGameView(id: "g", mode: "random", date: nil, puzzle: puzzle, board: Board(puzzle: puzzle), elapsedSeconds: 0)
     return view.cells.first { $0.shown == "\"" }!
   }
+
+  @Test("dates written as seconds since 2001 read back exactly with Foundation's default decoder, as its encoder writes them")
+  func referenceDates() throws {
+    struct Stamped: Codable, Equatable {
+      let at: Date
+      let maybe: Date?
+      let many: [Date]
+    }
+    let value = Stamped(
+      at: Date(timeIntervalSinceReferenceDate: 786_543_210.123_456_7), maybe: Date(timeIntervalSinceReferenceDate: 3),
+      many: [Date(timeIntervalSince1970: 1_800_000_000.000_001), Date(timeIntervalSinceReferenceDate: -0.25), Date(timeIntervalSinceReferenceDate: 1e-7)])
+    let streamed = try StreamingJSONEncoder(dates: .secondsSinceReferenceDate).encode(value)
+    #expect(try JSONDecoder().decode(Stamped.self, from: Data(streamed)) == value)
+    let foundation = try JSONEncoder().encode(value)
+    #expect(try JSONDecoder().decode(JSONValue.self, from: Data(streamed)) == JSONDecoder().decode(JSONValue.self, from: foundation))
+  }
+
+  @Test("a cryptogram board stored by the server reads back equal, played or not")
+  func storedBoards() throws {
+    for (index, quote) in QuoteLibrary.bundled.quotes.enumerated() where index % 50 == 0 {
+      let puzzle = Puzzle(quote: quote, seed: UInt64(index))
+      var board = Board(puzzle: puzzle)
+      let start = Date(timeIntervalSinceReferenceDate: 786_543_210.987_654)
+      _ = board.handle(.hint(cell: nil, at: start), in: puzzle)
+      _ = board.handle(.pause(at: start.addingTimeInterval(1.5)), in: puzzle)
+      _ = board.handle(.resume(at: start.addingTimeInterval(7.25)), in: puzzle)
+      let stored = try StreamingJSONEncoder(dates: .secondsSinceReferenceDate).encode(board)
+      #expect(try JSONDecoder().decode(Board.self, from: Data(stored)) == board)
+    }
+  }
 }

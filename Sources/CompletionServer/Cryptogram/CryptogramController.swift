@@ -4,6 +4,7 @@ import Cryptogram
 import Fluent
 import FluentSQL
 import Imaging
+import StreamingJSON
 import Vapor
 
 /// The cryptogram game over HTTP. Every guess is checked here with the same `Cryptogram` rules the
@@ -352,7 +353,8 @@ struct CryptogramController: RouteCollection {
   }
 
   static func encode(_ board: Board) throws -> String {
-    String(decoding: try JSONEncoder().encode(board), as: UTF8.self)
+    // Dates as Foundation writes them by default, so stored boards old and new read back the same way.
+    String(decoding: try StreamingJSONEncoder(dates: .secondsSinceReferenceDate).encode(board), as: UTF8.self)
   }
 
   static func decode(_ text: String) throws -> Board {
