@@ -88,6 +88,25 @@ final class JSONSink {
     append(contentsOf: value.description)
   }
 
+  /// An `Int`'s digits written straight into the output (`description` would make a string per number).
+  func writeInteger(_ value: Int) {
+    if value >= 0, value < 10 {
+      bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+      return
+    }
+    if value < 0 { append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var start = digits.count
+      repeat {
+        start -= 1
+        digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+    }
+  }
+
   func writeDouble(_ value: Double, codingPath: () -> [any CodingKey]) throws {
     guard value.isFinite else {
       throw EncodingError.invalidValue(
@@ -132,6 +151,14 @@ final class JSONSink {
       append(unsafeBitCast(value, to: Bool.self) ? "true" : "false")
     } else if T.self == Double.self {
       try writeDouble(unsafeBitCast(value, to: Double.self), codingPath: { StreamingEncoder.path(parent, key) })
+    } else if T.self == [Int].self {
+      // Index lists (a board's words) are common enough to skip the container per number.
+      append(UInt8(ascii: "["))
+      for (position, number) in unsafeBitCast(value, to: [Int].self).enumerated() {
+        if position > 0 { append(UInt8(ascii: ",")) }
+        writeInteger(number)
+      }
+      append(UInt8(ascii: "]"))
     } else if T.self == Date.self {
       let date = unsafeBitCast(value, to: Date.self)
       switch dates {

@@ -266,4 +266,15 @@ struct StreamingJSONEncoderTests {
       #expect(try JSONDecoder().decode(Board.self, from: Data(stored)) == board)
     }
   }
+
+  @Test("integers and index lists are written as Foundation writes them, at every width and sign")
+  func integers() throws {
+    let numbers = [0, 7, 9, 10, -1, -9, -10, 42, 1_000_000, Int.max, Int.min, Int.max - 1, Int.min + 1]
+    for number in numbers {
+      #expect(try String(decoding: StreamingJSONEncoder().encode([number]), as: UTF8.self) == "[\(number)]")
+    }
+    try expectSameJSON(numbers)
+    try expectSameJSON([[1, 2, 3], [], [-4, 50]])
+    try expectSameJSON(["words": [[0, 1], [3]]])
+  }
 }
