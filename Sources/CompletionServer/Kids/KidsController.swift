@@ -3,6 +3,7 @@ import CompletionCore
 import Fluent
 import Foundation
 import KidsGame
+import StreamingJSON
 import Vapor
 
 /// Waldabenteuer over HTTP. The server holds the whole game (`KidsGame.GameMachine`, one per account):
@@ -216,7 +217,7 @@ struct KidsController: RouteCollection {
         return .respond(response)  // nothing to save (an idle tick with no prompt due)
       }
       let expected = record.version
-      record.snapshot = String(decoding: try machine.encoded(), as: UTF8.self)
+      record.snapshot = try Self.stored(machine)
       services.kidsGames.remember(machine, text: record.snapshot, for: userID, decodedBy: Self.readMachine)
       record.version += 1
       record.updatedAt = now
@@ -258,6 +259,12 @@ struct KidsController: RouteCollection {
   }
 
   // MARK: Helpers
+
+  /// The text a family's game is saved as: the core's snapshot, written by the streaming encoder with
+  /// Foundation's own date numbers, so rows written by `GameMachine.encoded()` and by this read back alike.
+  static func stored(_ machine: GameMachine) throws -> String {
+    String(decoding: try StreamingJSONEncoder(dates: .secondsSinceReferenceDate).encode(machine.snapshot()), as: UTF8.self)
+  }
 
   /// The saved game as it was left (no recovery rules: a request is not a relaunch).
   static func machine(from record: KidsGameRecord) -> GameMachine? {
