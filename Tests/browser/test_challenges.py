@@ -756,11 +756,14 @@ def test_on_a_phone_the_tab_bar_never_covers_the_focused_control(browser, server
         expect(last.get_by_test_id("comment-input")).to_be_visible()
         order = ["item-menu", "congrats", "comment-toggle", "share-open", "comment-input"]
         for before, target in zip(order, order[1:]):
-            page.evaluate("""([post, target]) => {
+            # Scrolled again on every try until it holds: the feed may still settle (the live stream's catch-up,
+            # a photo's decode) between one scroll and the check, and a single scroll then lands short.
+            page.wait_for_function("""([post, target]) => {
                 const el = post.querySelector(`[data-testid=${target}]`);
                 const bar = document.querySelector('.ch-tabs').getBoundingClientRect();
                 scrollBy(0, el.getBoundingClientRect().top - (bar.top + 8));
-            }""", [last.element_handle(), target])
+                return el.getBoundingClientRect().top > bar.top;
+            }""", arg=[last.element_handle(), target])
             assert last.get_by_test_id(target).bounding_box()["y"] > page.locator(".ch-tabs").bounding_box()["y"]
             last.get_by_test_id(before).evaluate("(el) => el.focus({ preventScroll: true })")
             page.keyboard.press("Tab")
