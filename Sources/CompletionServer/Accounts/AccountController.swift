@@ -38,7 +38,7 @@ struct AccountController: RouteCollection {
     if let unknown = body.optedOut.first(where: { !Self.celebrationKinds.contains($0) }) {
       throw AppError.invalidParameter("optedOut", "'\(unknown)' is not a kind of celebration (use \(Self.celebrationKinds.joined(separator: ", ")))")
     }
-    let userID = try await req.userCreatingGuest().requireID()
+    let userID = try await req.userIDCreatingGuest()
     guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
     try await CompletionRecorder.setOptOuts(Set(body.optedOut), userID: userID, on: sql)
     return CelebrationSettings(optedOut: Set(body.optedOut).sorted(), kinds: Self.celebrationKinds)

@@ -32,7 +32,6 @@ struct GameRecord: Codable, Sendable {
     case solveSeconds = "solve_seconds"
   }
 
-
   /// A record from a model loaded by Fluent.
   init(_ model: CryptogramGame) throws {
     id = try model.requireID()

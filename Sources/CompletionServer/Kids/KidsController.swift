@@ -268,12 +268,7 @@ struct KidsController: RouteCollection {
 
   /// The saved game as it was left (no recovery rules: a request is not a relaunch).
   static func machine(from record: KidsGameRecord) -> GameMachine? {
-    machine(from: record.snapshot)
-  }
-
-  /// The game saved as `snapshot`, if it reads.
-  static func machine(from snapshot: String) -> GameMachine? {
-    try? readMachine(snapshot)
+    try? readMachine(record.snapshot)
   }
 
   /// The game saved as `snapshot`, or the decoder's error.

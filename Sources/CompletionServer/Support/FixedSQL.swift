@@ -24,13 +24,14 @@ final class FixedSQL: Sendable {
   /// The statement with `values` (one per `?`), ready to run on `db`.
   func callAsFunction(_ values: any Encodable & Sendable..., on db: any SQLDatabase) -> Call {
     precondition(values.count == valueCount, "FixedSQL: \(values.count) values for \(valueCount) placeholders")
-    return Call(query: Bound(text: text(for: db.dialect), binds: values), database: db)
+    return Call(query: Bound(text: text(for: db), binds: values), database: db)
   }
 
-  private func text(for dialect: any SQLDialect) -> String {
+  private func text(for db: any SQLDatabase) -> String {
+    let dialect = db.dialect
     let name = dialect.name
     if let text = texts.withLock({ $0[name] }) { return text }
-    var serializer = SQLSerializer(dialect: dialect)
+    var serializer = SQLSerializer(database: db)
     for (index, piece) in pieces.enumerated() {
       if index > 0 { dialect.bindPlaceholder(at: index).serialize(to: &serializer) }
       serializer.write(String(piece))
@@ -60,22 +61,5 @@ final class FixedSQL: Sendable {
       self.query = query
       self.database = database
     }
-  }
-}
-
-extension SQLSerializer {
-  /// A serializer for `dialect` alone (SQLKit's own needs a database).
-  fileprivate init(dialect: any SQLDialect) {
-    self.init(database: DialectOnly(dialect: dialect))
-  }
-}
-
-/// Just enough of a database to serialize for a dialect; it cannot run anything.
-private struct DialectOnly: SQLDatabase {
-  let dialect: any SQLDialect
-  var logger: Logger { Logger(label: "FixedSQL") }
-  var eventLoop: any EventLoop { preconditionFailure("FixedSQL's serializer runs nothing") }
-  func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-    preconditionFailure("FixedSQL's serializer runs nothing")
   }
 }
