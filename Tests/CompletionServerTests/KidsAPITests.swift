@@ -219,6 +219,15 @@ struct KidsAPITests {
       #expect(missing.status == .badRequest && String(buffer: missing.body).contains("missing_field"))
       let wrongValue = try await family.raw("tapActivity") { $0.activity = "schwimmen" }
       #expect(wrongValue.status == .badRequest && String(buffer: wrongValue.body).contains("invalid_field"))
+      // The document bounds a text field on every event, including one the event does not read (the fuzzer's
+      // setAudio with a long name), in code points: 1,001 "e" + combining accent is 1,001 characters but 2,002.
+      for long in [String(repeating: "x", count: 2_001), String(repeating: "e\u{301}", count: 1_001)] {
+        let tooLong = try await family.raw("setAudio") {
+          $0.enabled = true
+          $0.name = long
+        }
+        #expect(tooLong.status == .badRequest && String(buffer: tooLong.body).contains("'name' is not valid"))
+      }
       // An event id is 1–64 visible ASCII characters: a control character (the fuzzer's "0\u{1E}") is refused.
       for id in ["0\u{1E}", "a b", String(repeating: "x", count: 65), "é"] {
         let badID = try await family.raw("heartbeat") { $0.eventID = id }

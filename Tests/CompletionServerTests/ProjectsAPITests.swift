@@ -143,6 +143,9 @@ struct ProjectsAPITests {
       #expect(try code(response) == "empty_title")
       response = try await client.send(.POST, "/api/tasks", json: TaskRequest(title: String(repeating: "x", count: 501)))
       #expect(try code(response) == "too_long")
+      // Limits count what was sent, in code points (the document's maxLength): padding or combining marks count.
+      response = try await client.send(.POST, "/api/projects", json: ProjectRequest(notes: String(repeating: "e\u{301}", count: 5_001)))
+      #expect(try code(response) == "too_long")
       response = try await client.send(.PATCH, "/api/tasks/\(task.id)", json: TaskRequest(priority: "urgent"))
       #expect(try code(response) == "invalid_priority")
       response = try await client.send(.PATCH, "/api/tasks/\(task.id)", json: TaskRequest(dueDate: .set("2026-02-30")))

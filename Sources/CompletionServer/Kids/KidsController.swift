@@ -320,7 +320,7 @@ struct KidsController: RouteCollection {
   /// A tab id as the page sent it: nil, or 1…64 characters.
   static func tab(_ value: String?) throws(KidsError) -> String? {
     guard let value else { return nil }
-    guard (1...64).contains(value.count) else { throw KidsError.invalidField("tab", "use the page's tab id (1 to 64 characters)") }
+    guard (1...64).contains(value.unicodeScalars.count) else { throw KidsError.invalidField("tab", "use the page's tab id (1 to 64 characters)") }
     return value
   }
 

@@ -264,6 +264,11 @@ enum KidsPresenter {
 
   /// The game event a request describes, or an error naming what is missing or wrong.
   static func event(from request: KidsEventRequest, at now: Date) throws(KidsError) -> GameEvent {
+    // The document bounds these fields on every event, so one an event does not read is checked too.
+    if let player = request.player { try checkLength(player, "player") }
+    if let video = request.video { try checkLength(video, "video") }
+    if let link = request.link { try checkLength(link, "link") }
+    if let name = request.name { try checkLength(name, "name") }
     switch request.type {
     case "loadingTick": return .loadingTick(elapsed: try number(request.seconds, "seconds"))
     case "selectPlayer": return .selectPlayer(try text(request.player, "player"), at: now)
@@ -333,8 +338,13 @@ enum KidsPresenter {
 
   private static func text(_ value: String?, _ field: String) throws(KidsError) -> String {
     guard let value else { throw .missingField(field) }
-    guard value.count <= 2_000 else { throw .invalidField(field, "it is too long") }
+    try checkLength(value, field)
     return value
+  }
+
+  /// At most 2,000 code points, counted as the API document's `maxLength` counts them.
+  private static func checkLength(_ value: String, _ field: String) throws(KidsError) {
+    guard value.unicodeScalars.count <= 2_000 else { throw .invalidField(field, "it is too long") }
   }
 
   private static func number(_ value: Double?, _ field: String) throws(KidsError) -> Double {

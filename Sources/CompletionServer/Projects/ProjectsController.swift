@@ -613,22 +613,23 @@ struct ProjectsController: RouteCollection {
   static func name(_ raw: String?) throws -> String? {
     guard let raw else { return nil }
     let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard name.count <= ProjectLimits.maxNameLength else { throw ProjectsError.tooLong(field: "name", limit: ProjectLimits.maxNameLength) }
+    guard raw.unicodeScalars.count <= ProjectLimits.maxNameLength else { throw ProjectsError.tooLong(field: "name", limit: ProjectLimits.maxNameLength) }
     return name.isEmpty ? ProjectLimits.defaultName : name
   }
 
   static func title(_ raw: String) throws -> String {
+    // Limits count what was sent, in code points, as the API document's maxLength does.
+    guard raw.unicodeScalars.count <= ProjectLimits.maxTitleLength else { throw ProjectsError.tooLong(field: "title", limit: ProjectLimits.maxTitleLength) }
     // A title is one line of text: line breaks, tabs and other control characters become spaces.
     let oneLine = String(String.UnicodeScalarView(raw.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     let title = oneLine.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !title.isEmpty else { throw ProjectsError.emptyTitle }
-    guard title.count <= ProjectLimits.maxTitleLength else { throw ProjectsError.tooLong(field: "title", limit: ProjectLimits.maxTitleLength) }
     return title
   }
 
   static func notes(_ raw: String?) throws -> String? {
     guard let raw else { return nil }
-    guard raw.count <= ProjectLimits.maxNotesLength else { throw ProjectsError.tooLong(field: "notes", limit: ProjectLimits.maxNotesLength) }
+    guard raw.unicodeScalars.count <= ProjectLimits.maxNotesLength else { throw ProjectsError.tooLong(field: "notes", limit: ProjectLimits.maxNotesLength) }
     return raw
   }
 
