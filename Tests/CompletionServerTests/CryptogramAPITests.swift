@@ -65,6 +65,27 @@ struct CryptogramAPITests {
     }
   }
 
+  @Test("A move the remembered board would refuse is judged again on the stored board (changed by another process)")
+  func refusalIsJudgedOnTheStoredBoard() async throws {
+    try await withTestApp { client, app in
+      let (game, puzzle, first, _) = try await gameWithHiddenCell(client, app)
+      let sql = try #require(app.db as? any SQLDatabase)
+      let id = try #require(UUID(uuidString: game.id))
+      struct Row: Decodable { let board: String }
+      let untouched = try #require(try await sql.raw("SELECT board FROM cryptogram_games WHERE id = \(bind: id)").first(decoding: Row.self)).board
+      let right = String(Letters.letter(puzzle.cells[first].plain!))
+      #expect(try await guess(client, game.id, cell: first, letter: right).status == .ok)
+      // As this process remembers the board, that cell is found: the same guess again would be refused.
+      let again = try await guess(client, game.id, cell: first, letter: right)
+      #expect(again.status != .ok)
+      // Another process puts the board back; the same guess is now a move, not a refusal.
+      try await sql.raw("UPDATE cryptogram_games SET board = \(bind: untouched), version = version + 1 WHERE id = \(bind: id)").run()
+      let response = try await guess(client, game.id, cell: first, letter: right)
+      #expect(response.status == .ok)
+      #expect(try client.decode(CryptogramMoveResponse.self, from: response).game.cells[first].shown != nil)
+    }
+  }
+
   @Test("A new puzzle shows cipher letters and prefilled cells, never the hidden answers")
   func newPuzzleHidesAnswers() async throws {
     try await withTestApp { client, app in

@@ -205,6 +205,28 @@ struct KidsAPITests {
     }
   }
 
+  @Test("An event the remembered game would refuse is judged again on the stored game (changed by another process)")
+  func refusalIsJudgedOnTheStoredGame() async throws {
+    try await withTestApp(options: Self.options) { client, app in
+      let family = Family(client: client)
+      try await family.launch()
+      try await family.send("loadingTick") { $0.seconds = 7 }
+      let sql = try #require(app.db as? any SQLDatabase)
+      let userID = try await family.userID()
+      struct Row: Decodable { let snapshot: String }
+      let choosing = try #require(
+        try await sql.raw("SELECT snapshot FROM kids_games WHERE user_id = \(bind: userID)").first(decoding: Row.self)
+      ).snapshot
+      try await family.send("selectPlayer") { $0.player = "alexander" }
+      // As this process remembers the game, Alexander is playing: choosing a child again is refused.
+      #expect(try await family.raw("selectPlayer") { $0.player = "oliver" }.status != .ok)
+      // Another process puts the game back at the choice of child; choosing is now a move, not a refusal.
+      try await sql.raw("UPDATE kids_games SET snapshot = \(bind: choosing), version = version + 1 WHERE user_id = \(bind: userID)").run()
+      let chosen = try await family.send("selectPlayer") { $0.player = "oliver" }
+      #expect(chosen.view.screen != "playerSelection")
+    }
+  }
+
   @Test("Bad input: clear 4xx, the screen and the coins unchanged, the child's friendly line included")
   func badInput() async throws {
     try await withTestApp(options: Self.options) { client in

@@ -151,7 +151,7 @@ struct ChallengesController: RouteCollection {
     }
     let fanOutLimit = req.application.serverOptions.fanOutLimit
     let announced = AfterCommit<FeedNotice>()
-    let stored = try await services.runner.run(game: Self.runnerKey(userID, challenge.id), on: req.db, idempotency: idempotency) { now in
+    let stored = try await services.runner.run(game: Self.runnerKey(userID, challenge.id), on: req.db, idempotency: idempotency) { now, _ in
       .save { db in
         let (view, notice) = try await Self.record(
           challenge, userID: userID, photoID: photoID, story: story, preference: preference, today: today, zone: zone, at: now,

@@ -1,14 +1,18 @@
 import Synchronization
 
-/// The decoded form of a stored state (a cryptogram board, a family's game), kept beside the exact text it
-/// was decoded from or encoded to.
+/// The last stored row of a game (a cryptogram board, a family's game) that this process knows of, with its
+/// state decoded, so that a move neither reads the row again nor decodes its JSON.
 ///
-/// Every move loads a game, decodes its stored JSON, changes it and encodes it again; the next move of the
-/// same game reads back exactly the text the last one wrote. A hit needs the stored text to be equal to
-/// the remembered text, byte for byte, so it can never hand out a state that is not the stored one —
-/// whichever process or path wrote the row. Bounded: when full, an arbitrary entry makes room.
-final class DecodedStateCache<Key: Hashable & Sendable, Value: Equatable & Sendable>: Sendable {
+/// An entry is only ever a row that was in the database: one just loaded, or one whose save has
+/// committed. That makes it safe to act on without reading: every save is made on the version it was read
+/// at, so when anyone (another process, another path) saved since, the save matches nothing and the
+/// runner loads the row afresh. What a save cannot check — a refusal, or an answer that saves nothing —
+/// is decided again on a fresh load (``GameRunner/Step/recheck``). A load still reuses the decoded state
+/// when the stored text is, byte for byte, the remembered text. Bounded: when full, an arbitrary entry
+/// makes room.
+final class DecodedStateCache<Key: Hashable & Sendable, Record: Sendable, Value: Equatable & Sendable>: Sendable {
   private struct Entry {
+    let record: Record
     let text: String
     let value: Value
   }
@@ -16,34 +20,47 @@ final class DecodedStateCache<Key: Hashable & Sendable, Value: Equatable & Senda
   private let entries = Mutex<[Key: Entry]>([:])
   private let capacity: Int
 
-  /// A cache of at most `capacity` states.
+  /// A cache of at most `capacity` rows.
   init(capacity: Int) {
     self.capacity = max(1, capacity)
   }
 
-  /// The state stored as `text` for `key`: remembered, or decoded (and then remembered).
-  func value(for key: Key, text: String, decode: (String) throws -> Value) rethrows -> Value {
-    if let entry = entries.withLock({ $0[key] }), entry.text == text { return entry.value }
+  /// The row last loaded or committed for `key`, and its state.
+  func remembered(_ key: Key) -> (record: Record, value: Value)? {
+    entries.withLock { $0[key] }.map { ($0.record, $0.value) }
+  }
+
+  /// The state of `record`, just loaded, whose stored form is `text`: reused when the remembered text is
+  /// the same, else decoded. The row is remembered either way.
+  func loaded(_ record: Record, text: String, for key: Key, decode: (String) throws -> Value) rethrows -> Value {
+    if let entry = entries.withLock({ $0[key] }), entry.text == text {
+      store(Entry(record: record, text: text, value: entry.value), for: key)
+      return entry.value
+    }
     let value = try decode(text)
-    remember(value, text: text, for: key)
+    store(Entry(record: record, text: text, value: value), for: key)
     return value
   }
 
-  /// Remembers that `text` is the encoding of `value` (call it with what a save writes; nothing is
-  /// assumed to have been stored: a later load still compares the text it reads). Debug builds check
-  /// that `decode` gives `value` back from `text`, so every test that saves proves the round trip.
-  func remember(_ value: Value, text: String, for key: Key, decodedBy decode: (String) throws -> Value) {
+  /// Remembers `record`, whose save has committed, with `value` stored as `text`. Debug builds check that
+  /// `decode` gives `value` back from `text`, so every test that saves proves the round trip.
+  func committed(_ record: Record, text: String, value: Value, for key: Key, decodedBy decode: (String) throws -> Value) {
     assert((try? decode(text)) == value, "\(Value.self) does not read back as it was written")
-    remember(value, text: text, for: key)
+    store(Entry(record: record, text: text, value: value), for: key)
   }
 
-  private func remember(_ value: Value, text: String, for key: Key) {
+  /// Drops what is remembered for `key`.
+  func forget(_ key: Key) {
+    _ = entries.withLock { $0.removeValue(forKey: key) }
+  }
+
+  private func store(_ entry: Entry, for key: Key) {
     entries.withLock { entries in
       if entries[key] == nil, entries.count >= capacity, let any = entries.indices.first { entries.remove(at: any) }
-      entries[key] = Entry(text: text, value: value)
+      entries[key] = entry
     }
   }
 
-  /// How many states are kept now.
+  /// How many rows are remembered now.
   var count: Int { entries.withLock { $0.count } }
 }

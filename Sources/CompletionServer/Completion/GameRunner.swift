@@ -17,8 +17,13 @@ struct GameRunner: Sendable {
     case respond(Output)
     /// Save with `commit`, which returns the response, or nil when its version check found that someone
     /// else saved first (then nothing may have been written, and the attempt runs again). `transaction`
-    /// false is for a commit of one statement at most, which is atomic by itself.
-    case save(transaction: Bool = true, commit: @Sendable (any Database) async throws -> Output?)
+    /// false is for a commit of one statement at most, which is atomic by itself. `committed` runs once
+    /// the save is durable (to remember the row that is now stored).
+    case save(
+      transaction: Bool = true, commit: @Sendable (any Database) async throws -> Output?, committed: (@Sendable () -> Void)? = nil)
+    /// The attempt acted on a remembered row and would answer without saving (a refusal, or nothing to
+    /// save): no version check would catch a row that changed since, so decide again on a fresh load.
+    case recheck
   }
 
   /// How often a step is tried before the request gives up with `busy`.
@@ -37,28 +42,44 @@ struct GameRunner: Sendable {
   /// load what it needs itself (a retry has to see the other writer's result). A thrown error (a refused
   /// move) ends the request with nothing saved.
   ///
+  /// With `remembers`, the first attempt is told it may act on the row this process last loaded or
+  /// committed instead of reading it (its second argument); every later attempt must load. A save on a
+  /// remembered row is checked by its version like any other; an attempt that used one and would answer
+  /// without saving returns `.recheck`, and a thrown error from such an attempt is judged again on a
+  /// fresh load before it is answered.
+  ///
   /// With an idempotency key, a key already answered replays its stored response and a key used with
   /// other parameters is refused. The response is stored in the transaction that saves the game, so a
   /// replay says exactly what was committed. A refusal is not stored: it changed nothing, so a retry is
   /// simply judged again.
   func run(
-    game key: UUID, on db: any Database, idempotency: IdempotencyKey?,
-    _ attempt: @escaping @Sendable (Date) async throws -> Step<StoredResponse>
+    game key: UUID, on db: any Database, idempotency: IdempotencyKey?, remembers: Bool = false,
+    _ attempt: @escaping @Sendable (_ now: Date, _ mayUseRemembered: Bool) async throws -> Step<StoredResponse>
   ) async throws -> StoredResponse {
     try await queues.run(key) {
+      var mayUseRemembered = remembers
       for _ in 0..<Self.attempts {
         if let stored = try await idempotency?.replay(on: db) { return stored }
         let now = clock.now()
         let step: Step<StoredResponse>
         do {
-          step = try await attempt(now)
+          step = try await attempt(now, mayUseRemembered)
         } catch {
+          // Judged on a remembered row, which may be out of date: judge again on the stored one.
+          if mayUseRemembered {
+            mayUseRemembered = false
+            continue
+          }
           // A refusal may come from this very request's first attempt, committed by another server
           // between the replay check and the load (a retry that crossed over): then answer as it did.
           if let stored = try await idempotency?.replay(on: db) { return stored }
           throw error
         }
+        // Whatever happens below, a further attempt loads what is stored.
+        mayUseRemembered = false
         switch (step, idempotency) {
+        case (.recheck, _):
+          continue
         case (.respond(let response), nil):
           return response
         case (.respond(let response), let idempotency?) where response.status.code >= 300:
@@ -66,16 +87,22 @@ struct GameRunner: Sendable {
         case (.respond(let response), let idempotency?):
           let stored = try await write(on: db) { db in try await idempotency.store(response, at: now, on: db) ? response : nil }
           if let stored { return stored }
-        case (.save(let inTransaction, let commit), nil):
+        case (.save(let inTransaction, let commit, let committed), nil):
           // A single statement needs no transaction of its own; on SQLite it may share a commit with others.
-          if let output = try await writes.transaction(on: db, singleStatement: !inTransaction, commit) { return output }
-        case (.save(_, let commit), let idempotency?):
+          if let output = try await writes.transaction(on: db, singleStatement: !inTransaction, commit) {
+            committed?()
+            return output
+          }
+        case (.save(_, let commit, let committed), let idempotency?):
           let landed = try await write(on: db) { db -> StoredResponse? in
             guard let response = try await commit(db) else { return nil }
             // A lost race on the key means another attempt committed first: go round and replay it.
             return try await idempotency.store(response, at: now, on: db) ? response : nil
           }
-          if let landed { return landed }
+          if let landed {
+            committed?()
+            return landed
+          }
         }
       }
       throw RunnerError.busy

@@ -172,7 +172,7 @@ struct CryptogramController: RouteCollection {
     guard game.status == Board.Status.solved.rawValue, let seconds = game.solveSeconds else { throw CryptogramError.notSolved }
     guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
     let services = req.application.services
-    let puzzle = try await puzzle(of: game, quotes: services.quotes, on: req.db)
+    let puzzle = try await puzzle(of: game, services: services, on: req.db)
     let zone = TimeZone(identifier: game.timeZone) ?? .gmt
     var streakDays = 0
     if let rule = CryptogramCompletion.rules.streak, let userID = req.currentSession?.userID {
@@ -239,13 +239,25 @@ struct CryptogramController: RouteCollection {
     let idempotency = try IdempotencyKey.header(of: req).map {
       try IdempotencyKey(userID: userID, key: $0, scope: "POST \(req.url.path)?\(req.url.query ?? "")", body: req)
     }
-    let stored = try await services.runner.run(game: gameID, on: db, idempotency: idempotency) { now in
-      guard let game = try await GameRecord.load(gameID, of: userID, on: db) else { throw CryptogramError.gameNotFound }
-      let puzzle = try await Self.puzzle(of: game, quotes: services.quotes, on: db)
-      var board = try services.boards.value(for: gameID, text: game.board, decode: Self.decode)
+    let stored = try await services.runner.run(game: gameID, on: db, idempotency: idempotency, remembers: true) { now, mayUseRemembered in
+      // The game as this process last loaded or saved it, else as stored (see DecodedStateCache).
+      let game: GameRecord
+      var board: Board
+      let remembered = mayUseRemembered ? services.boards.remembered(gameID).flatMap { $0.record.userID == userID ? $0 : nil } : nil
+      if let remembered {
+        (game, board) = remembered
+      } else {
+        guard let loaded = try await GameRecord.load(gameID, of: userID, on: db) else { throw CryptogramError.gameNotFound }
+        game = loaded
+        board = try services.boards.loaded(loaded, text: loaded.board, for: gameID, decode: Self.decode)
+      }
+      let puzzle = try await Self.puzzle(of: game, services: services, on: db)
       let wasPlayed = board.isPlayed
       let effects = board.handle(makeEvent(now), in: puzzle)
-      if effects.count == 1, case .refused(let refusal) = effects[0] { throw CryptogramError.refused(refusal) }
+      if effects.count == 1, case .refused(let refusal) = effects[0] {
+        if remembered != nil { return .recheck }
+        throw CryptogramError.refused(refusal)
+      }
       // What the move means beyond the board: stats counters and, for the last letter, a completion.
       var solved: CompletionStats?
       var counters: [String: Int] = [:]
@@ -260,7 +272,6 @@ struct CryptogramController: RouteCollection {
       }
       var changed = game
       changed.board = try Self.encode(board)
-      services.boards.remember(board, text: changed.board, for: gameID, decodedBy: Self.decode)
       changed.status = board.status.rawValue
       changed.mistakes = board.mistakes
       changed.hints = board.hints
@@ -270,6 +281,12 @@ struct CryptogramController: RouteCollection {
       }
       let updated = changed
       let solvedBoard = board
+      // Once the save has committed, the next move may start from it.
+      let remember: @Sendable () -> Void = {
+        var saved = updated
+        saved.version += 1
+        services.boards.committed(saved, text: saved.board, value: solvedBoard, for: gameID, decodedBy: Self.decode)
+      }
       let response: @Sendable (Choreography?) throws -> StoredResponse = { celebration in
         try StoredResponse(
           CryptogramMoveResponse(
@@ -281,9 +298,9 @@ struct CryptogramController: RouteCollection {
       }
       // Most moves change only the board: one UPDATE, which needs no transaction around it.
       guard solved != nil || !counters.isEmpty else {
-        return .save(transaction: false) { db in try await updated.save(at: now, on: db) ? try response(nil) : nil }
+        return .save(transaction: false, commit: { db in try await updated.save(at: now, on: db) ? try response(nil) : nil }, committed: remember)
       }
-      return .save { [counters, solved] db in
+      let saveAll: @Sendable (any Database) async throws -> StoredResponse? = { [counters, solved] db in
         // The version check first: a lost race writes nothing else.
         guard try await updated.save(at: now, on: db) else { return nil }
         if !counters.isEmpty { try await Self.increment(userID, counters, on: db) }
@@ -294,6 +311,7 @@ struct CryptogramController: RouteCollection {
         let recorded = try await CompletionRecorder.record(completion, rules: CryptogramCompletion.rules, preference: preference, on: db)
         return try response(recorded.choreography)
       }
+      return .save(commit: saveAll, committed: remember)
     }
     return stored.response
   }
@@ -328,13 +346,15 @@ struct CryptogramController: RouteCollection {
     return game
   }
 
-  static func puzzle(of game: GameRecord, quotes: QuoteStore, on db: any Database) async throws -> Puzzle {
-    guard let quote = try await quotes.quote(id: game.quoteID, on: db) else { throw CryptogramError.gameNotFound }
-    return Puzzle(quote: quote, seed: UInt64(bitPattern: game.seed))
+  static func puzzle(of game: GameRecord, services: AppServices, on db: any Database) async throws -> Puzzle {
+    try await services.puzzles.puzzle(quoteID: game.quoteID, seed: game.seed) {
+      guard let quote = try await services.quotes.quote(id: game.quoteID, on: db) else { throw CryptogramError.gameNotFound }
+      return Puzzle(quote: quote, seed: UInt64(bitPattern: game.seed))
+    }
   }
 
   static func view(of game: GameRecord, services: AppServices, on db: any Database, at now: Date) async throws -> CryptogramGameView {
-    let puzzle = try await puzzle(of: game, quotes: services.quotes, on: db)
+    let puzzle = try await puzzle(of: game, services: services, on: db)
     return try view(of: game, puzzle: puzzle, board: try decode(game.board), at: now)
   }
 

@@ -9,6 +9,8 @@ import Foundation
 /// the `CryptogramGame` model on the same table.
 struct GameRecord: Codable, Sendable {
   var id: UUID
+  /// Whose game it is.
+  var userID: UUID
   var quoteID: String
   var seed: Int64
   var mode: String
@@ -25,6 +27,7 @@ struct GameRecord: Codable, Sendable {
 
   enum CodingKeys: String, CodingKey {
     case id, seed, mode, board, status, mistakes, hints, version
+    case userID = "user_id"
     case quoteID = "quote_id"
     case dailyDate = "daily_date"
     case timeZone = "time_zone"
@@ -35,6 +38,7 @@ struct GameRecord: Codable, Sendable {
   /// A record from a model loaded by Fluent.
   init(_ model: CryptogramGame) throws {
     id = try model.requireID()
+    userID = model.$user.id
     quoteID = model.quoteID
     seed = model.seed
     mode = model.mode
@@ -56,7 +60,7 @@ struct GameRecord: Codable, Sendable {
 
   private static let loadSQL = FixedSQL(
     """
-    SELECT id, quote_id, seed, mode, daily_date, time_zone, board, status, solved_at, solve_seconds, mistakes, hints, version
+    SELECT id, user_id, quote_id, seed, mode, daily_date, time_zone, board, status, solved_at, solve_seconds, mistakes, hints, version
     FROM cryptogram_games WHERE id = ? AND user_id = ?
     """)
 

@@ -191,16 +191,27 @@ struct KidsController: RouteCollection {
     let idempotency = try eventID.map {
       try IdempotencyKey(userID: userID, namespace: "kids:", key: $0, scope: "POST \(req.url.path)", body: req)
     }
-    let stored = try await services.runner.run(game: userID, on: db, idempotency: idempotency) { now in
-      let stored = try await KidsGameRecord.load(userID, on: db)
+    let stored = try await services.runner.run(game: userID, on: db, idempotency: idempotency, remembers: true) { now, mayUseRemembered in
+      // The family's game as this process last loaded or saved it, else as stored (see DecodedStateCache).
+      let remembered = mayUseRemembered ? services.kidsGames.remembered(userID) : nil
+      let stored: KidsGameRecord?
+      if let remembered { stored = remembered.record } else { stored = try await KidsGameRecord.load(userID, on: db) }
       var record = stored ?? KidsGameRecord(
         userID: userID, snapshot: "", version: 0, recentEventIDs: "[]", playDay: nil, timeZone: nil, lastHeartbeatAt: nil,
         updatedAt: now)
       var machine =
-        stored.flatMap { stored in try? services.kidsGames.value(for: userID, text: stored.snapshot, decode: Self.readMachine) }
+        remembered?.value
+        ?? stored.flatMap { stored in try? services.kidsGames.loaded(stored, text: stored.snapshot, for: userID, decode: Self.readMachine) }
         ?? Self.newOrRecovered(record, logger: logger)
       let before = (machine, record)
       let effects = try step(&machine, &record, now, logger)
+      // An answer that saves nothing has no version check: one judged on a remembered game is judged again.
+      let savesNothing =
+        effects.first?.refusal != nil
+        || (stored != nil && machine == before.0 && record.playDay == before.1.playDay
+          && record.lastHeartbeatAt == before.1.lastHeartbeatAt && record.timeZone == before.1.timeZone
+          && record.activeTab == before.1.activeTab)
+      if savesNothing, remembered != nil { return .recheck }
       if let refusal = effects.first?.refusal {
         logger.notice("waldabenteuer \(refusal)")
         let error = KidsError.refused(refusal.reason)
@@ -211,14 +222,9 @@ struct KidsController: RouteCollection {
       }
       let response = try StoredResponse(
         KidsResponse(view: KidsPresenter.view(of: machine, at: now, maxUploadBytes: maxUpload), effects: KidsPresenter.effects(effects)))
-      if stored != nil, machine == before.0, record.playDay == before.1.playDay, record.lastHeartbeatAt == before.1.lastHeartbeatAt,
-        record.timeZone == before.1.timeZone, record.activeTab == before.1.activeTab
-      {
-        return .respond(response)  // nothing to save (an idle tick with no prompt due)
-      }
+      if savesNothing { return .respond(response) }  // nothing to save (an idle tick with no prompt due)
       let expected = record.version
       record.snapshot = try Self.stored(machine)
-      services.kidsGames.remember(machine, text: record.snapshot, for: userID, decodedBy: Self.readMachine)
       record.version += 1
       record.updatedAt = now
       let coins = effects.compactMap { effect -> CoinChange? in
@@ -227,14 +233,17 @@ struct KidsController: RouteCollection {
       }
       let zone = record.timeZone ?? TimeZone.gmt.identifier
       let toSave = record
-      return .save { db in
-        let written =
-          stored == nil ? try await KidsGameRecord.insert(toSave, on: db) : try await toSave.save(expectedVersion: expected, on: db)
-        guard written else { return nil }
-        try await Self.record(coins, userID: userID, timeZone: zone, at: now, on: db)
-        for case .transition(let from, let to) in effects { logger.info("waldabenteuer \(from.name) → \(to.name)") }
-        return response
-      }
+      let saved = machine
+      return .save(
+        commit: { db in
+          let written =
+            stored == nil ? try await KidsGameRecord.insert(toSave, on: db) : try await toSave.save(expectedVersion: expected, on: db)
+          guard written else { return nil }
+          try await Self.record(coins, userID: userID, timeZone: zone, at: now, on: db)
+          for case .transition(let from, let to) in effects { logger.info("waldabenteuer \(from.name) → \(to.name)") }
+          return response
+        },
+        committed: { services.kidsGames.committed(toSave, text: toSave.snapshot, value: saved, for: userID, decodedBy: Self.readMachine) })
     }
     guard stored.replayed else { return stored.response }
     // A retry gets the first answer, marked as a replay.

@@ -67,16 +67,23 @@ struct MotionController: RouteCollection {
   }
 
   static func integer(_ req: Request, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
-    guard let text = req.query[String.self, at: name] else { return value }
+    guard let text = queryValue(req, name) else { return value }
     guard let number = Int(text), range.contains(number) else {
       throw AppError.invalidParameter(name, "use a whole number from \(range.lowerBound) to \(range.upperBound).")
     }
     return number
   }
 
+  /// The query parameter `name`. Most requests (every guess) have no query at all, and Vapor's query
+  /// decoder costs more than a whole move's rules, so it is not asked then.
+  private static func queryValue(_ req: Request, _ name: String) -> String? {
+    guard let query = req.url.query, !query.isEmpty else { return nil }
+    return req.query[String.self, at: name]
+  }
+
   static func option<T: RawRepresentable & CaseIterable>(_ req: Request, _ name: String, default value: T) throws -> T
   where T.RawValue == String {
-    guard let text = req.query[String.self, at: name] else { return value }
+    guard let text = queryValue(req, name) else { return value }
     guard let option = T(rawValue: text) else {
       throw AppError.invalidParameter(name, "use one of \(T.allCases.map(\.rawValue).joined(separator: ", ")).")
     }

@@ -361,7 +361,7 @@ struct ProjectsController: RouteCollection {
     }
     let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
     let touched = AfterCommit<ProjectChange>()
-    let stored = try await services.runner.run(game: id, on: req.db, idempotency: idempotency) { now in
+    let stored = try await services.runner.run(game: id, on: req.db, idempotency: idempotency) { now, _ in
       try await attempt(userID, zone, touched, now)
     }
     if let changed = touched.value, !stored.replayed { services.projectsLive.committed(changed) }

@@ -27,10 +27,12 @@ struct AppServices: Sendable {
   let projectsLive: ProjectsLive
   /// Live updates of feeds to open pages.
   let feedLive: FeedLive
-  /// Boards as the last move left them, so the next move need not decode its game again.
-  let boards = DecodedStateCache<UUID, Board>(capacity: 4096)
-  /// Families' games as the last event left them.
-  let kidsGames = DecodedStateCache<UUID, GameMachine>(capacity: 4096)
+  /// Cryptogram games as last loaded or saved, so the next move need not read or decode its game again.
+  let boards = DecodedStateCache<UUID, GameRecord, Board>(capacity: 4096)
+  /// Cryptogram puzzles by quote and seed, so a move need not build its puzzle again.
+  let puzzles = PuzzleCache(capacity: 4096)
+  /// Families' games as last loaded or saved.
+  let kidsGames = DecodedStateCache<UUID, KidsGameRecord, GameMachine>(capacity: 4096)
 
   init(options: ServerOptions) {
     self.options = options

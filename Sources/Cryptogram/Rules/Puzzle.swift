@@ -52,6 +52,7 @@ public struct Puzzle: Hashable, Sendable {
     self.cipher = cipher
     self.cells = cells
     self.prefilled = prefilled
+    words = Self.words(of: cells)
   }
 
   /// How many letters are prefilled for a quote with `distinctLetters` letters: 20 % rounded up, at least 1.
@@ -64,7 +65,10 @@ public struct Puzzle: Hashable, Sendable {
   public var letterCells: [Int] { cells.filter(\.isLetter).map(\.index) }
 
   /// Cell indices grouped by word (runs of non-space characters), so clients wrap the grid between words.
-  public var words: [[Int]] {
+  /// Made once with the puzzle: every move's view sends it.
+  public let words: [[Int]]
+
+  private static func words(of cells: [Cell]) -> [[Int]] {
     var words: [[Int]] = []
     var current: [Int] = []
     for cell in cells {
