@@ -58,11 +58,7 @@ struct IdempotencyKey: Sendable {
       let status: Int
       let body: String
     }
-    guard
-      let row = try await db.select().columns("fingerprint", "status", "body").from(IdempotencyRecord.schema)
-        .where("user_id", .equal, SQLBind(userID)).where("key", .equal, SQLBind(key))
-        .first(decoding: Row.self)
-    else { return nil }
+    guard let row = try await Self.replaySQL(userID, key, on: db).first(decoding: Row.self) else { return nil }
     guard row.fingerprint == fingerprint else { throw IdempotencyError.keyReused }
     return StoredResponse(status: HTTPResponseStatus(statusCode: row.status), body: Data(row.body.utf8), replayed: true)
   }
@@ -70,17 +66,23 @@ struct IdempotencyKey: Sendable {
   /// Stores `response` for this key in the caller's transaction; false when another request stored one first.
   func store(_ response: StoredResponse, at now: Date, on database: any Database) async throws -> Bool {
     guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
-    let row = try await db.insert(into: IdempotencyRecord.schema)
-      .columns("user_id", "key", "fingerprint", "status", "body", "created_at")
-      .values(
-        SQLBind(userID), SQLBind(key), SQLBind(fingerprint), SQLBind(Int(response.status.code)),
-        SQLBind(String(decoding: response.body, as: UTF8.self)), SQLBind(now)
-      )
-      .ignoringConflicts(with: ["user_id", "key"])
-      .returning("key")
-      .first()
+    let row = try await Self.storeSQL(
+      userID, key, fingerprint, Int(response.status.code), String(decoding: response.body, as: UTF8.self), now, on: db
+    ).first()
     return row != nil
   }
+
+  // Every idempotent request stores its response, so these keep their text (see FixedSQL).
+  private static let replaySQL = FixedSQL(
+    """
+    SELECT fingerprint, status, body FROM idempotency_records WHERE user_id = ? AND "key" = ?
+    """)
+
+  private static let storeSQL = FixedSQL(
+    """
+    INSERT INTO idempotency_records (user_id, "key", fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (user_id, "key") DO NOTHING RETURNING "key"
+    """)
 
   /// Removes stored responses older than ``IdempotencyRecord/lifetime``; returns how many.
   @discardableResult
