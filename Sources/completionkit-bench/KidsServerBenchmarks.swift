@@ -15,7 +15,10 @@ final class Family: @unchecked Sendable {
     self.http = http
   }
 
+  /// Sends `event` with a fresh event id, as the page sends every event (so its response is stored for retries).
   func send(_ event: KidsEventRequest) async throws -> KidsResponse? {
+    var event = event
+    if event.eventID == nil { event.eventID = UUID().uuidString }
     let clock = ContinuousClock()
     let started = clock.now
     let (status, body) = try await http.request(.POST, "/api/kids/events", body: event)
