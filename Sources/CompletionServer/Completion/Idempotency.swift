@@ -2,6 +2,7 @@ import CompletionCore
 import Fluent
 import FluentSQL
 import Foundation
+import StreamingJSON
 import Vapor
 
 /// Table of stored first responses.
@@ -24,12 +25,22 @@ struct IdempotencyKey: Sendable {
   /// A key for `userID`'s request; `scope` and `parameters` make the fingerprint (route and body).
   /// `namespace` keeps one domain's keys apart from another's; the client's `key` is checked on its own.
   init(userID: UUID, namespace: String = "", key: String, scope: String, parameters: Data) throws {
+    try self.init(userID: userID, namespace: namespace, key: key, scope: scope, encoded: Self.canonical(parameters))
+  }
+
+  /// A key for `userID`'s already decoded `request`, which is the parameters: encoded again it has one
+  /// key order, so it needs no canonical form (parsing the body once more cost more than the request's rules).
+  init(userID: UUID, namespace: String = "", key: String, scope: String, request: some Encodable) throws {
+    try self.init(userID: userID, namespace: namespace, key: key, scope: scope, encoded: Data(try StreamingJSONEncoder().encode(request)))
+  }
+
+  private init(userID: UUID, namespace: String, key: String, scope: String, encoded: Data) throws {
     guard !key.isEmpty, key.count <= Self.maxLength, key.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
       throw IdempotencyError.invalidKey
     }
     self.userID = userID
     self.key = namespace + key
-    fingerprint = scope + " " + Digest.sha256Hex(Self.canonical(parameters))
+    fingerprint = scope + " " + Digest.sha256Hex(encoded)
   }
 
   /// A key for `userID`'s request `req`: its body is the parameters.

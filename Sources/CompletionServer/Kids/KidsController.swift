@@ -57,7 +57,7 @@ struct KidsController: RouteCollection {
     let zone = try Self.timeZone(body.timeZone)
     let tab = try Self.tab(body.tab)
     let userID = try await req.userIDCreatingGuest()
-    return try await run(req, userID: userID, eventID: nil) { machine, record, now, logger in
+    return try await run(req, userID: userID, event: nil) { machine, record, now, logger in
       if Self.joinsGameInPlay(record, tab: tab, reload: body.reload ?? false, at: now) {
         // Another tab of this family was in play a moment ago: this one shows the same game rather than
         // relaunching it (which would pull the child in the other tab out of their level). A reload, or a
@@ -93,13 +93,13 @@ struct KidsController: RouteCollection {
     if body.type == "heartbeat" {
       let zone = try Self.timeZone(body.timeZone)
       let tab = try Self.tab(body.tab)
-      return try await run(req, userID: userID, eventID: body.eventID) { machine, record, now, _ in
+      return try await run(req, userID: userID, event: body) { machine, record, now, _ in
         if let tab { record.activeTab = tab }
         return Self.heartbeat(&machine, &record, zone: zone, at: now)
       }
     }
     let event = try KidsPresenter.event(from: body, at: req.application.services.clock.now())
-    return try await run(req, userID: userID, eventID: body.eventID) { machine, _, now, _ in
+    return try await run(req, userID: userID, event: body) { machine, _, now, _ in
       // The event's own time is taken when it is applied (after any queued event of the same family).
       let effects = machine.handle(Self.retimed(event, at: now))
       if case .parent(.removeVideo(let id)) = event, effects.first?.refusal == nil {
@@ -148,7 +148,7 @@ struct KidsController: RouteCollection {
     }
     let title = req.query[String.self, at: "title"] ?? ""
     do {
-      let response = try await run(req, userID: userID, eventID: nil) { machine, _, now, _ in
+      let response = try await run(req, userID: userID, event: nil) { machine, _, now, _ in
         machine.handle(.parent(.addUploadedVideo(id: id, title: title, at: now)))
       }
       if response.status != .ok { try? FileManager.default.removeItem(at: file) }
@@ -181,16 +181,18 @@ struct KidsController: RouteCollection {
   /// transaction. A step the rules refuse changes nothing and answers 4xx with the unchanged screen and
   /// the child's friendly line. With an event id, the first committed answer is replayed to retries.
   func run(
-    _ req: Request, userID: UUID, eventID: String?,
+    _ req: Request, userID: UUID, event: KidsEventRequest?,
     _ step: @escaping @Sendable (inout GameMachine, inout KidsGameRecord, Date, Logger) throws -> [GameEffect]
   ) async throws -> Response {
     let services = req.application.services
     let db = req.db
     let logger = req.logger
     let maxUpload = services.options.maxUploadSize
-    let idempotency = try eventID.map {
-      try IdempotencyKey(userID: userID, namespace: "kids:", key: $0, scope: "POST \(req.url.path)", body: req)
+    // The fingerprint is made from the decoded event: the same event is the same request in any key order.
+    let idempotency = try event.flatMap { event in
+      try event.eventID.map { try IdempotencyKey(userID: userID, namespace: "kids:", key: $0, scope: "POST \(req.url.path)", request: event) }
     }
+
     let stored = try await services.runner.run(game: userID, on: db, idempotency: idempotency, remembers: true) { now, mayUseRemembered in
       // The family's game as this process last loaded or saved it, else as stored (see DecodedStateCache).
       let remembered = mayUseRemembered ? services.kidsGames.remembered(userID) : nil
