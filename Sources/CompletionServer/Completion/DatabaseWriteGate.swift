@@ -52,7 +52,9 @@ struct DatabaseWriteGate: Sendable {
     metrics.writeTransaction(1)
     defer { metrics.writeTransaction(-1) }
     let result = try await unmeasured(on: db, singleStatement: singleStatement) { db in
-      try await LedgerTally.$current.withValue(tally) { try await body(db) }
+      // A group may run its writes twice (see GroupCommit): count only the run that commits.
+      tally.reset()
+      return try await LedgerTally.$current.withValue(tally) { try await body(db) }
     }
     if result != nil { metrics.ledgerCommitted(tally.all) }
     return result
@@ -165,6 +167,26 @@ final class GroupCommit: Sendable {
       _ = await batch[0].run(db)
       batch[0].finish(nil)
       return
+    }
+    // First without savepoints, which would cost two statements (each a round trip to SQLite's thread) per
+    // write: nearly always every write lands. If one does not, everything is undone and the group runs
+    // again with a savepoint per write, as below. (Writes are re-runnable: each is plain SQL from values
+    // fixed before it was queued, and nothing it did is kept or reported until its group commits.)
+    if batch.count > 1 {
+      do {
+        try await db.transaction { tx in
+          for job in batch {
+            guard await job.run(tx) else { throw RolledBack() }
+          }
+        }
+        for job in batch { job.finish(nil) }
+        return
+      } catch is RolledBack {
+        // One write did not land: run the group again, each write in its own savepoint.
+      } catch {
+        for job in batch { job.finish(error) }
+        return
+      }
     }
     do {
       try await db.transaction { tx in

@@ -145,6 +145,11 @@ final class LedgerTally: Sendable {
   }
 
   var all: Counts { counts.withLock { $0 } }
+
+  /// Forgets what was counted (the writes run again).
+  func reset() {
+    counts.withLock { $0 = [:] }
+  }
 }
 
 /// Counts and times every request for ``ServerMetrics``.
