@@ -41,20 +41,33 @@ struct CryptogramAPITests {
     try client.decode(CryptogramStatsView.self, from: try await client.send(.GET, "/api/cryptogram/stats?timeZone=Europe/Berlin"))
   }
 
+  /// The board as stored in the game's row.
+  func storedBoard(of id: String, _ app: Application) async throws -> String {
+    struct Row: Decodable { let board: String }
+    let sql = try #require(app.db as? any SQLDatabase)
+    let row = try await sql.raw("SELECT board FROM cryptogram_games WHERE id = \(bind: try #require(UUID(uuidString: id)))").first(decoding: Row.self)
+    return try #require(row).board
+  }
+
+  /// Saves `board` into the game's row as another server process would (its own save: a newer version).
+  func saveElsewhere(board: String, of id: String, _ app: Application) async throws {
+    let sql = try #require(app.db as? any SQLDatabase)
+    try await sql.raw(
+      "UPDATE cryptogram_games SET board = \(bind: board), version = version + 1 WHERE id = \(bind: try #require(UUID(uuidString: id)))"
+    ).run()
+  }
+
   @Test("A board changed in the database by someone else (another server process) is what the next move sees")
   func boardWrittenElsewhereIsReadAfresh() async throws {
     try await withTestApp { client, app in
       let (game, puzzle, first, _) = try await gameWithHiddenCell(client, app)
-      let sql = try #require(app.db as? any SQLDatabase)
-      let id = try #require(UUID(uuidString: game.id))
-      struct Row: Decodable { let board: String }
-      let untouched = try #require(try await sql.raw("SELECT board FROM cryptogram_games WHERE id = \(bind: id)").first(decoding: Row.self)).board
+      let untouched = try await storedBoard(of: game.id, app)
       // This process's move: the board it leaves behind is remembered decoded.
       let right = String(Letters.letter(puzzle.cells[first].plain!))
       #expect(try await guess(client, game.id, cell: first, letter: right).status == .ok)
       #expect(app.services.boards.count >= 1)
       // Another process puts the board back as it was before that move (its own save, a newer version).
-      try await sql.raw("UPDATE cryptogram_games SET board = \(bind: untouched), version = version + 1 WHERE id = \(bind: id)").run()
+      try await saveElsewhere(board: untouched, of: game.id, app)
       let second = try #require(puzzle.letterCells.first { $0 != first && !puzzle.prefilled.contains($0) && puzzle.cells[$0].plain != puzzle.cells[first].plain })
       let response = try await guess(client, game.id, cell: second, letter: String(Letters.letter(puzzle.cells[second].plain!)))
       #expect(response.status == .ok)
@@ -69,17 +82,14 @@ struct CryptogramAPITests {
   func refusalIsJudgedOnTheStoredBoard() async throws {
     try await withTestApp { client, app in
       let (game, puzzle, first, _) = try await gameWithHiddenCell(client, app)
-      let sql = try #require(app.db as? any SQLDatabase)
-      let id = try #require(UUID(uuidString: game.id))
-      struct Row: Decodable { let board: String }
-      let untouched = try #require(try await sql.raw("SELECT board FROM cryptogram_games WHERE id = \(bind: id)").first(decoding: Row.self)).board
+      let untouched = try await storedBoard(of: game.id, app)
       let right = String(Letters.letter(puzzle.cells[first].plain!))
       #expect(try await guess(client, game.id, cell: first, letter: right).status == .ok)
       // As this process remembers the board, that cell is found: the same guess again would be refused.
       let again = try await guess(client, game.id, cell: first, letter: right)
       #expect(again.status != .ok)
       // Another process puts the board back; the same guess is now a move, not a refusal.
-      try await sql.raw("UPDATE cryptogram_games SET board = \(bind: untouched), version = version + 1 WHERE id = \(bind: id)").run()
+      try await saveElsewhere(board: untouched, of: game.id, app)
       let response = try await guess(client, game.id, cell: first, letter: right)
       #expect(response.status == .ok)
       #expect(try client.decode(CryptogramMoveResponse.self, from: response).game.cells[first].shown != nil)

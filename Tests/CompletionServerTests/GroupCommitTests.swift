@@ -1,3 +1,4 @@
+import CompletionAPI
 import Fluent
 import FluentSQL
 import Foundation
@@ -70,6 +71,43 @@ struct GroupCommitTests {
       #expect(singleNames == 9)
       let stats = app.services.runner.writes.groupCommitStats
       #expect(stats?.writes ?? 0 >= 30)
+    }
+  }
+
+  @Test("When a group runs its writes again (one did not land), each new cryptogram game is still made once")
+  func groupRunAgainCreatesEachGameOnce() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-group-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let options = ServerOptions(
+      database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
+    try await withTestApp(options: options) { client, app in
+      let request = NewCryptogramGameRequest(mode: "random", length: .short, timeZone: "UTC")
+      #expect(try await client.send(.POST, "/api/cryptogram/games", json: request).status == .ok)
+      let runner = app.services.runner
+      let db = app.db
+      // New games and writes that never land, all at once: the groups they share are run a second time.
+      let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
+        for index in 0..<24 {
+          group.addTask {
+            if index % 2 == 0 { return try await client.send(.POST, "/api/cryptogram/games", json: request).status == .ok }
+            // Writes that never land, one after another for as long as the new games are being made.
+            var allLost = true
+            for round in 0..<40 {
+              let landed = try await runner.write(on: db) { db -> Int? in
+                try await User(displayName: "lost-\(index)-\(round)", isGuest: true).create(on: db)
+                return nil
+              }
+              allLost = allLost && landed == nil
+            }
+            return allLost
+          }
+        }
+        return try await group.reduce(into: [Bool]()) { $0.append($1) }
+      }
+      #expect(answers.allSatisfy { $0 })
+      #expect(try await CryptogramGame.query(on: db).count() == 13)
+      #expect(try await User.query(on: db).filter(\.$displayName ~~ "lost-").count() == 0)
     }
   }
 }

@@ -245,12 +245,12 @@ struct ChallengesController: RouteCollection {
   /// Optional text, trimmed, control characters (but line breaks) turned into spaces, at most `limit`.
   static func text(_ raw: String?, field: String, limit: Int) throws -> String? {
     guard let raw else { return nil }
-    // The limit counts what was sent, in code points, as the API document's maxLength does.
-    guard raw.unicodeScalars.count <= limit else { throw ChallengesError.tooLong(field: field, limit: limit) }
     let cleaned = String(
       String.UnicodeScalarView(
         raw.unicodeScalars.map { $0.properties.generalCategory == .control && $0 != "\n" ? " " : $0 })
     ).trimmingCharacters(in: .whitespacesAndNewlines)
+    // Characters as a person counts them (the page's counter counts the same way), after trimming.
+    guard cleaned.count <= limit else { throw ChallengesError.tooLong(field: field, limit: limit) }
     return cleaned.isEmpty ? nil : cleaned
   }
 

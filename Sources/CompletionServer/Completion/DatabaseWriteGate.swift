@@ -170,8 +170,9 @@ final class GroupCommit: Sendable {
     }
     // First without savepoints, which would cost two statements (each a round trip to SQLite's thread) per
     // write: nearly always every write lands. If one does not, everything is undone and the group runs
-    // again with a savepoint per write, as below. (Writes are re-runnable: each is plain SQL from values
-    // fixed before it was queued, and nothing it did is kept or reported until its group commits.)
+    // again with a savepoint per write, as below. So a write may run twice: it must make anything it inserts
+    // (a Fluent model, which refuses to be created twice) inside its body, and nothing it did is kept or
+    // reported until its group commits. A test runs new games beside writes that never land.
     if batch.count > 1 {
       do {
         try await db.transaction { tx in

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The last stored row of a game (a cryptogram board, a family's game) that this process knows of, with its
 /// state decoded, so that a move neither reads the row again nor decodes its JSON.
 ///
@@ -11,34 +9,33 @@ import Synchronization
 /// when the stored text is, byte for byte, the remembered text. Bounded: when full, an arbitrary entry
 /// makes room.
 final class DecodedStateCache<Key: Hashable & Sendable, Record: Sendable, Value: Equatable & Sendable>: Sendable {
-  private struct Entry {
+  private struct Entry: Sendable {
     let record: Record
     let text: String
     let value: Value
   }
 
-  private let entries = Mutex<[Key: Entry]>([:])
-  private let capacity: Int
+  private let entries: BoundedCache<Key, Entry>
 
   /// A cache of at most `capacity` rows.
   init(capacity: Int) {
-    self.capacity = max(1, capacity)
+    entries = BoundedCache(capacity: capacity)
   }
 
   /// The row last loaded or committed for `key`, and its state.
   func remembered(_ key: Key) -> (record: Record, value: Value)? {
-    entries.withLock { $0[key] }.map { ($0.record, $0.value) }
+    entries[key].map { ($0.record, $0.value) }
   }
 
   /// The state of `record`, just loaded, whose stored form is `text`: reused when the remembered text is
   /// the same, else decoded. The row is remembered either way.
   func loaded(_ record: Record, text: String, for key: Key, decode: (String) throws -> Value) rethrows -> Value {
-    if let entry = entries.withLock({ $0[key] }), entry.text == text {
-      store(Entry(record: record, text: text, value: entry.value), for: key)
+    if let entry = entries[key], entry.text == text {
+      entries[key] = Entry(record: record, text: text, value: entry.value)
       return entry.value
     }
     let value = try decode(text)
-    store(Entry(record: record, text: text, value: value), for: key)
+    entries[key] = Entry(record: record, text: text, value: value)
     return value
   }
 
@@ -46,21 +43,14 @@ final class DecodedStateCache<Key: Hashable & Sendable, Record: Sendable, Value:
   /// `decode` gives `value` back from `text`, so every test that saves proves the round trip.
   func committed(_ record: Record, text: String, value: Value, for key: Key, decodedBy decode: (String) throws -> Value) {
     assert((try? decode(text)) == value, "\(Value.self) does not read back as it was written")
-    store(Entry(record: record, text: text, value: value), for: key)
+    entries[key] = Entry(record: record, text: text, value: value)
   }
 
   /// Drops what is remembered for `key`.
   func forget(_ key: Key) {
-    _ = entries.withLock { $0.removeValue(forKey: key) }
-  }
-
-  private func store(_ entry: Entry, for key: Key) {
-    entries.withLock { entries in
-      if entries[key] == nil, entries.count >= capacity, let any = entries.indices.first { entries.remove(at: any) }
-      entries[key] = entry
-    }
+    entries[key] = nil
   }
 
   /// How many rows are remembered now.
-  var count: Int { entries.withLock { $0.count } }
+  var count: Int { entries.count }
 }

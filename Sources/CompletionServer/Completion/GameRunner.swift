@@ -45,8 +45,7 @@ struct GameRunner: Sendable {
   /// With `remembers`, the first attempt is told it may act on the row this process last loaded or
   /// committed instead of reading it (its second argument); every later attempt must load. A save on a
   /// remembered row is checked by its version like any other; an attempt that used one and would answer
-  /// without saving returns `.recheck`, and a thrown error from such an attempt is judged again on a
-  /// fresh load before it is answered.
+  /// without saving, or refuse, returns `.recheck` instead, to be judged again on a fresh load.
   ///
   /// With an idempotency key, a key already answered replays its stored response and a key used with
   /// other parameters is refused. The response is stored in the transaction that saves the game, so a
@@ -68,11 +67,6 @@ struct GameRunner: Sendable {
         do {
           step = try await run(now, mayUseRemembered)
         } catch {
-          // Judged on a remembered row, which may be out of date: judge again on the stored one.
-          if mayUseRemembered {
-            mayUseRemembered = false
-            continue
-          }
           // A refusal may come from this very request's first attempt, committed by another server
           // between the replay check and the load (a retry that crossed over): then answer as it did.
           if let stored = try await idempotency?.replay(on: db) { return stored }

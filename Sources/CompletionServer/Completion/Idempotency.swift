@@ -18,6 +18,10 @@ struct IdempotencyKey: Sendable {
   let userID: UUID
   let key: String
   let fingerprint: String
+  /// For keys fingerprinted from a decoded request: the route and raw body, whose canonical form older
+  /// servers fingerprinted (their records live on for a while), so a retry across an upgrade is still a
+  /// retry. Made into a fingerprint only when a stored one differs.
+  private var earlierForm: (scope: String, body: Data)? = nil
 
   /// The longest key accepted.
   static let maxLength = 128
@@ -30,8 +34,9 @@ struct IdempotencyKey: Sendable {
 
   /// A key for `userID`'s already decoded `request`, which is the parameters: encoded again it has one
   /// key order, so it needs no canonical form (parsing the body once more cost more than the request's rules).
-  init(userID: UUID, namespace: String = "", key: String, scope: String, request: some Encodable) throws {
+  init(userID: UUID, namespace: String = "", key: String, scope: String, request: some Encodable, body req: Request) throws {
     try self.init(userID: userID, namespace: namespace, key: key, scope: scope, encoded: Data(try StreamingJSONEncoder().encode(request)))
+    earlierForm = (scope, req.body.data.map { Data(buffer: $0) } ?? Data())
   }
 
   private init(userID: UUID, namespace: String, key: String, scope: String, encoded: Data) throws {
@@ -70,7 +75,8 @@ struct IdempotencyKey: Sendable {
       let body: String
     }
     guard let row = try await Self.replaySQL(userID, key, on: db).first(decoding: Row.self) else { return nil }
-    guard row.fingerprint == fingerprint else { throw IdempotencyError.keyReused }
+    guard row.fingerprint == fingerprint || row.fingerprint == earlierForm.map({ $0.scope + " " + Digest.sha256Hex(Self.canonical($0.body)) })
+    else { throw IdempotencyError.keyReused }
     return StoredResponse(status: HTTPResponseStatus(statusCode: row.status), body: Data(row.body.utf8), replayed: true)
   }
 

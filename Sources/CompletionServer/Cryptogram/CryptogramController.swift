@@ -82,27 +82,32 @@ struct CryptogramController: RouteCollection {
         seed = UInt64.random(in: .min ... .max, using: &generator)
       }
       let puzzle = Puzzle(quote: quote, seed: seed)
-      let game = CryptogramGame()
-      game.$user.id = userID
-      game.quoteID = quote.id
-      game.seed = Int64(bitPattern: seed)
-      game.mode = body.mode
-      game.dailyDate = body.mode == "daily" ? day.description : nil
-      game.timeZone = zone.identifier
-      game.board = try Self.encode(Board(puzzle: puzzle))
-      game.status = Board.Status.playing.rawValue
-      game.mistakes = 0
-      game.hints = 0
-      game.version = 0
-      game.createdAt = now
-      game.updatedAt = now
-      _ = try await services.runner.write(on: db) { db in
+      let board = try Self.encode(Board(puzzle: puzzle))
+      let mode = body.mode
+      let zoneID = zone.identifier
+      let record = try await services.runner.write(on: db) { db -> GameRecord? in
+        // The model is made inside the write: a group commit may run its writes a second time.
+        let game = CryptogramGame()
+        game.$user.id = userID
+        game.quoteID = quote.id
+        game.seed = Int64(bitPattern: seed)
+        game.mode = mode
+        game.dailyDate = mode == "daily" ? day.description : nil
+        game.timeZone = zoneID
+        game.board = board
+        game.status = Board.Status.playing.rawValue
+        game.mistakes = 0
+        game.hints = 0
+        game.version = 0
+        game.createdAt = now
+        game.updatedAt = now
         try await game.create(on: db)
         // Counted as played once a letter goes in (see `move`), not when it is opened.
         try await Self.ensureStats(for: userID, on: db)
-        return true
+        return try GameRecord(game)
       }
-      return try Self.view(of: try GameRecord(game), puzzle: puzzle, board: Board(puzzle: puzzle), at: now)
+      guard let record else { throw RunnerError.busy }
+      return try Self.view(of: record, puzzle: puzzle, board: Board(puzzle: puzzle), at: now)
     }
   }
 

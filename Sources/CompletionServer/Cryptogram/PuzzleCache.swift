@@ -1,6 +1,5 @@
 import Cryptogram
 import Foundation
-import Synchronization
 
 /// Puzzles by quote and seed. A puzzle never changes for a game (its quote and seed are fixed), yet every
 /// move would otherwise ask the quote store's actor for the quote and build the cipher, the cells and the
@@ -11,26 +10,22 @@ final class PuzzleCache: Sendable {
     let seed: Int64
   }
 
-  private let entries = Mutex<[Key: Puzzle]>([:])
-  private let capacity: Int
+  private let entries: BoundedCache<Key, Puzzle>
 
   /// A cache of at most `capacity` puzzles.
   init(capacity: Int) {
-    self.capacity = max(1, capacity)
+    entries = BoundedCache(capacity: capacity)
   }
 
   /// The puzzle of `quoteID` and `seed`: remembered, or made by `make` (and then remembered).
   func puzzle(quoteID: String, seed: Int64, make: () async throws -> Puzzle) async rethrows -> Puzzle {
     let key = Key(quoteID: quoteID, seed: seed)
-    if let puzzle = entries.withLock({ $0[key] }) { return puzzle }
+    if let puzzle = entries[key] { return puzzle }
     let puzzle = try await make()
-    entries.withLock { entries in
-      if entries[key] == nil, entries.count >= capacity, let any = entries.indices.first { entries.remove(at: any) }
-      entries[key] = puzzle
-    }
+    entries[key] = puzzle
     return puzzle
   }
 
   /// How many puzzles are kept now.
-  var count: Int { entries.withLock { $0.count } }
+  var count: Int { entries.count }
 }

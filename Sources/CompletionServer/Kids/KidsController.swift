@@ -99,14 +99,15 @@ struct KidsController: RouteCollection {
       }
     }
     let event = try KidsPresenter.event(from: body, at: req.application.services.clock.now())
-    return try await run(req, userID: userID, event: body) { machine, _, now, _ in
+    let response = try await run(req, userID: userID, event: body) { machine, _, now, _ in
       // The event's own time is taken when it is applied (after any queued event of the same family).
-      let effects = machine.handle(Self.retimed(event, at: now))
-      if case .parent(.removeVideo(let id)) = event, effects.first?.refusal == nil {
-        Self.deleteUpload(id, of: userID, in: req.application.serverOptions)
-      }
-      return effects
+      machine.handle(Self.retimed(event, at: now))
     }
+    // The file goes only once its removal is committed (an attempt may be judged again, or lose its save).
+    if case .parent(.removeVideo(let id)) = event, response.status == .ok {
+      Self.deleteUpload(id, of: userID, in: req.application.serverOptions)
+    }
+    return response
   }
 
   /// `POST /api/kids/videos?title=…`: a parent uploads a video file (the raw body, `Content-Type: video/…`).
@@ -190,7 +191,7 @@ struct KidsController: RouteCollection {
     let maxUpload = services.options.maxUploadSize
     // The fingerprint is made from the decoded event: the same event is the same request in any key order.
     let idempotency = try event.flatMap { event in
-      try event.eventID.map { try IdempotencyKey(userID: userID, namespace: "kids:", key: $0, scope: "POST \(req.url.path)", request: event) }
+      try event.eventID.map { try IdempotencyKey(userID: userID, namespace: "kids:", key: $0, scope: "POST \(req.url.path)", request: event, body: req) }
     }
 
     let stored = try await services.runner.run(game: userID, on: db, idempotency: idempotency, remembers: true) { now, mayUseRemembered in
@@ -206,7 +207,13 @@ struct KidsController: RouteCollection {
         ?? stored.flatMap { stored in try? services.kidsGames.loaded(stored, text: stored.snapshot, for: userID, decode: Self.readMachine) }
         ?? Self.newOrRecovered(record, logger: logger)
       let before = (machine, record)
-      let effects = try step(&machine, &record, now, logger)
+      let effects: [GameEffect]
+      do {
+        effects = try step(&machine, &record, now, logger)
+      } catch {
+        if remembered != nil { return .recheck }
+        throw error
+      }
       // An answer that saves nothing has no version check: one judged on a remembered game is judged again.
       let savesNothing =
         effects.first?.refusal != nil
