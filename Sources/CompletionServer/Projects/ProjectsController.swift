@@ -569,8 +569,8 @@ struct ProjectsController: RouteCollection {
     func checkTask(_ task: ProjectsExport.Task, _ place: String) {
       let title = task.title.trimmingCharacters(in: .whitespacesAndNewlines)
       if title.isEmpty { problems.append("\(place): a task needs a title.") }
-      if title.count > ProjectLimits.maxTitleLength { problems.append("\(place): the title is over \(ProjectLimits.maxTitleLength) characters.") }
-      if task.notes.count > ProjectLimits.maxNotesLength { problems.append("\(place): the notes are over \(ProjectLimits.maxNotesLength) characters.") }
+      if !fits(task.title, ProjectLimits.maxTitleLength) { problems.append("\(place): the title is over \(ProjectLimits.maxTitleLength) characters.") }
+      if !fits(task.notes, ProjectLimits.maxNotesLength) { problems.append("\(place): the notes are over \(ProjectLimits.maxNotesLength) characters.") }
       if TaskPriority(rawValue: task.priority) == nil { problems.append("\(place): “\(task.priority)” is not a priority.") }
       if let date = task.dueDate, CalendarDay(date) == nil { problems.append("\(place): “\(date)” is not a date (YYYY-MM-DD).") }
     }
@@ -578,9 +578,9 @@ struct ProjectsController: RouteCollection {
     for (index, project) in export.projects.enumerated() {
       let place = "Project \(index + 1)"
       let name = project.name.trimmingCharacters(in: .whitespacesAndNewlines)
-      if name.isEmpty || name.count > ProjectLimits.maxNameLength { problems.append("\(place): a name needs 1–\(ProjectLimits.maxNameLength) characters.") }
+      if name.isEmpty || !fits(project.name, ProjectLimits.maxNameLength) { problems.append("\(place): a name needs 1–\(ProjectLimits.maxNameLength) characters.") }
       if ProjectColor(rawValue: project.color) == nil { problems.append("\(place): “\(project.color)” is not a project colour.") }
-      if project.notes.count > ProjectLimits.maxNotesLength { problems.append("\(place): the notes are too long.") }
+      if !fits(project.notes, ProjectLimits.maxNotesLength) { problems.append("\(place): the notes are too long.") }
       for (taskIndex, task) in project.tasks.enumerated() { checkTask(task, "\(place), task \(taskIndex + 1)") }
     }
     let total = export.inbox.count + export.projects.reduce(0) { $0 + $1.tasks.count }
@@ -610,16 +610,21 @@ struct ProjectsController: RouteCollection {
     return id
   }
 
+  /// Whether `text` keeps within `limit`. Limits count what was sent, in code points, as the API document's
+  /// `maxLength` does; the same for a request and for a file being imported.
+  static func fits(_ text: String, _ limit: Int) -> Bool {
+    text.unicodeScalars.count <= limit
+  }
+
   static func name(_ raw: String?) throws -> String? {
     guard let raw else { return nil }
     let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard raw.unicodeScalars.count <= ProjectLimits.maxNameLength else { throw ProjectsError.tooLong(field: "name", limit: ProjectLimits.maxNameLength) }
+    guard fits(raw, ProjectLimits.maxNameLength) else { throw ProjectsError.tooLong(field: "name", limit: ProjectLimits.maxNameLength) }
     return name.isEmpty ? ProjectLimits.defaultName : name
   }
 
   static func title(_ raw: String) throws -> String {
-    // Limits count what was sent, in code points, as the API document's maxLength does.
-    guard raw.unicodeScalars.count <= ProjectLimits.maxTitleLength else { throw ProjectsError.tooLong(field: "title", limit: ProjectLimits.maxTitleLength) }
+    guard fits(raw, ProjectLimits.maxTitleLength) else { throw ProjectsError.tooLong(field: "title", limit: ProjectLimits.maxTitleLength) }
     // A title is one line of text: line breaks, tabs and other control characters become spaces.
     let oneLine = String(String.UnicodeScalarView(raw.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     let title = oneLine.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -629,7 +634,7 @@ struct ProjectsController: RouteCollection {
 
   static func notes(_ raw: String?) throws -> String? {
     guard let raw else { return nil }
-    guard raw.unicodeScalars.count <= ProjectLimits.maxNotesLength else { throw ProjectsError.tooLong(field: "notes", limit: ProjectLimits.maxNotesLength) }
+    guard fits(raw, ProjectLimits.maxNotesLength) else { throw ProjectsError.tooLong(field: "notes", limit: ProjectLimits.maxNotesLength) }
     return raw
   }
 
