@@ -46,11 +46,6 @@ final class DecodedStateCache<Key: Hashable & Sendable, Record: Sendable, Value:
     entries[key] = Entry(record: record, text: text, value: value)
   }
 
-  /// Drops what is remembered for `key`.
-  func forget(_ key: Key) {
-    entries[key] = nil
-  }
-
   /// How many rows are remembered now.
   var count: Int { entries.count }
 }

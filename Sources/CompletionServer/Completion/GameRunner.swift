@@ -53,19 +53,19 @@ struct GameRunner: Sendable {
   /// simply judged again.
   func run(
     game key: UUID, on db: any Database, idempotency: IdempotencyKey?, remembers: Bool = false,
-    _ run: @escaping @Sendable (_ now: Date, _ mayUseRemembered: Bool) async throws -> Step<StoredResponse>
+    _ attempt: @escaping @Sendable (_ now: Date, _ mayUseRemembered: Bool) async throws -> Step<StoredResponse>
   ) async throws -> StoredResponse {
     try await queues.run(key) {
       var mayUseRemembered = remembers
-      for attempt in 0..<Self.attempts {
+      for round in 0..<Self.attempts {
         // No look-up before the first attempt: a retry whose first request committed finds its key taken
         // when it stores (or is refused by the state it left), and every such path replays below. So only
         // retries pay for the look-up, not every request.
-        if attempt > 0, let stored = try await idempotency?.replay(on: db) { return stored }
+        if round > 0, let stored = try await idempotency?.replay(on: db) { return stored }
         let now = clock.now()
         let step: Step<StoredResponse>
         do {
-          step = try await run(now, mayUseRemembered)
+          step = try await attempt(now, mayUseRemembered)
         } catch {
           // A refusal may come from this very request's first attempt, committed by another server
           // between the replay check and the load (a retry that crossed over): then answer as it did.

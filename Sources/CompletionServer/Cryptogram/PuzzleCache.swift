@@ -25,7 +25,4 @@ final class PuzzleCache: Sendable {
     entries[key] = puzzle
     return puzzle
   }
-
-  /// How many puzzles are kept now.
-  var count: Int { entries.count }
 }

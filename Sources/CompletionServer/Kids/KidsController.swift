@@ -193,7 +193,6 @@ struct KidsController: RouteCollection {
     let idempotency = try event.flatMap { event in
       try event.eventID.map { try IdempotencyKey(userID: userID, namespace: "kids:", key: $0, scope: "POST \(req.url.path)", request: event, body: req) }
     }
-
     let stored = try await services.runner.run(game: userID, on: db, idempotency: idempotency, remembers: true) { now, mayUseRemembered in
       // The family's game as this process last loaded or saved it, else as stored (see DecodedStateCache).
       let remembered = mayUseRemembered ? services.kidsGames.remembered(userID) : nil
