@@ -6,7 +6,7 @@ public struct ServerOptions: Sendable {
   public enum Database: Sendable, Equatable {
     /// A SQLite file (WAL mode) at this path.
     case sqliteFile(path: String)
-    /// A throwaway in-memory SQLite database (tests).
+    /// A throwaway SQLite database: a temporary file, removed when the app shuts down (tests).
     case sqliteMemory
     /// PostgreSQL at this `postgres://` URL.
     case postgres(url: String)

@@ -7,17 +7,23 @@ import Vapor
 /// Sets the app up: database, migrations, password hashing, routes, middleware. Does not migrate;
 /// call ``prepareDatabase(_:)`` (the `serve` and `migrate` commands do).
 public func configure(_ app: Application, options: ServerOptions) throws {
-  app.services = AppServices(options: options)
-
+  // Group commit opens a connection of its own to the SQLite file, so even a throwaway database is a file
+  // (SQLiteKit's in-memory databases are temporary files too, at a path it keeps to itself).
+  let sqlitePath: String?
   switch options.database {
   case .sqliteFile(let path):
     try FileManager.default.createDirectory(at: options.dataDirectory, withIntermediateDirectories: true)
-    app.databases.use(.sqlite(.file(path)), as: .sqlite)
+    sqlitePath = path
   case .sqliteMemory:
-    app.databases.use(.sqlite(.memory), as: .sqlite)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("completionkit-throwaway-\(UUID().uuidString).sqlite").path
+    app.lifecycle.use(ThrowawayDatabase(path: path))
+    sqlitePath = path
   case .postgres(let url):
     try app.databases.use(.postgres(url: url), as: .psql)
+    sqlitePath = nil
   }
+  if let sqlitePath { app.databases.use(.sqlite(.file(sqlitePath)), as: .sqlite) }
+  app.services = AppServices(options: options, sqlitePath: sqlitePath)
 
   // In order; one line each on why it exists.
   app.migrations.add(CreateUser())  // accounts: guests and named users
@@ -80,7 +86,7 @@ public func prepareDatabase(_ app: Application) async throws {
   // the tables; the second to start waits for the first to finish instead.
   let lock = try await MigrationFileLock.acquire(for: app.serverOptions.database)
   defer { lock?.release() }
-  if case .sqliteFile = app.serverOptions.database, let sql = app.db as? any SQLDatabase {
+  if app.serverOptions.database.kind == "sqlite", let sql = app.db as? any SQLDatabase {
     // WAL lets readers carry on while one writer commits; the setting is stored in the file.
     try await sql.raw("PRAGMA journal_mode=WAL").run()
     // synchronous=FULL: every commit is on disk before it returns, so a reward the server acknowledged
@@ -107,6 +113,15 @@ public func prepareDatabase(_ app: Application) async throws {
   // The bundled quotes join the database so games can refer to them (new ones arrive with upgrades).
   let added = try await QuoteStore.syncBundled(on: app.db)
   if added > 0 { app.logger.info("Added \(added) bundled quotes to the library.") }
+}
+
+/// Removes a throwaway SQLite database's files when the app shuts down.
+private struct ThrowawayDatabase: LifecycleHandler {
+  let path: String
+
+  func shutdown(_ application: Application) {
+    for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+  }
 }
 
 /// An exclusive lock on a file beside a SQLite database, held while it is migrated.

@@ -111,3 +111,88 @@ struct GroupCommitTests {
     }
   }
 }
+
+/// The connection group commit writes on: values go in and come back as the driver's would, errors are
+/// the driver's kind, and a write lock held elsewhere is waited for.
+@Suite("SQLite writer")
+struct SQLiteWriterTests {
+  /// A writer on a new file with one table, and the file's folder (removed by the caller).
+  private func makeWriter() throws -> (SQLiteWriter, URL) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-writer-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let writer = SQLiteWriter(path: folder.appendingPathComponent("db.sqlite").path, synchronous: "FULL")
+    _ = try writer.run("CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, f REAL, s TEXT UNIQUE, b BLOB)", [])
+    return (writer, folder)
+  }
+
+  @Test("Values round-trip: integers, reals, text (any Unicode), blobs and NULL, with their column names")
+  func valuesRoundTrip() async throws {
+    let (writer, folder) = try makeWriter()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let text = "Grüße 👨‍👩‍👧 \u{0301}"
+    var blob = ByteBuffer()
+    blob.writeBytes([0, 1, 2, 255])
+    try await writer.begin()
+    _ = try writer.run("INSERT INTO t (id, i, f, s, b) VALUES (?1, ?2, ?3, ?4, ?5)", [.integer(1), .integer(Int(Int64.min)), .float(0.1), .text(text), .blob(blob)])
+    _ = try writer.run("INSERT INTO t (id, i, f, s, b) VALUES (?1, ?2, ?3, ?4, ?5)", [.integer(2), .null, .null, .null, .null])
+    try await writer.commit()
+    let rows = try writer.run("SELECT id, i, f, s, b FROM t ORDER BY id", [])
+    #expect(rows.count == 2)
+    #expect(rows[0].columns == ["id", "i", "f", "s", "b"])
+    #expect(rows[0].value("i") == .integer(Int(Int64.min)))
+    #expect(rows[0].value("f") == .float(0.1))
+    #expect(rows[0].value("s") == .text(text))
+    #expect(rows[0].value("b") == .blob(blob))
+    #expect(rows[1].values == [.integer(2), .null, .null, .null, .null])
+    #expect(rows[0].value("missing") == nil)
+  }
+
+  @Test("A broken rule is a constraint failure, as Fluent knows it; a rolled-back transaction keeps nothing")
+  func errorsAndRollback() async throws {
+    let (writer, folder) = try makeWriter()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await writer.begin()
+    _ = try writer.run("INSERT INTO t (id, s) VALUES (?1, ?2)", [.integer(1), .text("a")])
+    #expect {
+      _ = try writer.run("INSERT INTO t (id, s) VALUES (?1, ?2)", [.integer(2), .text("a")])
+    } throws: { ($0 as? any DatabaseError)?.isConstraintFailure == true }
+    // The failed statement was undone alone; the transaction goes on.
+    _ = try writer.run("INSERT INTO t (id, s) VALUES (?1, ?2)", [.integer(3), .text("b")])
+    writer.rollback()
+    #expect(try writer.run("SELECT count(*) AS n FROM t", [])[0].value("n") == .integer(0))
+    #expect(throws: SQLiteWriterError.self) { try writer.run("SELEKT 1", []) }
+  }
+
+  @Test("More statements than are kept prepared: each still runs, and with its own values")
+  func manyStatements() throws {
+    let (writer, folder) = try makeWriter()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for round in 0..<2 {
+      for index in 0..<(SQLiteWriter.keptStatements + 20) {
+        let rows = try writer.run("SELECT ?1 + \(index) AS n", [.integer(round)])
+        #expect(rows.first?.value("n") == .integer(round + index))
+      }
+    }
+  }
+
+  @Test("A write lock held by another connection is waited for, and the group then commits")
+  func waitsForAnotherWriter() async throws {
+    let (writer, folder) = try makeWriter()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    _ = try writer.run("PRAGMA journal_mode=WAL", [])
+    let other = SQLiteWriter(path: writer.path, synchronous: "FULL")
+    try await other.begin()
+    _ = try other.run("INSERT INTO t (id, s) VALUES (1, 'other')", [])
+    let waiting = Task {
+      try await writer.begin()
+      _ = try writer.run("INSERT INTO t (id, s) VALUES (2, 'writer')", [])
+      try await writer.commit()
+    }
+    // The writer has found the lock taken (and waits on the thread pool) before the other commits.
+    while writer.lockWaits.load(ordering: .relaxed) == 0 { await Task.yield() }
+    try await other.commit()
+    try await waiting.value
+    let names = try writer.run("SELECT s FROM t ORDER BY id", []).map { $0.value("s") }
+    #expect(names == [.text("other"), .text("writer")])
+  }
+}

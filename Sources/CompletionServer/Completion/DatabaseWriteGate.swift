@@ -7,18 +7,18 @@ import Synchronization
 ///
 /// SQLite has one writer, and with `synchronous=FULL` every commit waits for the disk. So on SQLite the
 /// writes that are waiting are committed *together*: the first waiting request becomes the leader, opens
-/// one transaction, runs every queued write in it (each inside its own savepoint, so one that fails or
-/// loses its version check is undone alone), commits once — one sync for the whole group — and only then
-/// tells each caller its result. A write acknowledged to a client is therefore on disk, and the cost of
+/// one transaction on the writer's own connection (``SQLiteWriter``), runs every queued write in it (one
+/// that fails or loses its version check is undone alone), commits once — one sync for the whole group —
+/// and only then tells each caller its result. A write acknowledged to a client is therefore on disk, and the cost of
 /// the sync is shared by everyone who was waiting. PostgreSQL handles concurrent writers (and groups its
 /// own commits), so there each write is simply its own transaction.
 struct DatabaseWriteGate: Sendable {
   /// How writes are let through.
   enum Mode {
-    /// Writes waiting together share one transaction and one sync (SQLite).
-    case groupCommit
-    /// One write transaction at a time (SQLite, for measuring what grouping saves).
-    case oneAtATime
+    /// Writes waiting together share one transaction and one sync, on this connection (SQLite).
+    case groupCommit(SQLiteWriter)
+    /// One write transaction at a time, on this connection (SQLite, for measuring what grouping saves).
+    case oneAtATime(SQLiteWriter)
     /// Every write is its own transaction, concurrently (PostgreSQL).
     case concurrent
   }
@@ -30,14 +30,16 @@ struct DatabaseWriteGate: Sendable {
   init(mode: Mode, metrics: ServerMetrics? = nil) {
     self.metrics = metrics
     switch mode {
-    case .groupCommit: group = GroupCommit(maxGroup: .max)
-    case .oneAtATime: group = GroupCommit(maxGroup: 1)
+    case .groupCommit(let writer): group = GroupCommit(maxGroup: .max, writer: writer)
+    case .oneAtATime(let writer): group = GroupCommit(maxGroup: 1, writer: writer)
     case .concurrent: group = nil
     }
   }
 
   /// Groups committed and writes in them so far (nil without group commit).
   var groupCommitStats: (groups: Int, writes: Int)? { group?.stats.withLock { $0 } }
+  /// The connection groups commit on (nil without group commit).
+  var writer: SQLiteWriter? { group?.writer }
 
   /// Runs `body` atomically and durably: its writes commit together or not at all. When `body` returns nil
   /// (a lost version check) or throws, nothing it wrote stays, and the nil or the error is passed on.
@@ -96,9 +98,12 @@ final class GroupCommit: Sendable {
   private let state = Mutex(State())
   /// The most writes one commit takes (1: no grouping, each write commits alone, one at a time).
   private let maxGroup: Int
+  /// The connection every group runs on.
+  let writer: SQLiteWriter
 
-  init(maxGroup: Int) {
+  init(maxGroup: Int, writer: SQLiteWriter) {
     self.maxGroup = max(1, maxGroup)
+    self.writer = writer
   }
 
   /// Counts groups and writes, for the benchmark's report.
@@ -155,68 +160,58 @@ final class GroupCommit: Sendable {
     }
   }
 
-  /// Runs `batch` in one transaction, a savepoint per write, and tells every caller how it went.
+  /// Runs `batch` in one transaction on the writer's connection and tells every caller how it went.
   private func commit(_ batch: [Job], on db: any Database) async {
     stats.withLock {
       $0.groups += 1
       $0.writes += batch.count
     }
-    var commitError: (any Error)?
-    // Alone and atomic by itself (a board-only move): no transaction around it, as without grouping.
-    if batch.count == 1, batch[0].singleStatement {
-      _ = await batch[0].run(db)
-      batch[0].finish(nil)
-      return
-    }
-    // First without savepoints, which would cost two statements (each a round trip to SQLite's thread) per
-    // write: nearly always every write lands. If one does not, everything is undone and the group runs
-    // again with a savepoint per write, as below. So a write may run twice: it must make anything it inserts
-    // (a Fluent model, which refuses to be created twice) inside its body, and nothing it did is kept or
-    // reported until its group commits. A test runs new games beside writes that never land.
-    if batch.count > 1 {
-      do {
-        try await db.transaction { tx in
-          for job in batch {
-            guard await job.run(tx) else { throw RolledBack() }
-          }
+    let tx = SQLiteWriterDatabase(writer: writer, context: db.context)
+    // First without savepoints: nearly always every write lands. If one does not, everything is undone and
+    // the group runs again with a savepoint per write (below). So a write may run twice: it must make
+    // anything it inserts (a Fluent model, which refuses to be created twice) inside its body, and nothing
+    // it did is kept or reported until its group commits. A test runs new games beside writes that never land.
+    do {
+      try await writer.begin()
+      var landed = true
+      for job in batch {
+        guard await job.run(tx) else {
+          landed = false
+          break
         }
+      }
+      if landed {
+        try await writer.commit()
         for job in batch { job.finish(nil) }
         return
-      } catch is RolledBack {
-        // One write did not land: run the group again, each write in its own savepoint.
-      } catch {
-        for job in batch { job.finish(error) }
+      }
+      writer.rollback()
+      // A group of one has its answer: its write was undone (a lost version check, or the error it threw).
+      if batch.count == 1 {
+        batch[0].finish(nil)
         return
       }
-    }
-    do {
-      try await db.transaction { tx in
-        guard let sql = tx as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
-        for job in batch {
-          // A single statement that fails or matches nothing leaves nothing behind: no savepoint needed.
-          if job.singleStatement || batch.count == 1 {
-            guard await job.run(tx) || batch.count > 1 else { throw RolledBack() }
-            continue
-          }
-          try await sql.raw("SAVEPOINT group_write").run()
-          if await job.run(tx) {
-            try await sql.raw("RELEASE SAVEPOINT group_write").run()
-          } else {
-            try await sql.raw("ROLLBACK TO SAVEPOINT group_write").run()
-            try await sql.raw("RELEASE SAVEPOINT group_write").run()
-          }
+      try await writer.begin()
+      for job in batch {
+        // A single statement that fails or matches nothing leaves nothing behind: no savepoint needed.
+        if job.singleStatement {
+          _ = await job.run(tx)
+          continue
         }
+        _ = try writer.run("SAVEPOINT group_write", [])
+        if !(await job.run(tx)) { _ = try writer.run("ROLLBACK TO SAVEPOINT group_write", []) }
+        _ = try writer.run("RELEASE SAVEPOINT group_write", [])
       }
-    } catch is RolledBack {
-      // The only write of this group was undone: the rollback is its answer, not an error.
+      try await writer.commit()
+      for job in batch { job.finish(nil) }
     } catch {
-      commitError = error
+      writer.rollback()
+      for job in batch { job.finish(error) }
     }
-    for job in batch { job.finish(commitError) }
   }
 }
 
-/// A group of one whose write was undone.
+/// A write transaction that ran alone and was undone (its body answered nil).
 private struct RolledBack: Error {}
 
 /// One write's result: known provisionally when it ran, handed out once its group committed.

@@ -34,17 +34,22 @@ struct AppServices: Sendable {
   /// Families' games as last loaded or saved.
   let kidsGames = DecodedStateCache<UUID, KidsGameRecord, GameMachine>(capacity: 4096)
 
-  init(options: ServerOptions) {
+  /// `sqlitePath` is the SQLite file the app uses (nil on PostgreSQL): group commit writes on a connection
+  /// of its own to it.
+  init(options: ServerOptions, sqlitePath: String?) {
     self.options = options
     clock = AppClock()
     sessions = SessionCache()
     metrics = ServerMetrics()
     guestLimiter = GuestLimiter(perHour: options.guestsPerAddressPerHour)
     let writes: DatabaseWriteGate =
-      switch (options.database.kind, options.sqliteDurability) {
-      case ("sqlite", .fullGroupCommit): DatabaseWriteGate(mode: .groupCommit, metrics: metrics)
-      case ("sqlite", _): DatabaseWriteGate(mode: .oneAtATime, metrics: metrics)
-      default: DatabaseWriteGate(mode: .concurrent, metrics: metrics)
+      switch (sqlitePath, options.sqliteDurability) {
+      case (let path?, .fullGroupCommit):
+        DatabaseWriteGate(mode: .groupCommit(SQLiteWriter(path: path, synchronous: "FULL")), metrics: metrics)
+      case (let path?, let durability):
+        DatabaseWriteGate(
+          mode: .oneAtATime(SQLiteWriter(path: path, synchronous: durability == .normalSerial ? "NORMAL" : "FULL")), metrics: metrics)
+      case (nil, _): DatabaseWriteGate(mode: .concurrent, metrics: metrics)
       }
     runner = GameRunner(clock: clock, writes: writes)
     quotes = QuoteStore()

@@ -1,0 +1,129 @@
+import FluentSQL
+import FluentSQLiteDriver
+import Foundation
+import VaporCSQLite
+
+/// The database a group commit's writes see on SQLite: Fluent and SQLKit on ``SQLiteWriter``, inside the
+/// group's transaction. Values are encoded and decoded exactly as the driver does (`SQLiteDataEncoder`,
+/// `SQLiteDataDecoder`, SQLite's dialect), so a write cannot tell it from the driver's database.
+struct SQLiteWriterDatabase: Database, SQLDatabase {
+  let writer: SQLiteWriter
+  /// The leader's context: its logger and event loop.
+  let context: DatabaseContext
+  private let encoder = SQLiteDataEncoder()
+  private let decoder = SQLiteDataDecoder()
+
+  init(writer: SQLiteWriter, context: DatabaseContext) {
+    self.writer = writer
+    self.context = context
+  }
+
+  // MARK: SQLDatabase
+
+  var dialect: any SQLDialect { SQLiteDialect() }
+
+  func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+    for row in try run(query) { onRow(row) }
+  }
+
+  func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+    do {
+      for row in try run(query) { onRow(row) }
+      return eventLoop.makeSucceededVoidFuture()
+    } catch {
+      return eventLoop.makeFailedFuture(error)
+    }
+  }
+
+  func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+    try await closure(self)
+  }
+
+  private func run(_ query: any SQLExpression) throws -> [WriterRow] {
+    var serializer = SQLSerializer(database: self)
+    query.serialize(to: &serializer)
+    if let level = queryLogLevel, logger.logLevel <= level {
+      logger.log(level: level, "\(serializer.sql) \(serializer.binds)")
+    }
+    let binds = try serializer.binds.map { try encoder.encode($0) }
+    return try writer.run(serializer.sql, binds).map { WriterRow(row: $0, decoder: decoder) }
+  }
+
+  // MARK: Database (Fluent)
+
+  var inTransaction: Bool { true }
+
+  func execute(query: DatabaseQuery, onOutput: @escaping @Sendable (any DatabaseOutput) -> Void) -> EventLoopFuture<Void> {
+    var expression = SQLQueryConverter(delegate: WriterConverterDelegate()).convert(query)
+    // As the driver does: a create answers with the new row's id.
+    if case .create = query.action, query.customIDKey != .some(.string("")) {
+      expression = SQLList([expression, SQLReturning(.init((query.customIDKey ?? .id).description))], separator: SQLRaw(" "))
+    }
+    return execute(sql: expression) { onOutput(WriterOutput(row: $0, schema: nil)) }
+  }
+
+  func execute(schema: DatabaseSchema) -> EventLoopFuture<Void> {
+    // Tables change in migrations, never in a group of writes.
+    eventLoop.makeFailedFuture(SQLiteWriterError(status: SQLITE_MISUSE, handle: nil))
+  }
+
+  func execute(enum: DatabaseEnum) -> EventLoopFuture<Void> {
+    eventLoop.makeSucceededVoidFuture()
+  }
+
+  func transaction<T>(_ closure: @escaping @Sendable (any Database) -> EventLoopFuture<T>) -> EventLoopFuture<T> {
+    closure(self)
+  }
+
+  func withConnection<T>(_ closure: @escaping @Sendable (any Database) -> EventLoopFuture<T>) -> EventLoopFuture<T> {
+    closure(self)
+  }
+}
+
+/// A row of the writer's, read as SQLKit reads rows.
+private struct WriterRow: SQLRow {
+  let row: SQLiteWriter.Row
+  let decoder: SQLiteDataDecoder
+
+  var allColumns: [String] { row.columns }
+  func contains(column: String) -> Bool { row.columns.contains(column) }
+  func decodeNil(column: String) throws -> Bool { (row.value(column) ?? .null) == .null }
+  func decode<D: Decodable>(column: String, as: D.Type) throws -> D {
+    guard let value = row.value(column) else { throw MissingColumn(column: column) }
+    return try decoder.decode(D.self, from: value)
+  }
+
+  struct MissingColumn: Error {
+    let column: String
+  }
+}
+
+/// A row of the writer's, read as Fluent reads a model's fields (a joined model's fields carry its schema
+/// as a prefix).
+private struct WriterOutput: DatabaseOutput {
+  let row: any SQLRow
+  let schema: String?
+
+  var description: String { "\(row.allColumns)" }
+
+  private func column(_ key: FieldKey) -> String {
+    (schema.map { FieldKey.prefix(.prefix(.string($0), "_"), key) } ?? key).description
+  }
+
+  func schema(_ schema: String) -> any DatabaseOutput { WriterOutput(row: row, schema: schema) }
+  func contains(_ key: FieldKey) -> Bool { row.contains(column: column(key)) }
+  func decodeNil(_ key: FieldKey) throws -> Bool { try row.decodeNil(column: column(key)) }
+  func decode<T: Decodable>(_ key: FieldKey, as type: T.Type) throws -> T { try row.decode(column: column(key), as: T.self) }
+}
+
+/// Fluent's types as SQLite's columns, as the driver maps them.
+private struct WriterConverterDelegate: SQLConverterDelegate {
+  func customDataType(_ dataType: DatabaseSchema.DataType) -> (any SQLExpression)? {
+    switch dataType {
+    case .string, .enum: SQLRaw("TEXT")
+    case .datetime: SQLRaw("REAL")
+    case .int64: SQLRaw("INTEGER")
+    default: nil
+    }
+  }
+}
