@@ -20,7 +20,7 @@ public enum Launcher {
   public static func describe(_ database: ServerOptions.Database) -> String {
     switch database {
     case .sqliteFile(let path): return "SQLite at \(path)"
-    case .sqliteMemory: return "in-memory SQLite"
+    case .sqliteMemory: return "a throwaway SQLite file"
     case .postgres(let url):
       guard let components = URLComponents(string: url), let host = components.host else { return "PostgreSQL" }
       let user = components.user.map { $0 + (components.password == nil ? "" : ":***") + "@" } ?? ""

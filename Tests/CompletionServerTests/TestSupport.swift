@@ -5,7 +5,7 @@ import Testing
 import Vapor
 import VaporTesting
 
-/// Where server tests keep data: in-memory SQLite by default, a real PostgreSQL when `DATABASE_URL` is set.
+/// Where server tests keep data: a throwaway SQLite file by default, a real PostgreSQL when `DATABASE_URL` is set.
 enum TestDatabase {
   static var options: ServerOptions {
     let environment = ProcessInfo.processInfo.environment
@@ -22,7 +22,7 @@ enum TestDatabase {
 }
 
 /// Runs migrations one app at a time: parallel tests share one PostgreSQL database, and two migrators
-/// creating the same tables at once would collide. (Each in-memory SQLite database is private anyway.)
+/// creating the same tables at once would collide. (Each throwaway SQLite database is private anyway.)
 /// Actors are re-entrant, so each call chains onto the previous call's task instead of awaiting inline.
 actor MigrationGate {
   static let shared = MigrationGate()
