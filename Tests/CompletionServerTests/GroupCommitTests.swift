@@ -147,6 +147,16 @@ struct SQLiteWriterTests {
     #expect(rows[0].value("missing") == nil)
   }
 
+  @Test("The writer's connection has the settings durability and integrity rely on: synchronous=FULL, foreign keys on")
+  func settings() throws {
+    let (writer, folder) = try makeWriter()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    #expect(try writer.run("PRAGMA synchronous", []).first?.values == [.integer(2)])  // 2 is FULL
+    #expect(try writer.run("PRAGMA foreign_keys", []).first?.values == [.integer(1)])
+    let normal = SQLiteWriter(path: writer.path, synchronous: "NORMAL")
+    #expect(try normal.run("PRAGMA synchronous", []).first?.values == [.integer(1)])
+  }
+
   @Test("A broken rule is a constraint failure, as Fluent knows it; a rolled-back transaction keeps nothing")
   func errorsAndRollback() async throws {
     let (writer, folder) = try makeWriter()
