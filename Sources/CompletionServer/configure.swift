@@ -24,6 +24,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   }
   if let sqlitePath { app.databases.use(.sqlite(.file(sqlitePath)), as: .sqlite) }
   app.services = AppServices(options: options, sqlitePath: sqlitePath)
+  if let writer = app.services.runner.writes.writer { app.lifecycle.use(SQLiteWriterShutdown(writer: writer)) }
 
   // In order; one line each on why it exists.
   app.migrations.add(CreateUser())  // accounts: guests and named users
@@ -96,14 +97,10 @@ public func prepareDatabase(_ app: Application) async throws {
     for eventLoop in app.eventLoopGroup.makeIterator() {
       if let pooled = app.databases.database(.sqlite, logger: app.logger, on: eventLoop) as? any SQLDatabase {
         let mode = app.serverOptions.sqliteDurability == .normalSerial ? "NORMAL" : "FULL"
-        try await pooled.raw("PRAGMA synchronous=\(unsafeRaw: mode)").run()
-        // The log is copied back into the file in the background (SQLiteCheckpointer), not by the writer.
-        try await pooled.raw("PRAGMA wal_autocheckpoint=\(unsafeRaw: String(SQLiteCheckpointer.writerFallbackPages))").run()
-        try await pooled.raw("PRAGMA cache_size=-\(unsafeRaw: String(SQLiteCheckpointer.cacheKiB))").run()
-        // Savepoints (one per write in a group commit) and multi-row statements keep the pages they change
-        // in a sub-journal; in a temporary file that was a write() per page, 18 % of the server's CPU while
-        // challenge completions fanned out 400 feed entries each. In memory it is a copy.
-        try await pooled.raw("PRAGMA temp_store=MEMORY").run()
+        // The same settings as group commit's own connection (SQLiteWriter).
+        for setting in SQLiteWriter.connectionSettings(synchronous: mode) {
+          try await pooled.execute(sql: SQLRaw(setting)) { _ in }
+        }
       }
     }
   }
@@ -113,6 +110,15 @@ public func prepareDatabase(_ app: Application) async throws {
   // The bundled quotes join the database so games can refer to them (new ones arrive with upgrades).
   let added = try await QuoteStore.syncBundled(on: app.db)
   if added > 0 { app.logger.info("Added \(added) bundled quotes to the library.") }
+}
+
+/// Closes group commit's SQLite connection and stops its thread when the app shuts down.
+private struct SQLiteWriterShutdown: LifecycleHandler {
+  let writer: SQLiteWriter
+
+  func shutdownAsync(_ application: Application) async {
+    await writer.close()
+  }
 }
 
 /// Removes a throwaway SQLite database's files when the app shuts down.

@@ -1,6 +1,7 @@
 import CompletionAPI
 import Fluent
 import FluentSQL
+import FluentSQLiteDriver
 import Foundation
 import Testing
 import Vapor
@@ -113,96 +114,192 @@ struct GroupCommitTests {
 }
 
 /// The connection group commit writes on: values go in and come back as the driver's would, errors are
-/// the driver's kind, and a write lock held elsewhere is waited for.
+/// the driver's kind, SQLite's own end of a transaction is never written past, and a write lock held
+/// elsewhere is waited for.
 @Suite("SQLite writer")
 struct SQLiteWriterTests {
-  /// A writer on a new file with one table, and the file's folder (removed by the caller).
-  private func makeWriter() throws -> (SQLiteWriter, URL) {
+  private let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+
+  /// A writer on a new file with one table, and the file's folder; closes it and removes the folder after.
+  private func withWriter(_ body: (SQLiteWriter) async throws -> Void) async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-writer-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
     let writer = SQLiteWriter(path: folder.appendingPathComponent("db.sqlite").path, synchronous: "FULL")
-    _ = try writer.run("CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, f REAL, s TEXT UNIQUE, b BLOB)", [])
-    return (writer, folder)
+    do {
+      _ = try writer.run("PRAGMA journal_mode=WAL", [])
+      _ = try writer.run("CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, f REAL, s TEXT UNIQUE, b BLOB)", [])
+      try await body(writer)
+    } catch {
+      await writer.close()
+      throw error
+    }
+    await writer.close()
   }
 
   @Test("Values round-trip: integers, reals, text (any Unicode), blobs and NULL, with their column names")
   func valuesRoundTrip() async throws {
-    let (writer, folder) = try makeWriter()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let text = "Grüße 👨‍👩‍👧 \u{0301}"
-    var blob = ByteBuffer()
-    blob.writeBytes([0, 1, 2, 255])
-    try await writer.begin()
-    _ = try writer.run("INSERT INTO t (id, i, f, s, b) VALUES (?1, ?2, ?3, ?4, ?5)", [.integer(1), .integer(Int(Int64.min)), .float(0.1), .text(text), .blob(blob)])
-    _ = try writer.run("INSERT INTO t (id, i, f, s, b) VALUES (?1, ?2, ?3, ?4, ?5)", [.integer(2), .null, .null, .null, .null])
-    try await writer.commit()
-    let rows = try writer.run("SELECT id, i, f, s, b FROM t ORDER BY id", [])
-    #expect(rows.count == 2)
-    #expect(rows[0].columns == ["id", "i", "f", "s", "b"])
-    #expect(rows[0].value("i") == .integer(Int(Int64.min)))
-    #expect(rows[0].value("f") == .float(0.1))
-    #expect(rows[0].value("s") == .text(text))
-    #expect(rows[0].value("b") == .blob(blob))
-    #expect(rows[1].values == [.integer(2), .null, .null, .null, .null])
-    #expect(rows[0].value("missing") == nil)
+    try await withWriter { writer in
+      let text = "Grüße 👨‍👩‍👧 \u{0301}"
+      var blob = ByteBuffer()
+      blob.writeBytes([0, 1, 2, 255])
+      try await writer.begin(on: eventLoop)
+      _ = try writer.run(
+        "INSERT INTO t (id, i, f, s, b) VALUES (?1, ?2, ?3, ?4, ?5)", [.integer(1), .integer(Int(Int64.min)), .float(0.1), .text(text), .blob(blob)],
+        inTransaction: true)
+      _ = try writer.run("INSERT INTO t (id, i, f, s, b) VALUES (?1, ?2, ?3, ?4, ?5)", [.integer(2), .null, .null, .null, .null], inTransaction: true)
+      try await writer.commit(on: eventLoop)
+      let rows = try writer.run("SELECT id, i, f, s, b FROM t ORDER BY id", [])
+      #expect(rows.count == 2)
+      #expect(rows[0].columns == ["id", "i", "f", "s", "b"])
+      #expect(rows[0].value("i") == .integer(Int(Int64.min)))
+      #expect(rows[0].value("f") == .float(0.1))
+      #expect(rows[0].value("s") == .text(text))
+      #expect(rows[0].value("b") == .blob(blob))
+      #expect(rows[1].values == [.integer(2), .null, .null, .null, .null])
+      #expect(rows[0].value("missing") == nil)
+    }
   }
 
-  @Test("The writer's connection has the settings durability and integrity rely on: synchronous=FULL, foreign keys on")
-  func settings() throws {
-    let (writer, folder) = try makeWriter()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    #expect(try writer.run("PRAGMA synchronous", []).first?.values == [.integer(2)])  // 2 is FULL
-    #expect(try writer.run("PRAGMA foreign_keys", []).first?.values == [.integer(1)])
-    let normal = SQLiteWriter(path: writer.path, synchronous: "NORMAL")
-    #expect(try normal.run("PRAGMA synchronous", []).first?.values == [.integer(1)])
+  @Test("Its connection has the settings durability and integrity rely on, the same as the driver's pooled ones get")
+  func settings() async throws {
+    try await withWriter { writer in
+      let expected: [String: SQLiteData] = [
+        "synchronous": .integer(2),  // FULL
+        "foreign_keys": .integer(1),
+        "wal_autocheckpoint": .integer(SQLiteCheckpointer.writerFallbackPages),
+        "cache_size": .integer(-SQLiteCheckpointer.cacheKiB),
+        "temp_store": .integer(2),  // MEMORY
+        "busy_timeout": .integer(Int(SQLiteWriter.lockWait)),
+      ]
+      #expect(SQLiteWriter.connectionSettings(synchronous: "FULL").count == expected.count)
+      for (name, value) in expected {
+        let row = try writer.run("PRAGMA \(name)", []).first
+        #expect(row?.values == [value], "\(name)")
+      }
+      let normal = SQLiteWriter(path: writer.path, synchronous: "NORMAL")
+      let synchronous = try normal.run("PRAGMA synchronous", []).first
+      #expect(synchronous?.values == [.integer(1)])
+      await normal.close()
+    }
   }
 
   @Test("A broken rule is a constraint failure, as Fluent knows it; a rolled-back transaction keeps nothing")
   func errorsAndRollback() async throws {
-    let (writer, folder) = try makeWriter()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    try await writer.begin()
-    _ = try writer.run("INSERT INTO t (id, s) VALUES (?1, ?2)", [.integer(1), .text("a")])
-    #expect {
-      _ = try writer.run("INSERT INTO t (id, s) VALUES (?1, ?2)", [.integer(2), .text("a")])
-    } throws: { ($0 as? any DatabaseError)?.isConstraintFailure == true }
-    // The failed statement was undone alone; the transaction goes on.
-    _ = try writer.run("INSERT INTO t (id, s) VALUES (?1, ?2)", [.integer(3), .text("b")])
-    writer.rollback()
-    #expect(try writer.run("SELECT count(*) AS n FROM t", [])[0].value("n") == .integer(0))
-    #expect(throws: SQLiteWriterError.self) { try writer.run("SELEKT 1", []) }
+    try await withWriter { writer in
+      try await writer.begin(on: eventLoop)
+      _ = try writer.run("INSERT INTO t (id, s) VALUES (?1, ?2)", [.integer(1), .text("a")], inTransaction: true)
+      #expect {
+        _ = try writer.run("INSERT INTO t (id, s) VALUES (?1, ?2)", [.integer(2), .text("a")], inTransaction: true)
+      } throws: { ($0 as? any DatabaseError)?.isConstraintFailure == true }
+      // The failed statement was undone alone; the transaction goes on.
+      _ = try writer.run("INSERT INTO t (id, s) VALUES (?1, ?2)", [.integer(3), .text("b")], inTransaction: true)
+      writer.rollback()
+      #expect(!writer.inTransaction)
+      #expect(try writer.run("SELECT count(*) AS n FROM t", [])[0].value("n") == .integer(0))
+      #expect(throws: SQLiteWriterError.self) { try writer.run("SELEKT 1", []) }
+    }
+  }
+
+  @Test("When SQLite ends the transaction itself, a further statement of the group is refused, not committed alone")
+  func transactionEndedBySQLite() async throws {
+    try await withWriter { writer in
+      _ = try writer.run("INSERT INTO t (id, s) VALUES (1, 'taken')", [])
+      try await writer.begin(on: eventLoop)
+      _ = try writer.run("INSERT INTO t (id, s) VALUES (2, 'kept?')", [], inTransaction: true)
+      // OR ROLLBACK: the conflict ends the whole transaction, as a full disk or an I/O error does.
+      #expect(throws: SQLiteWriterError.self) {
+        try writer.run("INSERT OR ROLLBACK INTO t (id, s) VALUES (3, 'taken')", [], inTransaction: true)
+      }
+      #expect(!writer.inTransaction)
+      #expect(throws: SQLiteWriterError.transactionEnded) {
+        try writer.run("INSERT INTO t (id, s) VALUES (4, 'alone')", [], inTransaction: true)
+      }
+      #expect(try writer.run("SELECT s FROM t ORDER BY id", []).map { $0.value("s") } == [.text("taken")])
+    }
   }
 
   @Test("More statements than are kept prepared: each still runs, and with its own values")
-  func manyStatements() throws {
-    let (writer, folder) = try makeWriter()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    for round in 0..<2 {
-      for index in 0..<(SQLiteWriter.keptStatements + 20) {
-        let rows = try writer.run("SELECT ?1 + \(index) AS n", [.integer(round)])
-        #expect(rows.first?.value("n") == .integer(round + index))
+  func manyStatements() async throws {
+    try await withWriter { writer in
+      for round in 0..<2 {
+        for index in 0..<(SQLiteWriter.keptStatements + 20) {
+          let rows = try writer.run("SELECT ?1 + \(index) AS n", [.integer(round)])
+          #expect(rows.first?.value("n") == .integer(round + index))
+        }
       }
     }
   }
 
-  @Test("A write lock held by another connection is waited for, and the group then commits")
+  @Test("A write lock held by one of the driver's connections is waited for, and the group then commits")
   func waitsForAnotherWriter() async throws {
-    let (writer, folder) = try makeWriter()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    _ = try writer.run("PRAGMA journal_mode=WAL", [])
-    let other = SQLiteWriter(path: writer.path, synchronous: "FULL")
-    try await other.begin()
-    _ = try other.run("INSERT INTO t (id, s) VALUES (1, 'other')", [])
-    let waiting = Task {
-      try await writer.begin()
-      _ = try writer.run("INSERT INTO t (id, s) VALUES (2, 'writer')", [])
-      try await writer.commit()
+    try await withWriter { writer in
+      let other = try await SQLiteConnection.open(storage: .file(path: writer.path))
+      _ = try await other.query("BEGIN IMMEDIATE")
+      _ = try await other.query("INSERT INTO t (id, s) VALUES (1, 'other')")
+      let waiting = Task {
+        try await writer.begin(on: eventLoop)
+        _ = try writer.run("INSERT INTO t (id, s) VALUES (2, 'writer')", [], inTransaction: true)
+        try await writer.commit(on: eventLoop)
+      }
+      // The writer has found the lock taken (and waits on its own thread) before the other commits.
+      while writer.lockWaits.load(ordering: .relaxed) == 0 { await Task.yield() }
+      _ = try await other.query("COMMIT")
+      try await other.close()
+      try await waiting.value
+      let names = try writer.run("SELECT s FROM t ORDER BY id", []).map { $0.value("s") }
+      #expect(names == [.text("other"), .text("writer")])
     }
-    // The writer has found the lock taken (and waits on the thread pool) before the other commits.
-    while writer.lockWaits.load(ordering: .relaxed) == 0 { await Task.yield() }
-    try await other.commit()
-    try await waiting.value
-    let names = try writer.run("SELECT s FROM t ORDER BY id", []).map { $0.value("s") }
-    #expect(names == [.text("other"), .text("writer")])
+  }
+}
+
+/// Group commit beside the driver's own connections, through the app.
+@Suite("Group commit beside pooled writes", .serialized)
+struct GroupCommitBesidePooledWritesTests {
+  @Test(
+    "Many new visitors at once (each a pooled write of a guest, then a grouped game): every one is served",
+    .timeLimit(.minutes(2)))
+  func manyNewVisitorsAtOnce() async throws {
+    // Pooled writes that find the write lock taken used to hold every thread of the pool the group's commit
+    // waited for, and nothing moved again.
+    var options = TestDatabase.options
+    options.guestsPerAddressPerHour = 1_000_000
+    try await withTestApp(options: options) { client, app in
+      guard app.serverOptions.database.kind == "sqlite" else { return }
+      let request = NewCryptogramGameRequest(mode: "random", length: .short, timeZone: "UTC")
+      for _ in 0..<5 {
+        let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
+          for _ in 0..<32 {
+            group.addTask { try await client.stranger().send(.POST, "/api/cryptogram/games", json: request).status.code }
+          }
+          return try await group.reduce(into: [UInt]()) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 32))
+      }
+    }
+  }
+
+  @Test("A write that catches the error SQLite rolled its transaction back for, and writes on, keeps nothing")
+  func writePastAnEndedTransaction() async throws {
+    try await withTestApp { _, app in
+      guard app.serverOptions.database.kind == "sqlite", let sql = app.db as? any SQLDatabase else { return }
+      try await sql.raw("CREATE TABLE scratch (name TEXT UNIQUE)").run()
+      try await sql.raw("INSERT INTO scratch (name) VALUES ('taken')").run()
+      await #expect(throws: SQLiteWriterError.transactionEnded) {
+        _ = try await app.services.runner.write(on: app.db) { db -> Int? in
+          let sql = db as! any SQLDatabase
+          try await sql.raw("INSERT INTO scratch (name) VALUES ('before')").run()
+          do {
+            try await sql.raw("INSERT OR ROLLBACK INTO scratch (name) VALUES ('taken')").run()
+          } catch {
+            // Carries on as if the conflict were harmless.
+          }
+          try await sql.raw("INSERT INTO scratch (name) VALUES ('after')").run()
+          return 1
+        }
+      }
+      let names = try await sql.raw("SELECT name FROM scratch ORDER BY name").all(decodingColumn: "name", as: String.self)
+      #expect(names == ["taken"])
+    }
   }
 }

@@ -167,12 +167,13 @@ final class GroupCommit: Sendable {
       $0.writes += batch.count
     }
     let tx = SQLiteWriterDatabase(writer: writer, context: db.context)
+    let eventLoop = db.eventLoop
     // First without savepoints: nearly always every write lands. If one does not, everything is undone and
     // the group runs again with a savepoint per write (below). So a write may run twice: it must make
     // anything it inserts (a Fluent model, which refuses to be created twice) inside its body, and nothing
     // it did is kept or reported until its group commits. A test runs new games beside writes that never land.
     do {
-      try await writer.begin()
+      try await writer.begin(on: eventLoop)
       var landed = true
       for job in batch {
         guard await job.run(tx) else {
@@ -181,7 +182,8 @@ final class GroupCommit: Sendable {
         }
       }
       if landed {
-        try await writer.commit()
+        try commitable()
+        try await writer.commit(on: eventLoop)
         for job in batch { job.finish(nil) }
         return
       }
@@ -191,23 +193,30 @@ final class GroupCommit: Sendable {
         batch[0].finish(nil)
         return
       }
-      try await writer.begin()
+      try await writer.begin(on: eventLoop)
       for job in batch {
         // A single statement that fails or matches nothing leaves nothing behind: no savepoint needed.
         if job.singleStatement {
           _ = await job.run(tx)
           continue
         }
-        _ = try writer.run("SAVEPOINT group_write", [])
-        if !(await job.run(tx)) { _ = try writer.run("ROLLBACK TO SAVEPOINT group_write", []) }
-        _ = try writer.run("RELEASE SAVEPOINT group_write", [])
+        _ = try writer.run("SAVEPOINT group_write", [], inTransaction: true)
+        if !(await job.run(tx)) { _ = try writer.run("ROLLBACK TO SAVEPOINT group_write", [], inTransaction: true) }
+        _ = try writer.run("RELEASE SAVEPOINT group_write", [], inTransaction: true)
       }
-      try await writer.commit()
+      try commitable()
+      try await writer.commit(on: eventLoop)
       for job in batch { job.finish(nil) }
     } catch {
       writer.rollback()
       for job in batch { job.finish(error) }
     }
+  }
+
+  /// Throws when SQLite ended the group's transaction itself (after an error it rolls back for, which a
+  /// write may have caught): then nothing of the group is kept, and every caller must hear so.
+  private func commitable() throws {
+    guard writer.inTransaction else { throw SQLiteWriterError.transactionEnded }
   }
 }
 

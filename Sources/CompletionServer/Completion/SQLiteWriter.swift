@@ -18,6 +18,10 @@ import VaporCSQLite
 /// It uses the SQLite library the driver bundles (SQLiteNIO's `sqlite_nio_` functions), so that one
 /// process never holds two copies of SQLite's file locks. One group runs at a time (see ``GroupCommit``);
 /// the lock below only makes that certain.
+///
+/// The thread it waits on is its own, not the thread pool the driver's connections use: a pooled write
+/// that finds the write lock taken keeps its pool thread until the lock is free, so with every pool thread
+/// held that way a commit queued behind them would never run, and the lock never be freed.
 final class SQLiteWriter: Sendable {
   /// The open connection and the statements kept prepared on it.
   private struct Connection: ~Copyable {
@@ -38,8 +42,32 @@ final class SQLiteWriter: Sendable {
 
   /// How many statements stay prepared (the hot paths use about twenty; the rest come and go).
   static let keptStatements = 128
-  /// How long a `BEGIN` or the commit waits for another connection's write lock before failing.
+  /// How long a `BEGIN` or the commit waits for another connection's write lock (another process holding
+  /// it, or a pooled write outside group commit) before the group fails with `busy`, in milliseconds.
   static let lockWait: Int32 = 30_000
+
+  /// The settings every connection of this server that writes has, on top of WAL mode (which is kept in
+  /// the file): the writer's own, and the driver's pooled ones (`prepareDatabase`).
+  static func connectionSettings(synchronous: String) -> [String] {
+    [
+      // SQLiteKit turns foreign keys on for its connections.
+      "PRAGMA foreign_keys = ON",
+      "PRAGMA synchronous=\(synchronous)",
+      // The log is copied back into the file in the background (SQLiteCheckpointer), not by the writer.
+      "PRAGMA wal_autocheckpoint=\(SQLiteCheckpointer.writerFallbackPages)",
+      "PRAGMA cache_size=-\(SQLiteCheckpointer.cacheKiB)",
+      // Savepoints and multi-row statements keep the pages they change in a sub-journal; in a temporary
+      // file that was a write() per page, 18 % of the server's CPU while challenge completions fanned out
+      // 400 feed entries each. In memory it is a copy.
+      "PRAGMA temp_store=MEMORY",
+      // A connection that finds the write lock taken sleeps and retries, then fails with `busy`, instead of
+      // retrying without a pause for ever (SQLiteNIO's handler), which kept a core and a pool thread.
+      "PRAGMA busy_timeout=\(lockWait)",
+    ]
+  }
+
+  /// SQLite's library is set up once, before the first connection opens (as SQLiteNIO does for its own).
+  private static let libraryReady: Void = { _ = sqlite_nio_sqlite3_initialize() }()
 
   /// The database file.
   let path: String
@@ -50,10 +78,26 @@ final class SQLiteWriter: Sendable {
   /// How often a `BEGIN` found the write lock taken and waited for it on the thread pool.
   let lockWaits = Atomic<Int>(0)
 
-  init(path: String, synchronous: String, threads: NIOThreadPool = .singleton) {
+  /// A writer for the SQLite file at `path`; nothing is opened until the first statement.
+  init(path: String, synchronous: String) {
     self.path = path
     self.synchronous = synchronous
-    self.threads = threads
+    threads = NIOThreadPool(numberOfThreads: 1)
+    threads.start()
+  }
+
+  /// Closes the connection and stops the writer's thread (at shutdown; a later write opens it again, but
+  /// has no thread to commit on and fails).
+  func close() async {
+    connection.withLock { Self.closeConnection(&$0) }
+    try? await threads.shutdownGracefully()
+  }
+
+  private static func closeConnection(_ connection: inout Connection) {
+    for statement in connection.statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
+    connection.statements.removeAll()
+    if let handle = connection.handle { sqlite_nio_sqlite3_close_v2(handle) }
+    connection.handle = nil
   }
 
   /// One result row: the statement's column names and this row's values.
@@ -67,9 +111,16 @@ final class SQLiteWriter: Sendable {
     }
   }
 
+  /// Whether a transaction is open on the connection. SQLite itself ends one on some errors (a full disk,
+  /// an I/O error, `OR ROLLBACK`), after which a statement would commit on its own.
+  var inTransaction: Bool {
+    connection.withLock { connection in connection.handle.map { sqlite_nio_sqlite3_get_autocommit($0) == 0 } ?? false }
+  }
+
   /// Opens the write transaction. It runs here when the write lock is free (nearly always: the pooled
-  /// connections rarely write outside group commit), and otherwise waits for it on the thread pool.
-  func begin() async throws {
+  /// connections rarely write outside group commit), and otherwise waits for it on the writer's thread.
+  /// `eventLoop` is where a wait completes.
+  func begin(on eventLoop: any EventLoop) async throws {
     let began = try connection.withLock { connection in
       let handle = try open(&connection)
       sqlite_nio_sqlite3_busy_timeout(handle, 0)
@@ -81,27 +132,32 @@ final class SQLiteWriter: Sendable {
     }
     if !began {
       lockWaits.add(1, ordering: .relaxed)
-      try await onThreadPool { try self.exec("BEGIN IMMEDIATE") }
+      try await onOwnThread(eventLoop) { try self.exec("BEGIN IMMEDIATE") }
     }
   }
 
-  /// Commits the open transaction, on the thread pool: with `synchronous=FULL` it waits for the disk.
-  func commit() async throws {
-    try await onThreadPool { try self.exec("COMMIT") }
+  /// Commits the open transaction, on the writer's thread: with `synchronous=FULL` it waits for the disk.
+  func commit(on eventLoop: any EventLoop) async throws {
+    try await onOwnThread(eventLoop) { try self.exec("COMMIT") }
   }
 
-  /// Undoes the open transaction (nothing to sync, so it runs here). Safe when none is open.
+  /// Undoes the open transaction (nothing to sync, so it runs here). Safe when none is open. Should the
+  /// rollback fail and leave the transaction open (holding the write lock), the connection is closed, which
+  /// undoes it, and the next statement opens a new one.
   func rollback() {
     connection.withLock { connection in
       guard let handle = connection.handle, sqlite_nio_sqlite3_get_autocommit(handle) == 0 else { return }
       _ = sqlite_nio_sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+      if sqlite_nio_sqlite3_get_autocommit(handle) == 0 { Self.closeConnection(&connection) }
     }
   }
 
-  /// Runs `sql` with `binds` and returns its rows.
-  func run(_ sql: String, _ binds: [SQLiteData]) throws -> [Row] {
+  /// Runs `sql` with `binds` and returns its rows. With `inTransaction`, refuses to run when no transaction
+  /// is open (SQLite ended it after an error): the statement would otherwise commit on its own.
+  func run(_ sql: String, _ binds: [SQLiteData], inTransaction: Bool = false) throws -> [Row] {
     try connection.withLock { connection in
       let handle = try open(&connection)
+      if inTransaction, sqlite_nio_sqlite3_get_autocommit(handle) != 0 { throw SQLiteWriterError.transactionEnded }
       let statement = try prepared(sql, on: handle, in: &connection)
       // Reset in every case: a statement left mid-way keeps its read open and its values bound.
       defer {
@@ -113,11 +169,18 @@ final class SQLiteWriter: Sendable {
         guard status == SQLITE_OK else { throw SQLiteWriterError(status: status, handle: handle) }
       }
       var rows: [Row] = []
+      var columns = statement.columns
       while true {
         let status = sqlite_nio_sqlite3_step(statement.handle)
         if status == SQLITE_DONE { return rows }
         guard status == SQLITE_ROW else { throw SQLiteWriterError(status: status, handle: handle) }
-        rows.append(Row(columns: statement.columns, values: (0..<Int32(statement.columns.count)).map { value(at: $0, of: statement.handle) }))
+        // A kept statement is prepared again by SQLite when the schema changed (another process migrated):
+        // its columns may have changed with it.
+        if rows.isEmpty, sqlite_nio_sqlite3_column_count(statement.handle) != columns.count {
+          columns = Self.columnNames(of: statement.handle)
+          connection.statements[sql] = PreparedStatement(handle: statement.handle, columns: columns)
+        }
+        rows.append(Row(columns: columns, values: try (0..<Int32(columns.count)).map { try value(at: $0, of: statement.handle) }))
       }
     }
   }
@@ -131,13 +194,15 @@ final class SQLiteWriter: Sendable {
     }
   }
 
-  private func onThreadPool(_ work: @escaping @Sendable () throws -> Void) async throws {
-    try await threads.runIfActive(work)
+  /// Runs `work` on the writer's thread. Not cancellable: a commit that was started is seen through.
+  private func onOwnThread(_ eventLoop: any EventLoop, _ work: @escaping @Sendable () throws -> Void) async throws {
+    try await threads.runIfActive(eventLoop: eventLoop, work).get()
   }
 
   /// The connection, opened with the settings every writing connection of this server has.
   private func open(_ connection: inout Connection) throws -> OpaquePointer {
     if let handle = connection.handle { return handle }
+    Self.libraryReady
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE
     let status = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
@@ -146,17 +211,7 @@ final class SQLiteWriter: Sendable {
       sqlite_nio_sqlite3_close_v2(handle)
       throw error
     }
-    sqlite_nio_sqlite3_busy_timeout(handle, Self.lockWait)
-    // As the driver's connections are set up (SQLiteKit turns foreign keys on) and `prepareDatabase`
-    // sets its pooled ones.
-    let settings = [
-      "PRAGMA foreign_keys = ON",
-      "PRAGMA synchronous=\(synchronous)",
-      "PRAGMA wal_autocheckpoint=\(SQLiteCheckpointer.writerFallbackPages)",
-      "PRAGMA cache_size=-\(SQLiteCheckpointer.cacheKiB)",
-      "PRAGMA temp_store=MEMORY",
-    ]
-    for setting in settings {
+    for setting in Self.connectionSettings(synchronous: synchronous) {
       let status = sqlite_nio_sqlite3_exec(handle, setting, nil, nil, nil)
       guard status == SQLITE_OK else {
         let error = SQLiteWriterError(status: status, handle: handle)
@@ -170,20 +225,23 @@ final class SQLiteWriter: Sendable {
 
   private func prepared(_ sql: String, on handle: OpaquePointer, in connection: inout Connection) throws -> PreparedStatement {
     if let statement = connection.statements[sql] { return statement }
+    // Full: one kept statement makes room (any one; the hot ones come back on their next use).
     if connection.statements.count >= Self.keptStatements {
-      for statement in connection.statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
-      connection.statements.removeAll(keepingCapacity: true)
+      let evicted = connection.statements.remove(at: connection.statements.startIndex)
+      sqlite_nio_sqlite3_finalize(evicted.value.handle)
     }
     var statementHandle: OpaquePointer?
     let status = sqlite_nio_sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statementHandle, nil)
     guard status == SQLITE_OK, let statementHandle else { throw SQLiteWriterError(status: status, handle: handle) }
-    let count = sqlite_nio_sqlite3_column_count(statementHandle)
-    let columns = (0..<count).map { offset in
-      sqlite_nio_sqlite3_column_name(statementHandle, offset).map { String(cString: $0) } ?? ""
-    }
-    let statement = PreparedStatement(handle: statementHandle, columns: columns)
+    let statement = PreparedStatement(handle: statementHandle, columns: Self.columnNames(of: statementHandle))
     connection.statements[sql] = statement
     return statement
+  }
+
+  private static func columnNames(of statement: OpaquePointer) -> [String] {
+    (0..<sqlite_nio_sqlite3_column_count(statement)).map { offset in
+      sqlite_nio_sqlite3_column_name(statement, offset).map { String(cString: $0) } ?? ""
+    }
   }
 
   private func bind(_ value: SQLiteData, at index: Int32, to statement: OpaquePointer) -> Int32 {
@@ -203,14 +261,14 @@ final class SQLiteWriter: Sendable {
     }
   }
 
-  private func value(at column: Int32, of statement: OpaquePointer) -> SQLiteData {
+  private func value(at column: Int32, of statement: OpaquePointer) throws -> SQLiteData {
     switch sqlite_nio_sqlite3_column_type(statement, column) {
     case SQLITE_INTEGER:
       return .integer(Int(sqlite_nio_sqlite3_column_int64(statement, column)))
     case SQLITE_FLOAT:
       return .float(sqlite_nio_sqlite3_column_double(statement, column))
     case SQLITE_TEXT:
-      guard let text = sqlite_nio_sqlite3_column_text(statement, column) else { return .null }
+      guard let text = sqlite_nio_sqlite3_column_text(statement, column) else { throw SQLiteWriterError(status: SQLITE_NOMEM, handle: nil) }
       let count = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
       return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
     case SQLITE_BLOB:
@@ -220,8 +278,10 @@ final class SQLiteWriter: Sendable {
         buffer.writeBytes(UnsafeRawBufferPointer(start: bytes, count: count))
       }
       return .blob(buffer)
-    default:
+    case SQLITE_NULL:
       return .null
+    default:
+      throw SQLiteWriterError(status: SQLITE_MISMATCH, handle: nil)
     }
   }
 }
@@ -230,18 +290,29 @@ final class SQLiteWriter: Sendable {
 private let transientValue = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// An error SQLite reported on the writer's connection.
-struct SQLiteWriterError: Error, CustomStringConvertible, DatabaseError {
+struct SQLiteWriterError: Error, Equatable, CustomStringConvertible, DatabaseError {
   /// SQLite's extended result code.
   let status: Int32
   let message: String
 
   init(status: Int32, handle: OpaquePointer?) {
     self.status = status
-    message = handle.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "SQLite error \(status)"
+    message =
+      handle.flatMap { sqlite_nio_sqlite3_errmsg($0) }.map { String(cString: $0) }
+      ?? sqlite_nio_sqlite3_errstr(status).map { String(cString: $0) } ?? "SQLite error \(status)"
   }
 
+  private init(status: Int32, message: String) {
+    self.status = status
+    self.message = message
+  }
+
+  /// SQLite ended the group's transaction itself after an error: nothing of it is kept.
+  static let transactionEnded = SQLiteWriterError(
+    status: SQLITE_ABORT, message: "the transaction was rolled back by SQLite after an error; nothing of it was kept")
+
   var description: String { "SQLite error \(status): \(message)" }
-  var isSyntaxError: Bool { status & 0xff == SQLITE_ERROR }
+  var isSyntaxError: Bool { status & 0xff == SQLITE_ERROR || status & 0xff == SQLITE_SCHEMA }
   var isConstraintFailure: Bool { status & 0xff == SQLITE_CONSTRAINT }
   var isConnectionClosed: Bool { status & 0xff == SQLITE_MISUSE || status & 0xff == SQLITE_CANTOPEN }
 }

@@ -46,7 +46,9 @@ struct SQLiteWriterDatabase: Database, SQLDatabase {
       logger.log(level: level, "\(serializer.sql) \(serializer.binds)")
     }
     let binds = try serializer.binds.map { try encoder.encode($0) }
-    return try writer.run(serializer.sql, binds).map { WriterRow(row: $0, decoder: decoder) }
+    // Never outside the group's transaction: after SQLite ended it (an error it rolls back for), a statement
+    // would commit on its own while the group's callers are told it failed.
+    return try writer.run(serializer.sql, binds, inTransaction: true).map { WriterRow(row: $0, decoder: decoder) }
   }
 
   // MARK: Database (Fluent)
