@@ -296,6 +296,8 @@ struct ProjectsController: RouteCollection {
       let completedNow = !task.completed && change.completed && !change.deleted
       let completedAt: Date? = change.completed ? (task.completed ? task.completed_at : now) : nil
       return .save { db in
+        // A group commit may run this write again: only the run that commits says what it touched.
+        touched.clear()
         let sql = try Self.sql(db)
         if change.deleted {
           let gone = try await sql.raw("DELETE FROM project_tasks WHERE id = \(bind: id) AND version = \(bind: task.version) RETURNING id").first()
@@ -392,6 +394,7 @@ struct ProjectsController: RouteCollection {
     let services = req.application.services
     return try await runTaskChange(req, id: id) { userID, zone, touched, now in
       .save { db in
+        touched.clear()  // as in changeTask: a write may run again
         let sql = try Self.sql(db)
         let flipped = try await sql.raw(
           """
