@@ -756,13 +756,21 @@ def test_on_a_phone_the_tab_bar_never_covers_the_focused_control(browser, server
         expect(last.get_by_test_id("comment-input")).to_be_visible()
         order = ["item-menu", "congrats", "comment-toggle", "share-open", "comment-input"]
         for before, target in zip(order, order[1:]):
-            # Scrolled again on every try until it holds: the feed may still settle (the live stream's catch-up,
-            # a photo's decode) between one scroll and the check, and a single scroll then lands short.
+            # Scrolled again on every frame until it holds, and held for three frames in a row: the feed may
+            # still settle (the live stream's catch-up, a photo's decode) between one scroll and the next step,
+            # and a single scroll, or a single look, then lands short.
+            page.evaluate("() => { window.__placed = { top: null, frames: 0 }; }")
             page.wait_for_function("""([post, target]) => {
                 const el = post.querySelector(`[data-testid=${target}]`);
                 const bar = document.querySelector('.ch-tabs').getBoundingClientRect();
-                scrollBy(0, el.getBoundingClientRect().top - (bar.top + 8));
-                return el.getBoundingClientRect().top > bar.top;
+                const want = bar.top + 8;
+                const top = el.getBoundingClientRect().top;
+                if (top <= bar.top || top - want > 1) scrollBy(0, top - want);
+                const now = el.getBoundingClientRect().top;
+                const placed = window.__placed;
+                placed.frames = now > bar.top && placed.top !== null && Math.abs(now - placed.top) < 0.5 ? placed.frames + 1 : 0;
+                placed.top = now;
+                return placed.frames >= 3;
             }""", arg=[last.element_handle(), target])
             assert last.get_by_test_id(target).bounding_box()["y"] > page.locator(".ch-tabs").bounding_box()["y"]
             last.get_by_test_id(before).evaluate("(el) => el.focus({ preventScroll: true })")
