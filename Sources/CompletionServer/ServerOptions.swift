@@ -87,6 +87,9 @@ public struct ServerOptions: Sendable {
     /// `synchronous=NORMAL` (WAL syncs at checkpoints only: a power cut can lose the last commits), one
     /// commit per write.
     case normalSerial = "normal"
+
+    /// SQLite's `synchronous` setting for every connection that writes.
+    var synchronous: String { self == .normalSerial ? "NORMAL" : "FULL" }
   }
 
   /// Where uploaded files live.

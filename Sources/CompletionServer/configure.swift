@@ -96,9 +96,8 @@ public func prepareDatabase(_ app: Application) async throws {
     // the pooled connection of every event loop.
     for eventLoop in app.eventLoopGroup.makeIterator() {
       if let pooled = app.databases.database(.sqlite, logger: app.logger, on: eventLoop) as? any SQLDatabase {
-        let mode = app.serverOptions.sqliteDurability == .normalSerial ? "NORMAL" : "FULL"
         // The same settings as group commit's own connection (SQLiteWriter).
-        for setting in SQLiteWriter.connectionSettings(synchronous: mode) {
+        for setting in SQLiteWriter.connectionSettings(synchronous: app.serverOptions.sqliteDurability.synchronous) {
           try await pooled.execute(sql: SQLRaw(setting)) { _ in }
         }
       }

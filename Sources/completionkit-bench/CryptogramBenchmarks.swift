@@ -20,6 +20,11 @@ final class Player: @unchecked Sendable {
   var nextLetter = 0
   /// Guesses the server did not take (a player out of step with its game), over all players.
   static let rereads = Atomic<Int>(0)
+
+  /// Prints how many guesses the server did not take (0 when the players kept in step).
+  static func reportRereads() {
+    print("guesses the server did not take (a player out of step with its game): \(rereads.load(ordering: .relaxed))")
+  }
   /// Seconds from sending the last guess until its whole response body arrived (no client-side decoding).
   var lastGuessSeconds = 0.0
 
@@ -60,7 +65,8 @@ final class Player: @unchecked Sendable {
     completed = game.progress.completed
   }
 
-  /// One guess on the first empty cell, cycling through the alphabet; starts a new puzzle when done.
+  /// One guess on the first cell whose cipher letter is not solved yet, cycling through the alphabet;
+  /// starts a new puzzle when done.
   func guess() async throws -> HTTPResponseStatus {
     guard let game, let cell = game.cells.first(where: { $0.isLetter && !solved.contains($0.cipher ?? "") }) else {
       try await newGame()
@@ -109,7 +115,6 @@ struct GameGlance: Decodable {
   }
 
   let id: String
-  let status: String
   let cells: [Cell]
   let progress: Progress
 }
@@ -224,7 +229,7 @@ func runCryptogramBenchmarks(seconds: Double) async throws {
     _ = try await healthClients[index].request(.GET, "/health", body: Optional<String>.none)
   }
   print(String(format: "most guesses per second (32 concurrent)    %7.0f /s   /health %7.0f /s   ratio %.2f", guessRate, healthRate, guessRate / healthRate))
-  print("guesses the server did not take (a player out of step with its game): \(Player.rereads.load(ordering: .relaxed))")
+  Player.reportRereads()
   bench.reportGroupCommits()
 
   try await bench.stop()
@@ -315,7 +320,7 @@ func runExternalLoad(base: String, seconds: Double, serverPID: Int32?) async thr
     let perRequest = cpu.map { String(format: "   server CPU %.3f ms per request (%.0f %% of a core)", $0 / (rate * elapsed) * 1e3, $0 / elapsed * 100) } ?? ""
     print(String(format: "%@ per second: %.0f", label, rate) + perRequest)
   }
-  print("guesses the server did not take (a player out of step with its game): \(Player.rereads.load(ordering: .relaxed))")
+  Player.reportRereads()
   try await client.shutdown()
 }
 

@@ -182,7 +182,6 @@ final class GroupCommit: Sendable {
         }
       }
       if landed {
-        try commitable()
         try await writer.commit(on: eventLoop)
         for job in batch { job.finish(nil) }
         return
@@ -204,19 +203,12 @@ final class GroupCommit: Sendable {
         if !(await job.run(tx)) { _ = try writer.run("ROLLBACK TO SAVEPOINT group_write", [], inTransaction: true) }
         _ = try writer.run("RELEASE SAVEPOINT group_write", [], inTransaction: true)
       }
-      try commitable()
       try await writer.commit(on: eventLoop)
       for job in batch { job.finish(nil) }
     } catch {
       writer.rollback()
       for job in batch { job.finish(error) }
     }
-  }
-
-  /// Throws when SQLite ended the group's transaction itself (after an error it rolls back for, which a
-  /// write may have caught): then nothing of the group is kept, and every caller must hear so.
-  private func commitable() throws {
-    guard writer.inTransaction else { throw SQLiteWriterError.transactionEnded }
   }
 }
 

@@ -9,11 +9,11 @@ import VaporCSQLite
 /// the commit (which waits for the disk) goes to a thread of its own.
 ///
 /// Through the driver, every statement is a hand-off to SQLite's thread pool and back, with a wake-up on
-/// each side, and is prepared again each time; a group of seven writes made about twenty such trips. Inside
+/// each side, and is prepared again each time; a group of seven writes made about sixteen such trips. Inside
 /// a transaction that already holds SQLite's write lock a statement never waits (it reads and changes pages
 /// in memory), so here it simply runs on the calling thread, and its prepared form is kept for the next
-/// write. Two things may wait, and those are handed to the thread pool: the commit, which syncs the log to
-/// disk, and a `BEGIN` that finds another connection holding the write lock.
+/// write. Two things may wait, and those are handed to the writer's own thread: the commit, which syncs the
+/// log to disk, and a `BEGIN` that finds another connection holding the write lock.
 ///
 /// It uses the SQLite library the driver bundles (SQLiteNIO's `sqlite_nio_` functions), so that one
 /// process never holds two copies of SQLite's file locks. One group runs at a time (see ``GroupCommit``);
@@ -29,8 +29,7 @@ final class SQLiteWriter: Sendable {
     var statements: [String: PreparedStatement] = [:]
 
     deinit {
-      for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
-      if let handle { sqlite_nio_sqlite3_close_v2(handle) }
+      SQLiteWriter.release(handle, statements)
     }
   }
 
@@ -75,7 +74,7 @@ final class SQLiteWriter: Sendable {
   let synchronous: String
   private let connection = Mutex(Connection())
   private let threads: NIOThreadPool
-  /// How often a `BEGIN` found the write lock taken and waited for it on the thread pool.
+  /// How often a `BEGIN` found the write lock taken and waited for it on the writer's thread.
   let lockWaits = Atomic<Int>(0)
 
   /// A writer for the SQLite file at `path`; nothing is opened until the first statement.
@@ -94,10 +93,15 @@ final class SQLiteWriter: Sendable {
   }
 
   private static func closeConnection(_ connection: inout Connection) {
-    for statement in connection.statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
+    release(connection.handle, connection.statements)
     connection.statements.removeAll()
-    if let handle = connection.handle { sqlite_nio_sqlite3_close_v2(handle) }
     connection.handle = nil
+  }
+
+  /// Finalizes the kept statements and closes the connection they were prepared on.
+  private static func release(_ handle: OpaquePointer?, _ statements: [String: PreparedStatement]) {
+    for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
+    if let handle { sqlite_nio_sqlite3_close_v2(handle) }
   }
 
   /// One result row: the statement's column names and this row's values.
@@ -137,8 +141,10 @@ final class SQLiteWriter: Sendable {
   }
 
   /// Commits the open transaction, on the writer's thread: with `synchronous=FULL` it waits for the disk.
+  /// Throws ``SQLiteWriterError/transactionEnded`` when SQLite ended the transaction itself (after an error
+  /// it rolls back for, which a write may have caught): then nothing of it is kept, and the caller must hear so.
   func commit(on eventLoop: any EventLoop) async throws {
-    try await onOwnThread(eventLoop) { try self.exec("COMMIT") }
+    try await onOwnThread(eventLoop) { try self.exec("COMMIT", inTransaction: true) }
   }
 
   /// Undoes the open transaction (nothing to sync, so it runs here). Safe when none is open. Should the
@@ -157,7 +163,7 @@ final class SQLiteWriter: Sendable {
   func run(_ sql: String, _ binds: [SQLiteData], inTransaction: Bool = false) throws -> [Row] {
     try connection.withLock { connection in
       let handle = try open(&connection)
-      if inTransaction, sqlite_nio_sqlite3_get_autocommit(handle) != 0 { throw SQLiteWriterError.transactionEnded }
+      if inTransaction { try Self.requireTransaction(on: handle) }
       let statement = try prepared(sql, on: handle, in: &connection)
       // Reset in every case: a statement left mid-way keeps its read open and its values bound.
       defer {
@@ -185,13 +191,19 @@ final class SQLiteWriter: Sendable {
     }
   }
 
-  /// Runs `sql` (statements without values) on the connection.
-  private func exec(_ sql: String) throws {
+  /// Runs `sql` (statements without values) on the connection; with `inTransaction`, only inside one.
+  private func exec(_ sql: String, inTransaction: Bool = false) throws {
     try connection.withLock { connection in
       let handle = try open(&connection)
+      if inTransaction { try Self.requireTransaction(on: handle) }
       let status = sqlite_nio_sqlite3_exec(handle, sql, nil, nil, nil)
       guard status == SQLITE_OK else { throw SQLiteWriterError(status: status, handle: handle) }
     }
+  }
+
+  /// Throws when no transaction is open: SQLite ended it after an error, and a statement would commit alone.
+  private static func requireTransaction(on handle: OpaquePointer) throws {
+    if sqlite_nio_sqlite3_get_autocommit(handle) != 0 { throw SQLiteWriterError.transactionEnded }
   }
 
   /// Runs `work` on the writer's thread. Not cancellable: a commit that was started is seen through.

@@ -42,15 +42,14 @@ struct AppServices: Sendable {
     sessions = SessionCache()
     metrics = ServerMetrics()
     guestLimiter = GuestLimiter(perHour: options.guestsPerAddressPerHour)
-    let writes: DatabaseWriteGate =
-      switch (sqlitePath, options.sqliteDurability) {
-      case (let path?, .fullGroupCommit):
-        DatabaseWriteGate(mode: .groupCommit(SQLiteWriter(path: path, synchronous: "FULL")), metrics: metrics)
-      case (let path?, let durability):
-        DatabaseWriteGate(
-          mode: .oneAtATime(SQLiteWriter(path: path, synchronous: durability == .normalSerial ? "NORMAL" : "FULL")), metrics: metrics)
-      case (nil, _): DatabaseWriteGate(mode: .concurrent, metrics: metrics)
-      }
+    let writes: DatabaseWriteGate
+    if let sqlitePath {
+      let durability = options.sqliteDurability
+      let writer = SQLiteWriter(path: sqlitePath, synchronous: durability.synchronous)
+      writes = DatabaseWriteGate(mode: durability == .fullGroupCommit ? .groupCommit(writer) : .oneAtATime(writer), metrics: metrics)
+    } else {
+      writes = DatabaseWriteGate(mode: .concurrent, metrics: metrics)
+    }
     runner = GameRunner(clock: clock, writes: writes)
     quotes = QuoteStore()
     people = SerialQueues()
