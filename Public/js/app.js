@@ -1,30 +1,10 @@
 // Shared page shell: who is signed in, the calm-mode switch, and small helpers every page uses.
+// The API call and the clock format live in js/lib/; they are passed on here for the pages that import them from here.
+import { afterWrite, api } from "./lib/api.js";
+import { formatClock } from "./lib/format.js";
 import { bindCalmSwitch } from "./motion.js";
 
-/** Calls the JSON API; throws an Error whose message is the server's human message. */
-export async function api(path, { method = "GET", body } = {}) {
-  // X-CompletionKit marks the request as the site's own (the server refuses changes without it or JSON).
-  const options = { method, credentials: "same-origin", headers: { Accept: "application/json", "X-CompletionKit": "1" } };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, options);
-  } catch {
-    throw new Error("We could not reach the server. Check your connection and try again.");
-  }
-  if (method !== "GET" && response.ok) noteFirstWrite();
-  if (response.status === 204) return null;
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = new Error((data && data.message) || `Something went wrong (${response.status}).`);
-    error.code = data && data.code;
-    throw error;
-  }
-  return data;
-}
+export { api, formatClock };
 
 /** A visitor's first write made their guest account: show its name instead of the plain "Guest". */
 export function noteFirstWrite() {
@@ -38,6 +18,7 @@ export function noteFirstWrite() {
 }
 
 let mePromise = null;
+afterWrite(noteFirstWrite);
 
 /** The current person (a visitor without an account reads as a guest with an empty id until their first write). */
 export function currentUser(refresh = false) {
@@ -62,12 +43,6 @@ export async function renderWho() {
 export function boot() {
   bindCalmSwitch(document.querySelector("#calm"));
   renderWho();
-}
-
-/** `m:ss` for a number of seconds (whole seconds, rounded down), as the Swift core formats times. */
-export function formatClock(seconds) {
-  const total = Number.isFinite(seconds) ? Math.max(0, Math.floor(seconds)) : 0;
-  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
 }
 
 /** The person's IANA time zone ("Europe/Berlin"), or UTC when the browser does not say. */

@@ -1,0 +1,59 @@
+// The one way pages call the server's JSON API: the headers its cross-site rule needs, JSON or raw bodies,
+// idempotency keys for writes that must not count twice, and errors carrying the server's message and `code`.
+
+const UNREACHABLE = "We could not reach the server. Check your connection and try again.";
+const writeListeners = [];
+
+/** Calls `listener` after every write the server accepted (the page shell uses it to notice a new guest). */
+export function afterWrite(listener) {
+  writeListeners.push(listener);
+}
+
+/** The words for a status the server answered without a message of its own. */
+export function statusMessage(status) {
+  return `Something went wrong (${status}).`;
+}
+
+/**
+ * Calls the API and answers its JSON (null for 204). `body` is sent as JSON, or as it is with `contentType`
+ * (a photo, a plain list); `idempotencyKey` makes a retried write answer from the server's record. A refusal
+ * throws an Error whose message is the server's, with `code` (the stable error code) and `status`; a network
+ * failure throws one with `network` set. `fallback(status)` words an error that came without a message.
+ */
+export async function api(path, { method = "GET", body, contentType, headers = {}, idempotencyKey, fallback = statusMessage } = {}) {
+  // X-CompletionKit marks the request as the site's own (the server refuses changes without it or JSON).
+  const options = { method, credentials: "same-origin", headers: { Accept: "application/json", "X-CompletionKit": "1", ...headers } };
+  if (idempotencyKey) options.headers["Idempotency-Key"] = idempotencyKey;
+  if (body !== undefined) {
+    options.headers["Content-Type"] = contentType || "application/json";
+    options.body = contentType ? body : JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    const error = new Error(UNREACHABLE);
+    error.network = true;
+    throw error;
+  }
+  if (method !== "GET" && response.ok) for (const listener of writeListeners) listener();
+  if (response.status === 204) return null;
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = new Error((data && data.message) || fallback(response.status));
+    error.code = data && data.code;
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+/** A v4 UUID for an Idempotency-Key; `crypto.randomUUID` exists only on https and localhost. */
+export function newIdempotencyKey() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

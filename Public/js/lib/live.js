@@ -1,0 +1,59 @@
+// A page's live stream (Server-Sent Events) that stays open: EventSource retries a dropped network by itself;
+// a stream the server closed for good is opened again after a growing pause. The page is told the state to show.
+
+/** Seconds before a closed stream is opened again, doubling up to the last. */
+const REOPEN_DELAYS = [2, 4, 8, 16, 30];
+
+/**
+ * Opens `url` and keeps it open. `events`: event name → handler of the parsed JSON data (a message that is not
+ * JSON is skipped). `onOpen` runs at every (re)connection, so the page can catch up on what it missed.
+ * `onState("live" | "reconnecting")` says what to show. Answers `{ close() }`; null where there is no EventSource.
+ */
+export function keepLive(url, { events = {}, onOpen = () => {}, onState = () => {} } = {}) {
+  if (!window.EventSource) return null;
+  let current = null;
+  let attempt = 0;
+  let closed = false;
+  const open = () => {
+    const source = new EventSource(url);
+    current = source;
+    for (const [name, handler] of Object.entries(events)) {
+      source.addEventListener(name, (event) => {
+        attempt = 0;
+        onState("live");
+        let data;
+        try {
+          data = JSON.parse(event.data);
+        } catch {
+          return;
+        }
+        handler(data);
+      });
+    }
+    // A reconnect with nothing new may get no message, so an open connection is what ends "Reconnecting…".
+    source.addEventListener("open", () => {
+      attempt = 0;
+      onState("live");
+      onOpen();
+    });
+    source.addEventListener("error", () => {
+      if (current !== source || closed) return;
+      onState("reconnecting");
+      // EventSource reconnects by itself (CONNECTING); CLOSED means the server refused for good.
+      if (source.readyState === EventSource.CLOSED) {
+        const delay = REOPEN_DELAYS[Math.min(attempt, REOPEN_DELAYS.length - 1)];
+        attempt += 1;
+        setTimeout(() => {
+          if (current === source && !closed) open();
+        }, delay * 1000);
+      }
+    });
+  };
+  open();
+  return {
+    close() {
+      closed = true;
+      current?.close();
+    },
+  };
+}
