@@ -1,0 +1,267 @@
+// Projects: the person's changes to projects and tasks, sent in order; the server's answer replaces what the page guessed.
+import { announce } from "../lib/announce.js";
+import { api } from "../lib/api.js";
+import { $ } from "../lib/dom.js";
+import { plural } from "../lib/format.js";
+import { preference } from "../motion.js";
+import { completed, confirmDialog } from "./dialogs.js";
+import { refreshList, reloadEverything, selectList, showLists } from "./lists.js";
+import { fitTextarea, renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
+import { byId, change, currentProject, INBOX, listName, PHONE, removeProject, shownCompleted, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
+
+// MARK: Project changes
+
+export async function createProject() {
+  const project = await change(() => api("/api/projects", { method: "POST", body: {} }));
+  if (!project) return;
+  upsertProject(project);
+  sortProjects();
+  selectList(project.id, { push: true });
+  announce(`Created ${project.name}.`);
+  const name = $("#project-name");
+  name.focus();
+  name.select();
+}
+
+async function patchProject(id, body) {
+  const project = await change(() => api(`/api/projects/${encodeURIComponent(id)}`, { method: "PATCH", body }));
+  if (project) {
+    upsertProject(project);
+    sortProjects();
+    adoptRevision(id, project.revision);
+  }
+  renderSidebar();
+  renderHeader();
+  return project;
+}
+
+async function deleteProject() {
+  const project = currentProject();
+  if (!project) return;
+  const tasks = project.total ? ` and its ${plural(project.total, "task")}` : "";
+  const ok = await confirmDialog({
+    title: `Delete ${project.name}?`,
+    text: `This deletes the project${tasks}. It cannot be undone.`,
+    confirm: "Delete project",
+  });
+  if (!ok) return;
+  const done = await change(() => api(`/api/projects/${encodeURIComponent(project.id)}`, { method: "DELETE" }).then(() => true));
+  if (!done) return;
+  removeProject(project.id);
+  selectList(INBOX, { replace: true });
+  announce(`Deleted ${project.name}.`);
+  if (PHONE.matches) showLists();
+  else $("#new-project").focus();
+}
+
+/** Puts projects in a new order (all of the person's project ids) and tells the server. */
+export function commitProjectOrder(ids, movedId) {
+  const order = new Map(ids.map((id, index) => [id, index]));
+  // The new positions are exactly the new order (position = place in the list, 0 first).
+  state.projects = state.projects
+    .filter((project) => order.has(project.id))
+    .map((project) => ({ ...project, position: order.get(project.id) }));
+  sortProjects();
+  renderSidebar();
+  const moved = byId(movedId);
+  if (moved) announce(`${moved.name} moved to position ${order.get(movedId) + 1} of ${ids.length}.`);
+  change(() => api("/api/projects/order", { method: "PUT", body: { ids } }).then(() => true)).then((saved) => {
+    if (!saved) reloadEverything(); // the server's order wins
+  });
+}
+
+// MARK: Task changes
+
+/** Takes the revision the server gave a list after our own change, when nothing else happened between. */
+function adoptRevision(key, revision) {
+  if (!state.list || state.list.key !== key || revision == null) return;
+  if (revision === state.list.revision + 1) state.list.revision = revision;
+}
+
+/** Applies a TaskChangeResponse: the task, the counts that moved, and a completion. */
+function applyTaskChange(response, taskId) {
+  for (const project of response.projects) upsertProject(project);
+  sortProjects();
+  updateInbox(response.inbox);
+  if (state.list) {
+    const tasks = state.list.tasks;
+    const index = tasks.findIndex((task) => task.id === taskId);
+    const task = response.task;
+    const belongsHere = task && (state.selected === INBOX ? task.projectId == null : task.projectId === state.selected);
+    if (belongsHere) {
+      if (index >= 0) tasks[index] = task;
+      else {
+        tasks.push(task);
+        tasks.sort((a, b) => a.position - b.position);
+      }
+    } else if (index >= 0) {
+      tasks.splice(index, 1);
+      state.expanded.delete(taskId);
+    }
+    const listProject = response.projects.find((project) => project.id === state.selected);
+    adoptRevision(state.selected, state.selected === INBOX ? response.inbox.revision : listProject && listProject.revision);
+  }
+  renderSidebar();
+  renderHeader();
+  renderTasks();
+  if (response.completion) completed(response);
+}
+
+export function patchTask(taskId, body) {
+  return change(async () => {
+    // The server picks the celebration for the person's motion preference (calm mode lives in this browser).
+    const response = await api(`/api/tasks/${encodeURIComponent(taskId)}?preference=${preference()}`, { method: "PATCH", body });
+    applyTaskChange(response, taskId);
+    return response;
+  });
+}
+
+async function addTask(title) {
+  const body = { title };
+  if (state.selected !== INBOX) body.projectId = state.selected;
+  const key = state.selected;
+  const response = await change(async () => {
+    const answer = await api("/api/tasks", { method: "POST", body });
+    if (state.selected === key) applyTaskChange(answer, answer.task && answer.task.id);
+    else {
+      for (const project of answer.projects) upsertProject(project);
+      updateInbox(answer.inbox);
+      renderSidebar();
+    }
+    return answer;
+  });
+  if (response && response.task) announce(`Added ${response.task.title}.`);
+  return response;
+}
+
+export function toggleTask(taskId) {
+  const task = taskById(taskId);
+  if (!task) return;
+  const next = !shownCompleted(task);
+  // The box answers at once; the counts and the ring follow the server's answer.
+  state.pendingChecks.set(taskId, next);
+  const row = rowFor(taskId);
+  if (row) {
+    row.classList.toggle("is-done", next);
+    row.dataset.completed = String(next);
+    row.querySelector("[data-action=toggle]").setAttribute("aria-checked", String(next));
+  }
+  patchTask(taskId, { completed: next }).then((response) => {
+    if (state.pendingChecks.get(taskId) === next) state.pendingChecks.delete(taskId);
+    if (!response) renderTasks();
+    else if (!response.completion) announce(next ? `Completed ${task.title}.` : `${task.title} is open again.`);
+  });
+}
+
+export async function deleteTask(taskId) {
+  const task = taskById(taskId);
+  if (!task) return;
+  const ok = await confirmDialog({ title: "Delete this task?", text: `“${task.title}” will be deleted. It cannot be undone.`, confirm: "Delete task" });
+  if (!ok) {
+    rowFor(taskId)?.focus();
+    return;
+  }
+  const response = await change(async () => {
+    const answer = await api(`/api/tasks/${encodeURIComponent(taskId)}`, { method: "DELETE" });
+    // A 204 would carry no body; the contract answers with the counts that moved.
+    if (answer) applyTaskChange(answer, taskId);
+    else {
+      state.list.tasks = state.list.tasks.filter((t) => t.id !== taskId);
+      refreshList();
+    }
+    return true;
+  });
+  if (response) {
+    announce(`Deleted ${task.title}.`);
+    const next = state.cursor && rowFor(state.cursor);
+    (next || $("#add-task")).focus({ preventScroll: true });
+  }
+}
+
+export function moveTaskTo(taskId, key) {
+  const task = taskById(taskId);
+  if (!task) return;
+  const target = key === INBOX ? null : key;
+  if ((task.projectId ?? null) === target) return;
+  patchTask(taskId, { projectId: target }).then((response) => {
+    if (response) announce(`Moved ${task.title} to ${listName(key)}.`);
+  });
+}
+
+/** Puts the open list's tasks in a new order and tells the server. */
+export function commitTaskOrder(ids, movedId) {
+  if (!state.list) return;
+  const key = state.list.key;
+  const byTask = new Map(state.list.tasks.map((task) => [task.id, task]));
+  state.list.tasks = ids.map((id) => byTask.get(id)).filter(Boolean);
+  renderTasks();
+  const moved = byTask.get(movedId);
+  if (moved) announce(`${moved.title} moved to position ${ids.indexOf(movedId) + 1} of ${ids.length}.`);
+  // The server renumbers positions; the stream's next revision refetches them.
+  change(() => api("/api/tasks/order", { method: "PUT", body: { projectId: key === INBOX ? null : key, ids } }).then(() => true))
+    .then((saved) => {
+      if (!saved) refreshList(); // the server's order wins
+    });
+}
+
+export function moveTaskBy(taskId, step) {
+  const ids = state.list.tasks.map((task) => task.id);
+  const from = ids.indexOf(taskId);
+  const to = from + step;
+  if (from < 0 || to < 0 || to >= ids.length) return;
+  ids.splice(to, 0, ids.splice(from, 1)[0]);
+  state.cursor = taskId;
+  commitTaskOrder(ids, taskId);
+}
+
+export function moveProjectBy(projectId, step) {
+  const ids = state.projects.map((project) => project.id);
+  const from = ids.indexOf(projectId);
+  const to = from + step;
+  if (from < 0 || to < 0 || to >= ids.length) return;
+  ids.splice(to, 0, ids.splice(from, 1)[0]);
+  commitProjectOrder(ids, projectId);
+}
+
+/** The project header (name, notes, colour, delete) and the add field. */
+export function wireHeader() {
+  // The project header.
+  const name = $("#project-name");
+  name.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      name.blur();
+    } else if (event.key === "Escape") {
+      const project = currentProject();
+      if (project) name.value = project.name;
+      name.blur();
+    }
+  });
+  name.addEventListener("change", () => {
+    const project = currentProject();
+    if (project && name.value.trim() !== project.name) patchProject(project.id, { name: name.value.trim() });
+  });
+  const notes = $("#project-notes");
+  notes.addEventListener("input", () => fitTextarea(notes));
+  notes.addEventListener("change", () => {
+    const project = currentProject();
+    if (project && notes.value !== project.notes) patchProject(project.id, { notes: notes.value });
+  });
+  $("#swatches").addEventListener("change", (event) => {
+    const project = currentProject();
+    if (project && event.target.name === "project-color") patchProject(project.id, { color: event.target.value });
+  });
+  $("#delete-project").addEventListener("click", deleteProject);
+
+  // Adding: Enter adds, and the field stays ready for the next task.
+  $("#add-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("#add-task");
+    const title = input.value.trim();
+    if (!title) return;
+    input.value = "";
+    addTask(title).then((response) => {
+      if (!response && !input.value) input.value = title; // give the words back after a refusal
+    });
+  });
+}

@@ -1,0 +1,175 @@
+// Projects: loading the overview and a list, choosing which list is open, and the live stream that keeps both current.
+import { api } from "../lib/api.js";
+import { $ } from "../lib/dom.js";
+import { keepLive } from "../lib/live.js";
+import { configureRingMotion } from "../progress-ring.js";
+import { dismissCelebration } from "./dialogs.js";
+import { fitTextarea, renderAll, renderHeader, renderSidebar, renderTasks } from "./render.js";
+import { byId, clearError, enqueue, INBOX, listName, openListRevision, PHONE, removeProject, showError, sortProjects, state, updateInbox, upsertProject } from "./state.js";
+
+// MARK: Loading
+
+let listToken = 0;
+
+/** Loads a list's tasks. `quiet`: a refresh after a change elsewhere (no loading state, focus kept). */
+export async function loadList(key, { quiet = false } = {}) {
+  const token = ++listToken;
+  const list = $("#task-list");
+  if (!quiet) list.setAttribute("aria-busy", "true");
+  const path = key === INBOX ? "/api/projects/inbox/tasks" : `/api/projects/${encodeURIComponent(key)}/tasks`;
+  let response;
+  try {
+    response = await api(path);
+  } catch (error) {
+    if (token !== listToken) return;
+    list.setAttribute("aria-busy", "false");
+    if (key !== INBOX && !quiet) {
+      // A deleted project or an old link: the Inbox is always there.
+      showError(error.message);
+      selectList(INBOX, { replace: true, keepError: true });
+    } else if (!quiet) {
+      showError(error.message);
+    }
+    return;
+  }
+  if (token !== listToken || state.selected !== key) return;
+  if (response.project) upsertProject(response.project);
+  if (response.inbox) updateInbox(response.inbox);
+  const revision = response.project ? response.project.revision : response.inbox ? response.inbox.revision : 0;
+  if (!state.list || state.list.key !== key) state.expanded.clear();
+  state.list = { key, revision, tasks: response.tasks };
+  renderSidebar();
+  renderHeader();
+  renderTasks();
+}
+
+/** Refetches the open list once, however many changes arrive while it runs. */
+let refreshing = null;
+let refreshAgain = false;
+export function refreshList() {
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    do {
+      refreshAgain = false;
+      await enqueue(() => loadList(state.selected, { quiet: true })).catch(() => null);
+    } while (refreshAgain);
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+function refreshIfStale() {
+  if (state.list && state.list.key === state.selected && openListRevision() > state.list.revision) refreshList();
+}
+
+export async function loadOverview() {
+  const overview = await api("/api/projects");
+  configureRingMotion(overview.ring);
+  state.colors = overview.colors;
+  state.revision = overview.revision;
+  const ids = new Set(overview.projects.map((project) => project.id));
+  for (const project of [...state.projects]) if (!ids.has(project.id)) removeProject(project.id);
+  for (const project of overview.projects) upsertProject(project);
+  sortProjects();
+  updateInbox(overview.inbox);
+}
+
+// MARK: Choosing a list
+
+export function listFromURL() {
+  const key = new URLSearchParams(location.search).get("list");
+  return key || null;
+}
+
+export function setView(view) {
+  $("#app").dataset.view = view;
+  if (view === "tasks") fitTextarea($("#project-notes"));
+}
+
+/**
+ * Opens a list. `push`: a new history entry (the phone's back button returns to the lists);
+ * `focus`: moves focus to the list's title (on a phone, where the lists screen just disappeared).
+ */
+export function selectList(key, { push = false, replace = false, focus = false, keepError = false } = {}) {
+  if (key !== INBOX && !byId(key)) key = INBOX;
+  const changed = key !== state.selected || !state.list || state.list.key !== key;
+  if (!keepError) clearError();
+  if (changed) {
+    dismissCelebration();
+    state.selected = key;
+    state.list = null;
+    state.cursor = null;
+    state.editing = null;
+    state.expanded.clear();
+    $("#task-list").replaceChildren();
+    $("#list-empty").hidden = true;
+  }
+  const url = `/projects?list=${encodeURIComponent(key)}`;
+  if (push) history.pushState({ list: key, fromLists: PHONE.matches }, "", url);
+  else if (replace) history.replaceState({ list: key }, "", url);
+  setView("tasks");
+  renderSidebar();
+  renderHeader();
+  if (changed) loadList(key);
+  if (focus) $("#list-title").focus({ preventScroll: false });
+}
+
+export function showLists() {
+  setView("lists");
+  const current = $(`#sidebar [data-list="${CSS.escape(state.selected)}"] a`);
+  (current || $("#sidebar a[data-list]"))?.focus();
+}
+
+// MARK: Live updates
+
+function setLiveStatus(text) {
+  const status = $("#live-status");
+  if (status.textContent !== text) status.textContent = text;
+  status.dataset.state = text ? "reconnecting" : "live";
+}
+
+/** Applies a ProjectsLiveUpdate: a snapshot replaces the list, a change updates and removes projects. */
+function applyLive(update) {
+  const selectedBefore = state.selected;
+  const selectedName = listName(selectedBefore);
+  if (update.snapshot) {
+    const ids = new Set(update.projects.map((project) => project.id));
+    for (const project of [...state.projects]) if (!ids.has(project.id)) removeProject(project.id);
+  }
+  for (const id of update.deleted || []) removeProject(id);
+  for (const project of update.projects) upsertProject(project);
+  sortProjects();
+  updateInbox(update.inbox);
+  state.revision = Math.max(state.revision, update.revision);
+  if (selectedBefore !== INBOX && !byId(selectedBefore)) {
+    selectList(INBOX, { replace: true });
+    showError(`${selectedName} was deleted.`);
+    return;
+  }
+  renderSidebar();
+  renderHeader();
+  refreshIfStale();
+}
+
+/** Opens the live stream: a change made elsewhere moves the rings and the open list here too. */
+export function connectLive() {
+  state.live = keepLive("/api/projects/events", {
+    events: { projects: applyLive },
+    onState: (which) => setLiveStatus(which === "live" ? "" : "Reconnecting…"),
+  });
+}
+
+export async function reloadEverything() {
+  try {
+    await loadOverview();
+    if (state.selected !== INBOX && !byId(state.selected)) selectList(INBOX, { replace: true });
+    renderAll();
+    await refreshList();
+  } catch (error) {
+    showError(error.message);
+  }
+}

@@ -1,0 +1,278 @@
+// Projects: drawing the sidebar, the open list's header and its task rows from `state`, keeping focus where it was.
+import { $, h } from "../lib/dom.js";
+import { plural, shortDay } from "../lib/format.js";
+import { ringElement } from "../progress-ring.js";
+import { currentProject, INBOX, isEditingInList, shownCompleted, state, taskById } from "./state.js";
+
+const PRIORITIES = [["none", "None"], ["low", "Low"], ["medium", "Medium"], ["high", "High"]];
+const COLOR_LABELS = { red: "Red", orange: "Orange", yellow: "Yellow", green: "Green", blue: "Blue", purple: "Purple", pink: "Pink", gray: "Gray" };
+
+export function svgIcon(markup, size = 18) {
+  const span = document.createElement("span");
+  span.className = "pj-icon";
+  span.setAttribute("aria-hidden", "true");
+  span.innerHTML = `<svg viewBox="0 0 24 24" width="${size}" height="${size}" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round">${markup}</svg>`;
+  return span;
+}
+
+export const ICONS = {
+  inbox: '<path d="M4 13.5V18a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-4.5"/><path d="M4 13.5l2.4-7.2A2 2 0 0 1 8.3 5h7.4a2 2 0 0 1 1.9 1.3l2.4 7.2"/><path d="M4 13.5h4.5l1.2 2.2h4.6l1.2-2.2H20"/>',
+  grip: '<circle cx="9" cy="6.5" r="1.3" fill="currentColor" stroke="none"/><circle cx="15" cy="6.5" r="1.3" fill="currentColor" stroke="none"/><circle cx="9" cy="12" r="1.3" fill="currentColor" stroke="none"/><circle cx="15" cy="12" r="1.3" fill="currentColor" stroke="none"/><circle cx="9" cy="17.5" r="1.3" fill="currentColor" stroke="none"/><circle cx="15" cy="17.5" r="1.3" fill="currentColor" stroke="none"/>',
+  check: '<path d="M6 12.5l4 4L18 8.5"/>',
+  chevron: '<path d="M6 9l6 6 6-6"/>',
+  calendar: '<rect x="4" y="5.5" width="16" height="14.5" rx="2.5"/><path d="M4 10h16M8.5 3.5v4M15.5 3.5v4"/>',
+  notes: '<path d="M6 5h12M6 10h12M6 15h8"/>',
+};
+
+// MARK: Sidebar
+
+function badge(count, label) {
+  if (!count) return null;
+  return h("span", { class: "pj-badge", "data-testid": "active-count" },
+    String(count), h("span", { class: "vh", text: ` ${label}` }));
+}
+
+function inboxRow() {
+  const selected = state.selected === INBOX;
+  return h("li", { class: `pj-nav-item${selected ? " is-selected" : ""}`, "data-testid": "inbox-row", "data-list": INBOX },
+    h("span", { class: "pj-nav-mark" }, svgIcon(ICONS.inbox, 18)),
+    h("a", { class: "pj-nav-link", href: "/projects?list=inbox", "data-list": INBOX, "aria-current": selected ? "page" : null },
+      h("span", { class: "pj-nav-name", text: "Inbox" }),
+      badge(state.inbox.active, state.inbox.active === 1 ? "task to do" : "tasks to do")));
+}
+
+function projectRow(project) {
+  const selected = state.selected === project.id;
+  return h("li", {
+    class: `pj-nav-item${selected ? " is-selected" : ""}`, "data-testid": "project-row", "data-project-id": project.id,
+    "data-list": project.id, "data-color": project.color,
+  },
+  h("button", {
+    class: "pj-handle", type: "button", "data-testid": "drag-handle", "aria-label": `Reorder ${project.name}`,
+    "aria-describedby": "reorder-help", "data-focus": "handle",
+  }, svgIcon(ICONS.grip, 16)),
+  h("span", { class: "pj-nav-mark" }, ringElement(project.id, 16)),
+  h("a", { class: "pj-nav-link", href: `/projects?list=${encodeURIComponent(project.id)}`, "data-list": project.id, "data-focus": "link", "aria-current": selected ? "page" : null },
+    h("span", { class: "pj-nav-name", text: project.name }),
+    badge(project.active, project.active === 1 ? "task to do" : "tasks to do")));
+}
+
+export function renderSidebar() {
+  if (state.dragging && state.dragging.list === $("#project-nav")) {
+    state.deferred.sidebar = true;
+    return;
+  }
+  state.deferred.sidebar = false;
+  const nav = $("#project-nav");
+  const focus = focusKeyIn($("#sidebar"), NAV_ROWS);
+  $("#inbox-nav").replaceChildren(inboxRow());
+  nav.replaceChildren(...state.projects.map(projectRow));
+  $("#nav-empty").hidden = state.projects.length > 0;
+  restoreFocus($("#sidebar"), NAV_ROWS, focus);
+}
+
+/** Rows of the sidebar and of the task list, and the key each row carries. */
+const NAV_ROWS = { selector: "li[data-list]", key: (row) => row.dataset.list };
+const TASK_ROWS = { selector: "li[data-task-id]", key: (row) => row.dataset.taskId };
+
+/** What has focus inside `root`: the row's key and which part of it, so a re-render can put it back. */
+function focusKeyIn(root, rows) {
+  const active = document.activeElement;
+  if (!active || !root.contains(active)) return null;
+  const row = active.closest(rows.selector);
+  if (!row) return null;
+  return { key: rows.key(row), part: active === row ? "row" : active.dataset.focus || null, index: rowIndex(row) };
+}
+
+function rowIndex(row) {
+  return row.parentElement ? Array.prototype.indexOf.call(row.parentElement.children, row) : -1;
+}
+
+function restoreFocus(root, rows, focus) {
+  if (!focus) return false;
+  const row = [...root.querySelectorAll(rows.selector)].find((element) => rows.key(element) === focus.key);
+  if (!row) return false;
+  const part = focus.part && focus.part !== "row" ? row.querySelector(`[data-focus="${focus.part}"]`) : null;
+  const target = focus.part === "row" ? row : part || row.querySelector("a, button") || row;
+  target.focus({ preventScroll: true });
+  return true;
+}
+
+// MARK: Header
+
+function renderSwatches() {
+  const project = currentProject();
+  const container = $("#swatches");
+  if (container.childElementCount !== state.colors.length) {
+    container.replaceChildren(...state.colors.map((color) =>
+      h("label", { class: "pj-swatch", "data-color": color },
+        h("input", { type: "radio", name: "project-color", value: color, "data-testid": `color-${color}` }),
+        h("span", { class: "pj-swatch-dot", "aria-hidden": "true" }),
+        h("span", { class: "vh", text: COLOR_LABELS[color] || color }))));
+  }
+  for (const input of container.querySelectorAll("input")) input.checked = Boolean(project && input.value === project.color);
+}
+
+export function renderHeader() {
+  const project = currentProject();
+  const isInbox = state.selected === INBOX;
+  const title = $("#list-title");
+  title.textContent = isInbox ? "Inbox" : project ? project.name : "";
+  // A project's visible title is its name field; the heading stays for screen readers and the outline.
+  title.classList.toggle("vh", !isInbox);
+  $("#head-mark").replaceChildren(isInbox ? svgIcon(ICONS.inbox, 20) : project ? ringElement(project.id, 20) : "");
+  const name = $("#project-name");
+  name.hidden = isInbox;
+  $("#delete-project").hidden = isInbox;
+  $("#project-meta").hidden = isInbox;
+  if (project) {
+    if (document.activeElement !== name) name.value = project.name;
+    const notes = $("#project-notes");
+    if (document.activeElement !== notes) {
+      notes.value = project.notes;
+      fitTextarea(notes);
+    }
+    renderSwatches();
+    $("#app").dataset.color = project.color;
+  } else {
+    delete $("#app").dataset.color;
+  }
+  const summary = $("#list-summary");
+  if (isInbox) {
+    summary.textContent = state.inbox.total ? `${state.inbox.completed} of ${plural(state.inbox.total, "task")} done · tasks without a project` : "Tasks without a project";
+  } else if (project) {
+    summary.textContent = project.total ? `${project.completed} of ${plural(project.total, "task")} done · ${project.percent}%` : "No tasks yet";
+  }
+  $("#all-done").hidden = !(project && project.isComplete);
+  $("#add-task").placeholder = isInbox ? "Add a task to the Inbox" : `Add a task to ${project ? project.name : "this project"}`;
+  $("#add-label").textContent = isInbox ? "Add a task to the Inbox" : `Add a task to ${project ? project.name : "this project"}`;
+  $("#welcome").hidden = state.projects.length > 0;
+  document.title = `${isInbox ? "Inbox" : project ? project.name : "Projects"} — Projects — CompletionKit`;
+}
+
+export function fitTextarea(textarea) {
+  if (!textarea.offsetParent) return; // hidden: measured when it shows
+  textarea.style.height = "auto";
+  textarea.style.height = `${textarea.scrollHeight + 2}px`;
+}
+
+// MARK: Task list
+
+function taskRow(task) {
+  const done = shownCompleted(task);
+  const expanded = state.expanded.has(task.id);
+  const detailsId = `details-${task.id}`;
+  const titleId = `title-${task.id}`;
+  const editing = state.editing === task.id;
+  const row = h("li", {
+    class: `pj-task${done ? " is-done" : ""}${expanded ? " is-open" : ""}`,
+    "data-testid": "task-row", "data-task-id": task.id, "data-completed": String(done),
+    tabindex: task.id === state.cursor ? "0" : "-1", "aria-labelledby": titleId,
+  });
+  const title = editing
+    ? h("input", {
+        class: "pj-title-input", id: titleId, value: task.title, "data-focus": "title-input", "data-testid": "task-title-input",
+        "aria-label": "Task title", maxlength: "500", enterkeyhint: "done",
+      })
+    : h("button", { class: "pj-title", type: "button", id: titleId, "data-action": "edit", "data-focus": "title", "data-testid": "task-title", title: "Rename" },
+        task.title);
+  const meta = h("span", { class: "pj-meta" },
+    task.priority !== "none"
+      ? h("span", { class: `pj-priority is-${task.priority}`, "data-testid": "task-priority-marker", "data-priority": task.priority },
+          h("span", { class: "pj-priority-bars", "aria-hidden": "true" }),
+          `${task.priority[0].toUpperCase()}${task.priority.slice(1)}`, h("span", { class: "vh", text: " priority" }))
+      : null,
+    task.dueDate
+      ? h("span", { class: "pj-due", "data-testid": "task-due-date" }, svgIcon(ICONS.calendar, 14),
+          h("span", { class: "vh", text: "Due " }), h("time", { datetime: task.dueDate, text: shortDay(task.dueDate) }))
+      : null,
+    task.notes ? h("span", { class: "pj-has-notes", title: "Has notes" }, svgIcon(ICONS.notes, 14), h("span", { class: "vh", text: "Has notes" })) : null);
+  row.append(
+    h("div", { class: "pj-task-line" },
+      h("button", {
+        class: "pj-handle", type: "button", "data-testid": "drag-handle", "data-focus": "handle",
+        "aria-label": `Reorder ${task.title}`, "aria-describedby": "reorder-help",
+      }, svgIcon(ICONS.grip, 16)),
+      h("button", {
+        class: "pj-check", type: "button", role: "checkbox", "aria-checked": String(done),
+        "aria-label": `Complete ${task.title}`, "data-action": "toggle", "data-testid": "task-check", "data-focus": "check",
+      }, svgIcon(ICONS.check, 16)),
+      h("div", { class: "pj-task-main" }, title, meta),
+      h("button", { class: "pj-move", type: "button", "data-action": "move", "data-testid": "move-button", "data-focus": "move", "aria-haspopup": "dialog" },
+        h("span", { class: "pj-move-text", text: "Move…" }), h("span", { class: "vh", text: ` ${task.title}` })),
+      h("button", {
+        class: "pj-expand", type: "button", "data-action": "expand", "data-testid": "task-expand", "data-focus": "expand",
+        "aria-expanded": String(expanded), "aria-controls": detailsId, "aria-label": `Details of ${task.title}`,
+      }, svgIcon(ICONS.chevron, 18))),
+    taskDetails(task, detailsId, expanded));
+  return row;
+}
+
+function taskDetails(task, id, expanded) {
+  const dueId = `due-${task.id}`;
+  return h("div", { class: "pj-details", id, hidden: !expanded, "data-testid": "task-details" },
+    h("label", { class: "field pj-details-notes" }, "Notes",
+      h("textarea", { class: "pj-textarea", rows: "3", "data-field": "notes", "data-focus": "notes", "data-testid": "task-notes", maxlength: "10000", value: task.notes })),
+    h("div", { class: "pj-details-row" },
+      h("label", { class: "field" }, "Priority",
+        h("select", { class: "pj-select", "data-field": "priority", "data-focus": "priority", "data-testid": "task-priority" },
+          PRIORITIES.map(([value, label]) => h("option", { value, selected: value === task.priority ? true : null, text: label })))),
+      h("div", { class: "field" },
+        h("label", { for: dueId, text: "Due date" }),
+        h("span", { class: "pj-due-field" },
+          h("input", { type: "date", id: dueId, class: "pj-date", "data-field": "dueDate", "data-focus": "due", "data-testid": "task-due", value: task.dueDate || "" }),
+          h("button", { class: "button quiet pj-small", type: "button", "data-action": "clear-due", "data-focus": "clear-due", "data-testid": "task-clear-due", disabled: !task.dueDate },
+            "Clear", h("span", { class: "vh", text: " due date" })))),
+      h("button", { class: "button quiet danger pj-small pj-delete-task", type: "button", "data-action": "delete", "data-focus": "delete", "data-testid": "task-delete" },
+        "Delete task")));
+}
+
+export function renderTasks() {
+  if (isEditingInList() || state.pressing || (state.dragging && state.dragging.list === $("#task-list"))) {
+    state.deferred.tasks = true;
+    return;
+  }
+  state.deferred.tasks = false;
+  const list = $("#task-list");
+  const tasks = state.list ? state.list.tasks : [];
+  const focus = focusKeyIn(list, TASK_ROWS);
+  if (state.cursor && !tasks.some((task) => task.id === state.cursor)) {
+    // The cursor's task left the list: the cursor stays at the same place.
+    const index = focus ? focus.index : 0;
+    state.cursor = tasks.length ? tasks[Math.min(Math.max(index, 0), tasks.length - 1)].id : null;
+  }
+  if (!state.cursor && tasks.length) state.cursor = tasks[0].id;
+  list.replaceChildren(...tasks.map(taskRow));
+  list.setAttribute("aria-busy", "false");
+  for (const notes of list.querySelectorAll("textarea")) if (!notes.closest("[hidden]")) fitTextarea(notes);
+  const empty = $("#list-empty");
+  empty.hidden = !state.list || tasks.length > 0;
+  empty.textContent = state.selected === INBOX
+    ? "Your Inbox is empty. Tasks you add without a project land here."
+    : "No tasks yet. Type one above and press Enter — the field stays ready for the next.";
+  if (focus && !restoreFocus(list, TASK_ROWS, focus)) {
+    const fallback = state.cursor && rowFor(state.cursor);
+    (fallback || $("#add-task")).focus({ preventScroll: true });
+  }
+}
+
+/** Re-renders one task's row in place (the rest of the list, and a click on it, are left alone). */
+export function renderRow(taskId) {
+  const task = taskById(taskId);
+  const old = rowFor(taskId);
+  if (!task || !old) return null;
+  const fresh = taskRow(task);
+  old.replaceWith(fresh);
+  for (const notes of fresh.querySelectorAll("textarea")) if (!notes.closest("[hidden]")) fitTextarea(notes);
+  return fresh;
+}
+
+export function rowFor(taskId) {
+  return [...$("#task-list").children].find((row) => row.dataset.taskId === taskId) || null;
+}
+
+export function renderAll() {
+  renderSidebar();
+  renderHeader();
+  renderTasks();
+}

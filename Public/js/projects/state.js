@@ -1,0 +1,143 @@
+// Projects: what the page holds (all of it from the server's answers), the lookups into it, and the queue
+// that sends changes one after another.
+import { $ } from "../lib/dom.js";
+import { forgetRing, syncRing } from "../progress-ring.js";
+import { dismissCelebration } from "./dialogs.js";
+
+export const INBOX = "inbox";
+/** Where the layout shows one pane at a time (keep in step with projects.css). */
+export const PHONE = window.matchMedia("(max-width: 759px)");
+
+export const state = {
+  /** The person's change counter, from the overview and the live stream. */
+  revision: 0,
+  inbox: { total: 0, completed: 0, active: 0, revision: 0 },
+  /** ProjectViews sorted by position. */
+  projects: [],
+  colors: [],
+  /** The open list: INBOX or a project id. */
+  selected: INBOX,
+  /** The open list's tasks and the revision they were loaded at. */
+  list: null,
+  /** The task row the keyboard cursor is on. */
+  cursor: null,
+  /** Task ids whose details are open. */
+  expanded: new Set(),
+  /** taskId → the completion asked for, until the server answers (so quick presses alternate). */
+  pendingChecks: new Map(),
+  /** The task whose title is being edited inline. */
+  editing: null,
+  /** While a pointer is pressed in the task list, its re-render waits, so the press still ends in a click. */
+  pressing: false,
+  /** While a drag runs, renders of the dragged list wait. */
+  dragging: null,
+  deferred: { sidebar: false, tasks: false },
+  celebration: { token: 0, timer: 0, projectId: null },
+  /** The live stream (js/lib/live.js). */
+  live: null,
+};
+
+export function byId(id) {
+  return state.projects.find((project) => project.id === id) || null;
+}
+
+export function currentProject() {
+  return state.selected === INBOX ? null : byId(state.selected);
+}
+
+export function listName(key) {
+  if (key === INBOX) return "Inbox";
+  const project = byId(key);
+  return project ? project.name : "this project";
+}
+
+export function showError(message) {
+  $("#error").textContent = message || "";
+}
+
+export function clearError() {
+  $("#error").textContent = "";
+}
+
+/** Runs changes one after another so their answers arrive in the order they were made. */
+let queue = Promise.resolve();
+export function enqueue(work) {
+  const run = queue.then(work);
+  queue = run.catch(() => null);
+  return run;
+}
+
+/** Runs a change; a refusal or a network failure shows its message and resolves to null. */
+export function change(work) {
+  clearError();
+  return enqueue(work).catch((error) => {
+    showError(error.message);
+    return null;
+  });
+}
+
+export function isTyping(element) {
+  if (!element || !element.closest) return false;
+  if (element.isContentEditable) return true;
+  if (element.tagName === "TEXTAREA" || element.tagName === "SELECT") return true;
+  if (element.tagName !== "INPUT") return false;
+  return !["checkbox", "radio", "button", "submit", "reset", "file", "color", "range"].includes(element.type);
+}
+
+/** True while the person types in the task list (a title, notes or a date): re-renders wait for them. */
+export function isEditingInList() {
+  const active = document.activeElement;
+  return Boolean(active && $("#task-list").contains(active) && isTyping(active) && active.tagName !== "SELECT");
+}
+
+// MARK: Keeping projects
+
+export function sortProjects() {
+  state.projects.sort((a, b) => a.position - b.position || a.name.localeCompare(b.name));
+}
+
+/**
+ * Takes a ProjectView from any answer or the live stream. An older view of a project (a late stream
+ * message after a newer answer) is ignored.
+ */
+export function upsertProject(project) {
+  const index = state.projects.findIndex((p) => p.id === project.id);
+  if (index >= 0) {
+    if (state.projects[index].revision > project.revision) return false;
+    state.projects[index] = project;
+  } else {
+    state.projects.push(project);
+  }
+  syncRing(project);
+  if (!project.isComplete && state.celebration.projectId === project.id && !$("#celebration").hidden) dismissCelebration();
+  return true;
+}
+
+export function removeProject(id) {
+  const index = state.projects.findIndex((p) => p.id === id);
+  if (index < 0) return null;
+  const [removed] = state.projects.splice(index, 1);
+  forgetRing(id);
+  return removed;
+}
+
+export function updateInbox(inbox) {
+  if (inbox && inbox.revision >= state.inbox.revision) state.inbox = inbox;
+}
+
+/** The revision of the open list as the server last told it. */
+export function openListRevision() {
+  if (state.selected === INBOX) return state.inbox.revision;
+  const project = currentProject();
+  return project ? project.revision : 0;
+}
+
+// MARK: Lookups
+
+export function shownCompleted(task) {
+  return state.pendingChecks.has(task.id) ? state.pendingChecks.get(task.id) : task.completed;
+}
+
+export function taskById(taskId) {
+  return state.list ? state.list.tasks.find((task) => task.id === taskId) || null : null;
+}

@@ -1,0 +1,261 @@
+// Projects: working in the task list: inline title editing, the keyboard cursor and shortcuts, and the list's events.
+import { $ } from "../lib/dom.js";
+import { preference } from "../motion.js";
+import { deleteTask, moveProjectBy, moveTaskBy, patchTask, toggleTask } from "./changes.js";
+import { dismissCelebration, openSelector, openShortcuts } from "./dialogs.js";
+import { fitTextarea, renderRow, renderTasks, rowFor } from "./render.js";
+import { isEditingInList, isTyping, showError, state, taskById } from "./state.js";
+
+// MARK: Inline title editing
+
+function startEditing(taskId) {
+  if (!taskById(taskId)) return;
+  if (state.editing && state.editing !== taskId) {
+    const open = $("#task-list .pj-title-input");
+    if (open) finishEditing(open, true, { refocus: false });
+  }
+  state.editing = taskId;
+  state.cursor = taskId;
+  const row = renderRow(taskId);
+  const editor = row && row.querySelector(".pj-title-input");
+  if (!editor) {
+    state.editing = null;
+    return;
+  }
+  editor.focus();
+  editor.select();
+}
+
+/**
+ * Ends inline editing: Enter and leaving the field save, Escape does not. `refocus` puts focus back on the
+ * title (not when focus is already on its way somewhere else).
+ */
+function finishEditing(input, save, { refocus = true } = {}) {
+  const taskId = state.editing;
+  if (!taskId) return;
+  state.editing = null;
+  const task = taskById(taskId);
+  if (!task) {
+    renderTasks();
+    showError("That task was deleted in another window, so the new title was not saved.");
+    return;
+  }
+  const title = input.value.trim();
+  const changed = save && task && title && title !== task.title;
+  // Shown at once; the server's answer replaces it (or a refusal puts the old title back).
+  const before = task ? task.title : "";
+  if (changed) task.title = title;
+  const row = renderRow(taskId);
+  if (refocus) row?.querySelector("[data-focus=title]")?.focus({ preventScroll: true });
+  if (changed) {
+    patchTask(taskId, { title }).then((response) => {
+      if (!response && taskById(taskId)) {
+        taskById(taskId).title = before;
+        renderTasks();
+      }
+    });
+  }
+  if (state.deferred.tasks && !isEditingInList()) renderTasks();
+}
+
+// MARK: Keyboard cursor
+
+function setCursor(taskId, { focus = true } = {}) {
+  state.cursor = taskId;
+  for (const row of $("#task-list").children) row.tabIndex = row.dataset.taskId === taskId ? 0 : -1;
+  const row = rowFor(taskId);
+  if (row && focus) {
+    row.focus({ preventScroll: true });
+    row.scrollIntoView({ block: "nearest", behavior: preference() === "full" ? "smooth" : "auto" });
+  }
+}
+
+function moveCursor(step) {
+  const tasks = state.list ? state.list.tasks : [];
+  if (!tasks.length) return;
+  const index = tasks.findIndex((task) => task.id === state.cursor);
+  const active = document.activeElement;
+  const inList = active && $("#task-list").contains(active);
+  // From outside the list, j/k first lands on the cursor's row.
+  const next = index < 0 ? 0 : !inList ? index : Math.min(Math.max(index + step, 0), tasks.length - 1);
+  setCursor(tasks[next].id);
+}
+
+function moveSidebarFocus(navItem, step) {
+  const links = [...$("#sidebar").querySelectorAll("a[data-list]")];
+  const index = links.indexOf(navItem.querySelector("a[data-list]"));
+  const next = links[Math.min(Math.max(index + step, 0), links.length - 1)];
+  next?.focus();
+}
+
+/** The task a key press acts on: the row holding focus, or the cursor's row. */
+function keyTask(target) {
+  const row = target.closest && target.closest("#task-list [data-task-id]");
+  if (row) return row.dataset.taskId;
+  return target === document.body ? state.cursor : null;
+}
+
+export function onKeyDown(event) {
+  if (event.key === "Escape" && !$("#celebration").hidden) {
+    dismissCelebration();
+    return;
+  }
+  if (event.defaultPrevented || document.querySelector("dialog[open]")) return;
+  const target = event.target;
+  if (isTyping(target) || event.ctrlKey || event.metaKey) return;
+  const row = target.closest && target.closest("#task-list [data-task-id]");
+  const navItem = target.closest && target.closest("#sidebar li[data-list]");
+  const key = event.key;
+
+  if (event.altKey) {
+    if (key !== "ArrowUp" && key !== "ArrowDown") return;
+    const step = key === "ArrowUp" ? -1 : 1;
+    if (row) moveTaskBy(row.dataset.taskId, step);
+    else if (navItem && navItem.dataset.testid === "project-row") moveProjectBy(navItem.dataset.list, step);
+    else return;
+    event.preventDefault();
+    return;
+  }
+
+  switch (key) {
+    case "ArrowDown":
+    case "ArrowUp":
+      if (navItem) moveSidebarFocus(navItem, key === "ArrowUp" ? -1 : 1);
+      else if (row) moveCursor(key === "ArrowUp" ? -1 : 1);
+      else return; // the page scrolls as usual
+      break;
+    case "j":
+    case "k":
+      moveCursor(key === "k" ? -1 : 1);
+      break;
+    case "x":
+    case "X": {
+      const taskId = keyTask(target);
+      if (!taskId) return;
+      toggleTask(taskId);
+      break;
+    }
+    case " ":
+      // On a button Space presses it; on the row itself it completes the task.
+      if (!row || target !== row) return;
+      toggleTask(row.dataset.taskId);
+      break;
+    case "Enter":
+      if (!row || target !== row) return;
+      startEditing(row.dataset.taskId);
+      break;
+    case "Delete":
+    case "Backspace": {
+      const taskId = keyTask(target);
+      if (!taskId) return;
+      deleteTask(taskId);
+      break;
+    }
+    case "n":
+    case "N":
+      if (event.shiftKey) return;
+      $("#add-task").focus();
+      break;
+    case "?":
+      openShortcuts();
+      break;
+    default:
+      return;
+  }
+  event.preventDefault();
+}
+
+/** The task list, by delegation: buttons, fields, inline titles, and renders that wait for a press or typing. */
+export function wireTaskList() {
+  // The task list, by delegation.
+  const list = $("#task-list");
+  list.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-action]");
+    const row = event.target.closest("[data-task-id]");
+    if (!button || !row) return;
+    const taskId = row.dataset.taskId;
+    setCursor(taskId, { focus: false });
+    switch (button.dataset.action) {
+      case "toggle": toggleTask(taskId); break;
+      case "edit": startEditing(taskId); break;
+      case "move": openSelector(taskId); break;
+      case "delete": deleteTask(taskId); break;
+      case "clear-due": patchTask(taskId, { dueDate: null }); break;
+      case "expand": {
+        const open = !state.expanded.has(taskId);
+        if (open) state.expanded.add(taskId);
+        else state.expanded.delete(taskId);
+        row.classList.toggle("is-open", open);
+        button.setAttribute("aria-expanded", String(open));
+        const details = row.querySelector(".pj-details");
+        details.hidden = !open;
+        if (open) for (const textarea of details.querySelectorAll("textarea")) fitTextarea(textarea);
+        break;
+      }
+      default:
+    }
+  });
+  list.addEventListener("change", (event) => {
+    const field = event.target.dataset.field;
+    const row = event.target.closest("[data-task-id]");
+    if (!field || !row) return;
+    const task = taskById(row.dataset.taskId);
+    if (!task) return;
+    const value = event.target.value;
+    if (field === "notes" && value !== task.notes) patchTask(task.id, { notes: value });
+    else if (field === "priority" && value !== task.priority) patchTask(task.id, { priority: value });
+    else if (field === "dueDate" && !value && task.dueDate) patchTask(task.id, { dueDate: null });
+  });
+  // Typing a date fires "change" at every complete-looking value (0002-07-04, 0020-07-04, …): save a date
+  // once focus leaves the field (or Enter is pressed in it).
+  const saveDate = (input) => {
+    const row = input.closest("[data-task-id]");
+    const task = row && taskById(row.dataset.taskId);
+    if (task && input.value && input.value !== (task.dueDate || "")) patchTask(task.id, { dueDate: input.value });
+  };
+  list.addEventListener("focusout", (event) => {
+    if (event.target.dataset && event.target.dataset.field === "dueDate") saveDate(event.target);
+  });
+  list.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && event.target.dataset && event.target.dataset.field === "dueDate") saveDate(event.target);
+  });
+  list.addEventListener("input", (event) => {
+    if (event.target.tagName === "TEXTAREA") fitTextarea(event.target);
+  });
+  list.addEventListener("keydown", (event) => {
+    const input = event.target.closest(".pj-title-input");
+    if (!input) return;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      finishEditing(input, true);
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      finishEditing(input, false);
+    }
+  });
+  list.addEventListener("focusout", (event) => {
+    if (event.target.closest(".pj-title-input") && state.editing) finishEditing(event.target, true, { refocus: false });
+    // A render that waited for typing to end runs once focus has left the field.
+    setTimeout(() => {
+      if (state.deferred.tasks && !isEditingInList()) renderTasks();
+    }, 0);
+  });
+  list.addEventListener("pointerdown", () => {
+    state.pressing = true;
+  }, true);
+  const released = () => {
+    if (!state.pressing) return;
+    state.pressing = false;
+    // After the click that this release makes has been handled.
+    setTimeout(() => {
+      if (state.deferred.tasks && !isEditingInList()) renderTasks();
+    }, 0);
+  };
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+  list.addEventListener("focusin", (event) => {
+    const row = event.target.closest("[data-task-id]");
+    if (row && row.dataset.taskId !== state.cursor) setCursor(row.dataset.taskId, { focus: false });
+  });
+}
