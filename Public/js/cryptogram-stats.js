@@ -1,8 +1,10 @@
 // The cryptogram stats page: totals, a bar chart of solve times and the five-week streak calendar,
 // all drawn from GET /api/cryptogram/stats (the server counts; this page only draws).
-import { api, boot, formatClock, timeZone } from "./app.js";
+import { boot, timeZone } from "./app.js";
+import { api } from "./lib/api.js";
+import { $ } from "./lib/dom.js";
+import { formatClock, parseDay } from "./lib/format.js";
 
-const $ = (selector) => document.querySelector(selector);
 const SVG = "http://www.w3.org/2000/svg";
 
 function svg(name, attributes = {}, text) {
@@ -10,11 +12,6 @@ function svg(name, attributes = {}, text) {
   for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
   if (text != null) element.textContent = text;
   return element;
-}
-
-function parseDay(isoDate) {
-  const [year, month, day] = isoDate.split("-").map(Number);
-  return new Date(year, month - 1, day);
 }
 
 function dayLabel(date, options = { day: "numeric", month: "short" }) {

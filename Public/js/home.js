@@ -1,4 +1,6 @@
-import { api, boot, currentUser, renderWho } from "./app.js";
+import { boot, currentUser, renderWho } from "./app.js";
+import { api } from "./lib/api.js";
+import { $, h } from "./lib/dom.js";
 import { fetchStagger, fetchWave, playStagger, playWave } from "./motion.js";
 
 const icons = {
@@ -12,19 +14,16 @@ const icons = {
 };
 
 async function showSystems() {
-  const container = document.querySelector("#systems");
+  const container = $("#systems");
   try {
     const systems = await api("/api/systems");
     container.innerHTML = "";
     const cards = systems.map((system) => {
-      const card = document.createElement("a");
-      card.className = "card system-card";
-      card.href = system.path;
-      card.dataset.system = system.id;
-      card.innerHTML = `<span class="icon">${icons[system.id] || ""}</span><h3></h3><p class="muted"></p><span class="go"></span>`;
-      card.querySelector("h3").textContent = system.name;
-      card.querySelector("p").textContent = system.tagline;
-      card.querySelector(".go").textContent = `Open ${system.name} →`;
+      const card = h("a", { class: "card system-card", href: system.path, "data-system": system.id },
+        h("span", { class: "icon", html: icons[system.id] || "" }),
+        h("h3", { text: system.name }),
+        h("p", { class: "muted", text: system.tagline }),
+        h("span", { class: "go", text: `Open ${system.name} →` }));
       container.append(card);
       return card;
     });
@@ -32,15 +31,12 @@ async function showSystems() {
     await playStagger(timeline, cards);
     const motionCard = container.querySelector('[data-system="motion"]');
     if (motionCard) {
-      const dots = document.createElement("div");
-      dots.className = "mini-wave";
-      dots.setAttribute("aria-hidden", "true");
-      for (let i = 0; i < 8; i++) dots.append(document.createElement("i"));
+      const dots = h("div", { class: "mini-wave", "aria-hidden": "true" }, Array.from({ length: 8 }, () => h("i")));
       motionCard.querySelector("p").after(dots);
       playWave(await fetchWave(8), Array.from(dots.children));
     }
   } catch (error) {
-    document.querySelector("#systems-error").textContent = error.message;
+    $("#systems-error").textContent = error.message;
   }
 }
 
@@ -51,18 +47,18 @@ function showTab(name) {
 }
 
 function setMessage(text, kind = "") {
-  const message = document.querySelector("#account-message");
+  const message = $("#account-message");
   message.textContent = text;
   message.className = `message ${kind}`;
 }
 
 async function showAccount(refresh = false) {
   const me = await currentUser(refresh);
-  document.querySelector("#account-status").textContent = me.isGuest
+  $("#account-status").textContent = me.isGuest
     ? `You are playing as ${me.displayName}. Save a username and password to keep your progress and play from other devices.`
     : `Signed in as ${me.displayName} (@${me.username}). Your progress is saved to this account.`;
-  document.querySelector("#guest-panel").hidden = !me.isGuest;
-  document.querySelector("#member-panel").hidden = me.isGuest;
+  $("#guest-panel").hidden = !me.isGuest;
+  $("#member-panel").hidden = me.isGuest;
   await renderWho();
 }
 
@@ -71,63 +67,48 @@ function formValues(form) {
   return { username: String(data.get("username") || "").trim(), password: String(data.get("password") || "") };
 }
 
+/**
+ * Sends one account change; then the account panel is drawn again (and `tab` shown) and `done` is said, or the
+ * server's refusal is. `form` is cleared once the change went through.
+ */
+async function accountChange(path, { body, form, tab, done }) {
+  try {
+    await api(path, { method: "POST", body });
+    form?.reset();
+    await showAccount(true);
+    if (tab) showTab(tab);
+    setMessage(done, "ok");
+  } catch (error) {
+    setMessage(error.message, "error");
+  }
+}
+
 function wireAccount() {
   for (const tab of document.querySelectorAll("[data-tab]")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
-  document.querySelector("#save-form").addEventListener("submit", async (event) => {
+  $("#save-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const values = formValues(event.target);
     // The username and password rules live on the server; its message says what to change.
-    try {
-      await api("/api/account/register", { method: "POST", body: values });
-      event.target.reset();
-      await showAccount(true);
-      setMessage("Saved. You can now sign in from any browser.", "ok");
-    } catch (error) {
-      setMessage(error.message, "error");
-    }
+    accountChange("/api/account/register", { body: formValues(event.target), form: event.target, done: "Saved. You can now sign in from any browser." });
   });
-  document.querySelector("#login-form").addEventListener("submit", async (event) => {
+  $("#login-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const values = formValues(event.target);
     if (!values.username || !values.password) return setMessage("Enter your username and password.", "error");
-    try {
-      await api("/api/account/login", { method: "POST", body: values });
-      event.target.reset();
-      await showAccount(true);
-      setMessage("Welcome back!", "ok");
-    } catch (error) {
-      setMessage(error.message, "error");
-    }
+    accountChange("/api/account/login", { body: values, form: event.target, done: "Welcome back!" });
   });
-  document.querySelector("#logout-everywhere").addEventListener("click", async () => {
-    try {
-      await api("/api/account/logout-everywhere", { method: "POST" });
-      await showAccount(true);
-      showTab("login");
-      setMessage("You are signed out on every device and every API token has stopped working.", "ok");
-    } catch (error) {
-      setMessage(error.message, "error");
-    }
-  });
-  document.querySelector("#logout").addEventListener("click", async () => {
-    try {
-      await api("/api/account/logout", { method: "POST" });
-      await showAccount(true);
-      showTab("login");
-      setMessage("You are signed out. Sign in again any time.", "ok");
-    } catch (error) {
-      setMessage(error.message, "error");
-    }
-  });
+  $("#logout-everywhere").addEventListener("click", () => accountChange("/api/account/logout-everywhere", {
+    tab: "login", done: "You are signed out on every device and every API token has stopped working.",
+  }));
+  $("#logout").addEventListener("click", () => accountChange("/api/account/logout", { tab: "login", done: "You are signed out. Sign in again any time." }));
 }
 
 async function showHealth() {
   try {
     const health = await api("/health");
-    document.querySelector("#version").textContent = health.version;
-    document.querySelector("#health").textContent = `Server ${health.status} · ${health.database}`;
+    $("#version").textContent = health.version;
+    $("#health").textContent = `Server ${health.status} · ${health.database}`;
   } catch {
-    document.querySelector("#health").textContent = "Server unreachable";
+    $("#health").textContent = "Server unreachable";
   }
 }
 

@@ -1,4 +1,5 @@
 import { boot } from "./app.js";
+import { $, h } from "./lib/dom.js";
 import { fetchChoreography, fetchStagger, fetchWave, playChoreography, playStagger, playWave, preference } from "./motion.js";
 
 const colors = ["#2f6f5e", "#c99a2e", "#6a7fb5", "#b5676a", "#5e8f4a", "#8a6bb0", "#3f8fa3", "#c07a3a"];
@@ -7,18 +8,14 @@ const names = ["Morning pages", "Solve today's cryptogram", "Three coins in the 
   "Plan the weekend", "Stretch for ten minutes", "Write a thank-you note"];
 
 const state = { config: "standard", origin: "first", count: 6, shown: 0, wave: null, waveOn: true };
-const list = document.querySelector("#stagger-list");
+const list = $("#stagger-list");
 
 function renderItems() {
   while (list.children.length < state.count) {
     const index = list.children.length;
-    const li = document.createElement("li");
-    li.dataset.index = String(index);
-    li.innerHTML = `<span class="dot"></span><span class="name"></span><span class="delay"></span>`;
-    li.querySelector(".dot").textContent = String(index + 1);
-    li.querySelector(".dot").style.background = colors[index % colors.length];
-    li.querySelector(".name").textContent = names[index % names.length];
-    list.append(li);
+    const dot = h("span", { class: "dot", text: String(index + 1) });
+    dot.style.background = colors[index % colors.length];
+    list.append(h("li", { "data-index": String(index) }, dot, h("span", { class: "name", text: names[index % names.length] }), h("span", { class: "delay" })));
   }
   while (list.children.length > state.count) list.lastElementChild.remove();
 }
@@ -30,7 +27,7 @@ function describeStagger(timeline) {
     li.classList.toggle("new", item && item.delay != null && timeline.previouslyRevealed > 0);
     label.textContent = !item || item.delay == null ? "shown" : `+${item.delay.toFixed(2)} s`;
   }
-  document.querySelector("#stagger-note").textContent =
+  $("#stagger-note").textContent =
     `${timeline.config} · ${timeline.curve.kind}${timeline.curve.response ? ` ${timeline.curve.response}/${timeline.curve.dampingFraction}` : ""}` +
     ` · each item ${timeline.duration.toFixed(2)} s · all done at ${timeline.totalDuration.toFixed(2)} s · ${timeline.preference} motion`;
 }
@@ -48,18 +45,18 @@ async function revealList({ previous = 0, direction = "enter" } = {}) {
 async function revealSequences() {
   const [card, listAppear] = await Promise.all([fetchChoreography("cardReveal"), fetchChoreography("listAppear")]);
   const pick = (root) => Object.fromEntries(Array.from(root.querySelectorAll("[data-step]")).map((el) => [el.dataset.step, el]));
-  document.querySelector("#sequence-note").textContent =
+  $("#sequence-note").textContent =
     card.steps.map((s) => `${s.id} +${s.delay.toFixed(2)} s`).join(" · ") + "   |   " +
     listAppear.steps.map((s) => `${s.id} +${s.delay.toFixed(2)} s`).join(" · ");
-  await Promise.all([playChoreography(card, pick(document.querySelector("#card-reveal"))),
-    playChoreography(listAppear, pick(document.querySelector("#list-appear")))]);
+  await Promise.all([playChoreography(card, pick($("#card-reveal"))),
+    playChoreography(listAppear, pick($("#list-appear")))]);
 }
 
 async function startWave() {
-  const row = document.querySelector("#wave-row");
+  const row = $("#wave-row");
   if (!row.children.length) {
     for (let i = 0; i < 12; i++) {
-      const dot = document.createElement("span");
+      const dot = h("span");
       dot.style.background = colors[i % colors.length];
       row.append(dot);
     }
@@ -69,12 +66,12 @@ async function startWave() {
   if (!state.waveOn) return;
   const payload = await fetchWave(row.children.length);
   state.wave = playWave(payload, Array.from(row.children));
-  document.querySelector("#toggle-wave").disabled = !payload.active;
+  $("#toggle-wave").disabled = !payload.active;
 }
 
 function showPreference() {
   const pref = preference();
-  document.querySelector("#preference-label").textContent = pref === "full" ? "Full motion" : "Calm: fades only";
+  $("#preference-label").textContent = pref === "full" ? "Full motion" : "Calm: fades only";
   document.body.dataset.motion = pref;
 }
 
@@ -91,17 +88,17 @@ function choose(groupSelector, key) {
 
 choose("#config-choice", "config");
 choose("#origin-choice", "origin");
-document.querySelector("#replay-list").addEventListener("click", () => revealList());
-document.querySelector("#add-items").addEventListener("click", () => {
+$("#replay-list").addEventListener("click", () => revealList());
+$("#add-items").addEventListener("click", () => {
   const previous = state.shown;
   state.count = Math.min(state.count + 3, names.length);
   revealList({ previous });
 });
-document.querySelector("#exit-list").addEventListener("click", () => revealList({ direction: "exit" }));
-document.querySelector("#reset-list").addEventListener("click", () => { state.count = 6; revealList(); });
-document.querySelector("#replay-sequences").addEventListener("click", () => revealSequences());
-document.querySelector("#replay-all").addEventListener("click", () => { revealList(); revealSequences(); });
-document.querySelector("#toggle-wave").addEventListener("click", (event) => {
+$("#exit-list").addEventListener("click", () => revealList({ direction: "exit" }));
+$("#reset-list").addEventListener("click", () => { state.count = 6; revealList(); });
+$("#replay-sequences").addEventListener("click", () => revealSequences());
+$("#replay-all").addEventListener("click", () => { revealList(); revealSequences(); });
+$("#toggle-wave").addEventListener("click", (event) => {
   state.waveOn = !state.waveOn;
   event.target.textContent = state.waveOn ? "Pause wave" : "Play wave";
   event.target.setAttribute("aria-pressed", String(state.waveOn));
@@ -114,5 +111,5 @@ showPreference();
 Promise.all([revealList(), revealSequences(), startWave()])
   .then(() => { document.body.dataset.ready = "true"; })
   .catch((error) => {
-    document.querySelector("#stagger-note").textContent = `Could not load the motion timelines: ${error.message}`;
+    $("#stagger-note").textContent = `Could not load the motion timelines: ${error.message}`;
   });

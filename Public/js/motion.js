@@ -1,5 +1,6 @@
 // The CompletionKit motion runtime: plays timelines computed by the server's Swift core with the
 // Web Animations API. It never invents a timing: delays, durations and easings all come from the payload.
+import { api } from "./lib/api.js";
 
 const CALM_KEY = "completionkit.calm";
 const reducedQuery = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
@@ -33,11 +34,8 @@ export function bindCalmSwitch(input) {
   input.addEventListener("change", () => setCalmMode(input.checked));
 }
 
-async function getJSON(path) {
-  const response = await fetch(path, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-  const body = await response.json().catch(() => null);
-  if (!response.ok) throw new Error((body && body.message) || `Request failed (${response.status})`);
-  return body;
+function getJSON(path) {
+  return api(path, { fallback: (status) => `Request failed (${status})` });
 }
 
 /** Fetches a named choreography for the current preference. */

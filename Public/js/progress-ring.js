@@ -10,6 +10,7 @@
 //
 // One shared requestAnimationFrame loop drives every moving ring and stops when none moves. The frame loop
 // allocates nothing: no arrays, objects, closures or strings, only numbers and canvas calls.
+import { h } from "./lib/dom.js";
 import { preference } from "./motion.js";
 
 const TAU = Math.PI * 2;
@@ -73,26 +74,18 @@ class RingModel {
  * technology; the others are progress bars.
  */
 function createView(model, size, slot, decorative) {
-  const host = document.createElement("span");
-  host.className = decorative ? "ring ring-decorative" : "ring";
-  host.dataset.projectId = model.id;
-  host.dataset.size = String(size);
-  host.dataset.slot = slot;
-  host.style.setProperty("--ring-size", `${size}px`);
-  if (decorative) {
-    host.setAttribute("aria-hidden", "true");
-    host.dataset.testid = "celebration-ring";
-  } else {
-    host.setAttribute("role", "progressbar");
-    host.setAttribute("aria-valuemin", "0");
-    host.setAttribute("aria-valuemax", "100");
-    host.dataset.testid = "ring";
-  }
-  const canvas = document.createElement("canvas");
-  canvas.setAttribute("aria-hidden", "true");
+  const canvas = h("canvas", { "aria-hidden": "true" });
   canvas.style.width = `${size}px`;
   canvas.style.height = `${size}px`;
-  host.append(canvas);
+  const host = h("span", {
+    class: decorative ? "ring ring-decorative" : "ring",
+    "data-project-id": model.id, "data-size": String(size), "data-slot": slot,
+    "data-testid": decorative ? "celebration-ring" : "ring",
+    // Decorative rings (the celebration's) are hidden from assistive technology; the others are progress bars.
+    "aria-hidden": decorative ? "true" : null,
+    role: decorative ? null : "progressbar", "aria-valuemin": decorative ? null : "0", "aria-valuemax": decorative ? null : "100",
+  }, canvas);
+  host.style.setProperty("--ring-size", `${size}px`);
   const view = {
     slot, size, decorative, host, canvas,
     ctx: canvas.getContext("2d"),
