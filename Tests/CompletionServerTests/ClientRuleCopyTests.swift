@@ -11,12 +11,15 @@ import Testing
 @Suite("No copies of Swift rules in the web client")
 struct ClientRuleCopyTests {
   /// The kids' page scripts, by file name.
-  static func kidsScripts() throws -> [(name: String, text: String)] {
+  static func kidsScripts() throws -> [(name: String, text: String)] { try scripts(of: "kids") }
+
+  /// A page's scripts: its entry `js/<page>.js` and every file of its folder `js/<page>/`.
+  static func scripts(of page: String) throws -> [(name: String, text: String)] {
     let folder = ServerOptions.defaultPublicDirectory().appendingPathComponent("js", isDirectory: true)
-    let kids = folder.appendingPathComponent("kids", isDirectory: true)
-    let files = [folder.appendingPathComponent("kids.js")]
-      + (try FileManager.default.contentsOfDirectory(at: kids, includingPropertiesForKeys: nil)).filter { $0.pathExtension == "js" }
-    return try files.map { ($0.lastPathComponent, try String(contentsOf: $0, encoding: .utf8)) }
+    let parts = folder.appendingPathComponent(page, isDirectory: true)
+    let files = [folder.appendingPathComponent("\(page).js")]
+      + (try FileManager.default.contentsOfDirectory(at: parts, includingPropertiesForKeys: nil)).filter { $0.pathExtension == "js" }
+    return try files.map { ("\(page)/\($0.lastPathComponent)", try String(contentsOf: $0, encoding: .utf8)) }
   }
 
   static func matches(_ pattern: String, in text: String) -> [String] {
@@ -28,8 +31,10 @@ struct ClientRuleCopyTests {
   @Test("The Projects page takes the ring's motion, percentages and the celebration's hold from the server")
   func projectScriptsCopyNoRule() async throws {
     let folder = ServerOptions.defaultPublicDirectory().appendingPathComponent("js", isDirectory: true)
-    for name in ["projects.js", "progress-ring.js"] {
-      let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+    let ring = ("progress-ring.js", try String(contentsOf: folder.appendingPathComponent("progress-ring.js"), encoding: .utf8))
+    let scripts = try Self.scripts(of: "projects") + [ring]
+    #expect(scripts.count >= 3)
+    for (name, text) in scripts {
       // The ring's 0.4 s and curve, the 100 ms debounce, the hold, the 0.6/0.56 geometry is the page's own
       // drawing (the seed's picture) — but no timing or percentage rule.
       for copy in [#"(?<![\d.])0?\.4\b"#, #"\b400\b"#, #"\bcubic-bezier\b"#, #"HOLD"#, #"\*\s*100\)"#, #"Math\.round\([^)]*100"#, #"completed\s*/\s*\w*total"#] {
@@ -45,11 +50,13 @@ struct ClientRuleCopyTests {
 
   @Test("The Challenges page takes points, limits, photo size and the celebration's timing from the server")
   func challengeScriptCopiesNoRule() async throws {
-    let file = ServerOptions.defaultPublicDirectory().appendingPathComponent("js/challenges.js")
-    let text = try String(contentsOf: file, encoding: .utf8)
+    let scripts = try Self.scripts(of: "challenges")
+    #expect(scripts.count >= 3)
     // Points by type, the 3 s dismissal, the 500/300 character limits and the 2048 px photo side are Swift's.
-    for copy in [#"\b750\b"#, #"(?<![*/] )(?<![*/])\b1000\b"#, #"\b3000\b"#, #"\b2048\b"#, #"(?<![\d.])(?<!>= )500\b"#, #"(?<![\d.])300\b"#, #"daily\s*:\s*100"#] {
-      #expect(Self.matches(copy, in: text).isEmpty, "challenges.js copies a rule: \(copy)")
+    for (name, text) in scripts {
+      for copy in [#"\b750\b"#, #"(?<![*/] )(?<![*/])\b1000\b"#, #"\b3000\b"#, #"\b2048\b"#, #"(?<![\d.])(?<!>= )500\b"#, #"(?<![\d.])300\b"#, #"daily\s*:\s*100"#] {
+        #expect(Self.matches(copy, in: text).isEmpty, "\(name) copies a rule: \(copy)")
+      }
     }
     try await withTestApp { client in
       let overview = try client.decode(ChallengesOverview.self, from: try await client.send(.GET, "/api/challenges"))
