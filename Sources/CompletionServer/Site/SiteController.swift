@@ -35,7 +35,7 @@ struct SiteController: RouteCollection {
 
   /// Page routes and the HTML file that renders each.
   static let pages: [(path: String, file: String)] = [
-    ("", "index.html"), ("motion", "motion.html"), ("cryptogram", "cryptogram.html"), ("cryptogram/stats", "cryptogram-stats.html"), ("kids", "kids.html"), ("projects", "projects.html"),
+    ("", "index.html"), ("motion", "motion.html"), ("cryptogram", "cryptogram.html"), ("cryptogram/stats", "cryptogram-stats.html"), ("kids", "kids.html"), ("projects", "projects.html"), ("projects/lab", "projects-lab.html"),
     ("challenges", "challenges.html"), ("api", "api.html"),
   ]
 
