@@ -48,7 +48,7 @@ swiftc=(swiftc -parse-as-library -module-cache-path "$work/cache")
 
 echo "Building the #Preview macro plugin"
 # Against the toolchain's own swift-syntax, the one the compiler loads the plugin into.
-host=$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")/lib/swift/host
+host=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["paths"]["runtimeResourcePath"])')/host
 "${swiftc[@]}" -swift-version 6 -emit-library -module-name PreviewsMacros -I "$host" -L "$host" \
   -lSwiftSyntax -lSwiftSyntaxMacros "$stub/PreviewsMacros/PreviewMacro.swift" -o "$work/libPreviewsMacros.so"
 plugin=(-load-plugin-library "$work/libPreviewsMacros.so")
