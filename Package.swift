@@ -80,7 +80,7 @@ let package = Package(
       name: "CompletionClient",
       dependencies: ["CompletionAPI", "CompletionCore", "Cryptogram", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
     // SwiftUI views over CompletionClient's models, for Apple platforms; every file is wrapped in
-    // `#if canImport(SwiftUI)`, so on Linux the target is empty (CI parse-checks it).
+    // `#if canImport(SwiftUI)`, so on Linux the target is empty (CI type-checks it against Tests/SwiftUIStub).
     .target(name: "CompletionKitUI", dependencies: ["CompletionClient", "CompletionAPI", "CompletionCore", "Projects"]),
     .executableTarget(
       name: "completionkit",
