@@ -302,7 +302,7 @@ public struct ProjectsExport: Codable, Hashable, Sendable {
   public let inbox: [Task]
   public let projects: [Project]
 
-  public static let formatName = "completionkit.projects"
+  public static let formatName = ProjectsFile.formatName
 
   public init(inbox: [Task], projects: [Project]) {
     format = Self.formatName

@@ -67,8 +67,7 @@ struct ProjectsAPITests {
   }
 
   static func verify(_ app: Application) async throws {
-    let sql = try #require(app.db as? any SQLDatabase)
-    let (_, mismatches) = try await ProjectStore.verify(on: sql)
+    let (_, mismatches) = try await SQLProjectsStore(app.db).verify()
     #expect(mismatches.isEmpty, "\(mismatches)")
   }
 
@@ -284,6 +283,57 @@ struct ProjectsAPITests {
       let list = try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(project.id)/tasks"))
       #expect(list.tasks.first?.completed == false)  // the replay changed nothing
       #expect(try await Self.toggle(client, task.id, false, headers: key).status == .conflict)
+    }
+  }
+
+  @Test("An Idempotency-Key on a create: 20 at once make one project and one task, every answer the same; the key with other parameters is a conflict")
+  func idempotentCreates() async throws {
+    try await withTestApp { client, app in
+      _ = try await Self.project(client, "Setup")
+      let cookie = client.sessionCookie
+      func burst(_ path: String, _ body: some Encodable & Sendable, key: String) async throws -> [TestResponse] {
+        try await withThrowingTaskGroup(of: TestResponse.self) { group in
+          for _ in 0..<20 {
+            group.addTask {
+              let tab = client.stranger()
+              tab.sessionCookie = cookie
+              return try await tab.send(.POST, path, json: body, headers: ["Idempotency-Key": key])
+            }
+          }
+          return try await group.reduce(into: []) { $0.append($1) }
+        }
+      }
+      let projectKey = UUID().uuidString
+      let projects = try await burst("/api/projects", ProjectRequest(name: "Once"), key: projectKey)
+      #expect(projects.map(\.status.code) == Array(repeating: 201, count: 20))
+      #expect(Set(projects.map(\.body)).count == 1)
+      let project = try client.decode(ProjectView.self, from: projects[0])
+      var overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.projects.filter { $0.name == "Once" }.count == 1)
+
+      let taskKey = UUID().uuidString
+      let tasks = try await burst("/api/tasks", TaskRequest(title: "Only once", projectId: .set(project.id)), key: taskKey)
+      #expect(tasks.map(\.status.code) == Array(repeating: 201, count: 20))
+      #expect(Set(tasks.map(\.body)).count == 1)
+      let list = try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(project.id)/tasks"))
+      #expect(list.tasks.map(\.title) == ["Only once"] && list.project?.total == 1)
+
+      // A later retry replays; the same key for another request is refused and changes nothing.
+      let retry = try await client.send(.POST, "/api/tasks", json: TaskRequest(title: "Only once", projectId: .set(project.id)), headers: ["Idempotency-Key": taskKey])
+      #expect(retry.status == .created && retry.headers.first(name: "Idempotent-Replayed") == "true" && retry.body == tasks[0].body)
+      for (path, body) in [("/api/projects", ProjectRequest(name: "Other") as any Encodable), ("/api/tasks", TaskRequest(title: "Other") as any Encodable)] {
+        let reused = try await client.send(.POST, path, json: body, headers: ["Idempotency-Key": path == "/api/projects" ? projectKey : taskKey])
+        let code = try client.decode(APIErrorBody.self, from: reused).code
+        #expect(reused.status == .conflict && code == "idempotency_key_reused")
+      }
+      // An import with a key imports once.
+      let importKey: HTTPHeaders = ["Idempotency-Key": UUID().uuidString]
+      let firstImport = try await client.send(.POST, "/api/projects/import", raw: "# Kitchen\n- Paint\n", contentType: "text/plain", headers: importKey)
+      let again = try await client.send(.POST, "/api/projects/import", raw: "# Kitchen\n- Paint\n", contentType: "text/plain", headers: importKey)
+      #expect(firstImport.status == .ok && again.body == firstImport.body && again.headers.first(name: "Idempotent-Replayed") == "true")
+      overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.projects.map(\.name) == ["Setup", "Once", "Kitchen"])
+      try await Self.verify(app)
     }
   }
 
