@@ -337,6 +337,21 @@ struct ProjectsAPITests {
     }
   }
 
+  @Test("The overview sends the labels and limits a page shows, as the server keeps them")
+  func labelsAndLimits() async throws {
+    try await withTestApp { client, _ in
+      let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.colorLabels?.map(\.value) == overview.colors)
+      #expect(overview.colorLabels?.first == LabelledValue(value: "red", label: "Red"))
+      #expect(overview.priorities?.map(\.label) == ["None", "Low", "Medium", "High"])
+      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000))
+      // The limit sent is the limit kept.
+      let title = String(repeating: "x", count: try #require(overview.limits?.title))
+      #expect(try await client.send(.POST, "/api/tasks", json: TaskRequest(title: title)).status == .created)
+      #expect(try await client.send(.POST, "/api/tasks", json: TaskRequest(title: title + "x")).status == .badRequest)
+    }
+  }
+
   @Test("Live: a change made elsewhere reaches an open stream; a burst ends on the right value; a reconnect resumes")
   func liveStream() async throws {
     try await withTestApp { client, _ in

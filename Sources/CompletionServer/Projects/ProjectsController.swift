@@ -44,8 +44,12 @@ struct ProjectsController: RouteCollection {
   static func overview(owner: OwnerCounters, projects: [ProjectItem]) -> ProjectsOverview {
     ProjectsOverview(
       inbox: owner.inboxView, projects: projects.map(\.view), colors: ProjectColor.allCases.map(\.rawValue), ring: ringPayload,
-      revision: owner.revision)
+      revision: owner.revision, colorLabels: colorLabels, priorities: priorities, limits: .current)
   }
+
+  /// The labels a page shows for colours and priorities (sent so no page keeps its own copy).
+  static let colorLabels = ProjectColor.allCases.map { LabelledValue(value: $0.rawValue, label: $0.label) }
+  static let priorities = TaskPriority.allCases.map { LabelledValue(value: $0.rawValue, label: $0.label) }
 
   static let ringPayload = RingAnimationPayload(duration: ProjectRing.duration, samples: ProjectRing.samples())
 
