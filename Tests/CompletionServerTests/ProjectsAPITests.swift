@@ -352,6 +352,58 @@ struct ProjectsAPITests {
     }
   }
 
+  @Test("When a group runs its writes again (one did not land), every task change counts once and the finished project pays once")
+  func groupRunAgain() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-projects-group-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let options = ServerOptions(
+      database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
+    try await withTestApp(options: options) { client, app in
+      let project = try await Self.project(client)
+      var ids: [String] = []
+      for i in 0..<12 { ids.append(try #require(try await Self.task(client, "T\(i)", in: project).task?.id)) }
+      let cookie = client.sessionCookie
+      let taskIDs = ids
+      let runner = app.services.runner
+      let db = app.db
+      // Completions, new tasks and writes that never land, all at once: the groups they share run a second time.
+      let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
+        for index in 0..<36 {
+          group.addTask {
+            let tab = client.stranger()
+            tab.sessionCookie = cookie
+            switch index % 3 {
+            case 0: return try await Self.toggle(tab, taskIDs[index / 3], true).status == .ok
+            case 1:
+              let created = try await tab.send(.POST, "/api/tasks", json: TaskRequest(title: "Inbox \(index)", completed: true))
+              return created.status == .created
+            default:
+              var allLost = true
+              for round in 0..<30 {
+                let landed = try await runner.write(on: db) { db -> Int? in
+                  try await User(displayName: "lost-\(index)-\(round)", isGuest: true).create(on: db)
+                  return nil
+                }
+                allLost = allLost && landed == nil
+              }
+              return allLost
+            }
+          }
+        }
+        return try await group.reduce(into: [Bool]()) { $0.append($1) }
+      }
+      #expect(answers.allSatisfy { $0 })
+      try await Self.verify(app)
+      let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.projects.first?.completed == 12 && overview.projects.first?.isComplete == true)
+      #expect(overview.inbox.total == 12 && overview.inbox.completed == 12)
+      let user = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me")).id
+      #expect(try await SQLLedgerStore(db).balance(of: user, in: "points") == 10)
+      #expect(try await User.query(on: db).filter(\.$displayName ~~ "lost-").count() == 0)
+    }
+  }
+
   @Test("Live: a change made elsewhere reaches an open stream; a burst ends on the right value; a reconnect resumes")
   func liveStream() async throws {
     try await withTestApp { client, _ in
