@@ -78,14 +78,59 @@ public struct ProjectsOverview: Codable, Hashable, Sendable {
   public let ring: RingAnimationPayload
   /// The person's change counter: the live stream's event id.
   public let revision: Int
+  /// The colours with their names for people, in the picker's order (nil from servers before they were sent).
+  public let colorLabels: [LabelledValue]?
+  /// The priorities with their names for people, lowest first.
+  public let priorities: [LabelledValue]?
+  /// What a project or task may hold: the server refuses more.
+  public let limits: ProjectLimitsView?
 
-  public init(inbox: InboxView, projects: [ProjectView], colors: [String], ring: RingAnimationPayload, revision: Int) {
+  public init(
+    inbox: InboxView, projects: [ProjectView], colors: [String], ring: RingAnimationPayload, revision: Int, colorLabels: [LabelledValue]? = nil,
+    priorities: [LabelledValue]? = nil, limits: ProjectLimitsView? = nil
+  ) {
     self.inbox = inbox
     self.projects = projects
     self.colors = colors
     self.ring = ring
     self.revision = revision
+    self.colorLabels = colorLabels
+    self.priorities = priorities
+    self.limits = limits
   }
+}
+
+/// A value a client sends and the words it shows for it.
+public struct LabelledValue: Codable, Hashable, Sendable {
+  public let value: String
+  public let label: String
+
+  public init(value: String, label: String) {
+    self.value = value
+    self.label = label
+  }
+}
+
+/// The Projects system's limits, in code points (as the API document's `maxLength`), and counts.
+public struct ProjectLimitsView: Codable, Hashable, Sendable {
+  public let name: Int
+  public let title: Int
+  public let notes: Int
+  public let projects: Int
+  public let tasksPerImport: Int
+
+  public init(name: Int, title: Int, notes: Int, projects: Int, tasksPerImport: Int) {
+    self.name = name
+    self.title = title
+    self.notes = notes
+    self.projects = projects
+    self.tasksPerImport = tasksPerImport
+  }
+
+  /// The limits the server keeps.
+  public static let current = ProjectLimitsView(
+    name: ProjectLimits.maxNameLength, title: ProjectLimits.maxTitleLength, notes: ProjectLimits.maxNotesLength,
+    projects: ProjectLimits.maxProjects, tasksPerImport: ProjectLimits.maxTasksPerImport)
 }
 
 /// A task as the API shows it.
@@ -302,7 +347,7 @@ public struct ProjectsExport: Codable, Hashable, Sendable {
   public let inbox: [Task]
   public let projects: [Project]
 
-  public static let formatName = "completionkit.projects"
+  public static let formatName = ProjectsFile.formatName
 
   public init(inbox: [Task], projects: [Project]) {
     format = Self.formatName

@@ -195,8 +195,7 @@ public enum Launcher {
   /// Recounts every project's and Inbox's tasks and compares them with the kept counts.
   public static func verifyProjects(options: ServerOptions, logLevel: String) async throws -> LedgerReport {
     try await withApplication(options: options, logLevel: logLevel) { app in
-      guard let sql = app.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
-      let (checked, mismatches) = try await ProjectStore.verify(on: sql)
+      let (checked, mismatches) = try await SQLProjectsStore(app.db).verify()
       var lines = mismatches.map { "mismatch: \($0)" }
       lines.append(
         mismatches.isEmpty

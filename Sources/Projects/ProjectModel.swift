@@ -6,6 +6,9 @@ public enum ProjectColor: String, CaseIterable, Codable, Sendable {
 
   /// A new project's colour.
   public static let `default` = ProjectColor.gray
+
+  /// The colour's name for people (a screen reader reads it beside the swatch).
+  public var label: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 }
 
 /// A task's priority (the original stores 0–3).
@@ -21,6 +24,9 @@ public enum TaskPriority: String, CaseIterable, Codable, Sendable, Comparable {
   }
 
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.level < rhs.level }
+
+  /// The priority's name for people.
+  public var label: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 }
 
 /// The limits a project or task must keep; checked by the server before anything is stored.

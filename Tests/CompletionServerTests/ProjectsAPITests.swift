@@ -67,8 +67,7 @@ struct ProjectsAPITests {
   }
 
   static func verify(_ app: Application) async throws {
-    let sql = try #require(app.db as? any SQLDatabase)
-    let (_, mismatches) = try await ProjectStore.verify(on: sql)
+    let (_, mismatches) = try await SQLProjectsStore(app.db).verify()
     #expect(mismatches.isEmpty, "\(mismatches)")
   }
 
@@ -284,6 +283,124 @@ struct ProjectsAPITests {
       let list = try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(project.id)/tasks"))
       #expect(list.tasks.first?.completed == false)  // the replay changed nothing
       #expect(try await Self.toggle(client, task.id, false, headers: key).status == .conflict)
+    }
+  }
+
+  @Test("An Idempotency-Key on a create: 20 at once make one project and one task, every answer the same; the key with other parameters is a conflict")
+  func idempotentCreates() async throws {
+    try await withTestApp { client, app in
+      _ = try await Self.project(client, "Setup")
+      let cookie = client.sessionCookie
+      func burst(_ path: String, _ body: some Encodable & Sendable, key: String) async throws -> [TestResponse] {
+        try await withThrowingTaskGroup(of: TestResponse.self) { group in
+          for _ in 0..<20 {
+            group.addTask {
+              let tab = client.stranger()
+              tab.sessionCookie = cookie
+              return try await tab.send(.POST, path, json: body, headers: ["Idempotency-Key": key])
+            }
+          }
+          return try await group.reduce(into: []) { $0.append($1) }
+        }
+      }
+      let projectKey = UUID().uuidString
+      let projects = try await burst("/api/projects", ProjectRequest(name: "Once"), key: projectKey)
+      #expect(projects.map(\.status.code) == Array(repeating: 201, count: 20))
+      #expect(Set(projects.map(\.body)).count == 1)
+      let project = try client.decode(ProjectView.self, from: projects[0])
+      var overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.projects.filter { $0.name == "Once" }.count == 1)
+
+      let taskKey = UUID().uuidString
+      let tasks = try await burst("/api/tasks", TaskRequest(title: "Only once", projectId: .set(project.id)), key: taskKey)
+      #expect(tasks.map(\.status.code) == Array(repeating: 201, count: 20))
+      #expect(Set(tasks.map(\.body)).count == 1)
+      let list = try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(project.id)/tasks"))
+      #expect(list.tasks.map(\.title) == ["Only once"] && list.project?.total == 1)
+
+      // A later retry replays; the same key for another request is refused and changes nothing.
+      let retry = try await client.send(.POST, "/api/tasks", json: TaskRequest(title: "Only once", projectId: .set(project.id)), headers: ["Idempotency-Key": taskKey])
+      #expect(retry.status == .created && retry.headers.first(name: "Idempotent-Replayed") == "true" && retry.body == tasks[0].body)
+      for (path, body) in [("/api/projects", ProjectRequest(name: "Other") as any Encodable), ("/api/tasks", TaskRequest(title: "Other") as any Encodable)] {
+        let reused = try await client.send(.POST, path, json: body, headers: ["Idempotency-Key": path == "/api/projects" ? projectKey : taskKey])
+        let code = try client.decode(APIErrorBody.self, from: reused).code
+        #expect(reused.status == .conflict && code == "idempotency_key_reused")
+      }
+      // An import with a key imports once.
+      let importKey: HTTPHeaders = ["Idempotency-Key": UUID().uuidString]
+      let firstImport = try await client.send(.POST, "/api/projects/import", raw: "# Kitchen\n- Paint\n", contentType: "text/plain", headers: importKey)
+      let again = try await client.send(.POST, "/api/projects/import", raw: "# Kitchen\n- Paint\n", contentType: "text/plain", headers: importKey)
+      #expect(firstImport.status == .ok && again.body == firstImport.body && again.headers.first(name: "Idempotent-Replayed") == "true")
+      overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.projects.map(\.name) == ["Setup", "Once", "Kitchen"])
+      try await Self.verify(app)
+    }
+  }
+
+  @Test("The overview sends the labels and limits a page shows, as the server keeps them")
+  func labelsAndLimits() async throws {
+    try await withTestApp { client, _ in
+      let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.colorLabels?.map(\.value) == overview.colors)
+      #expect(overview.colorLabels?.first == LabelledValue(value: "red", label: "Red"))
+      #expect(overview.priorities?.map(\.label) == ["None", "Low", "Medium", "High"])
+      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000))
+      // The limit sent is the limit kept.
+      let title = String(repeating: "x", count: try #require(overview.limits?.title))
+      #expect(try await client.send(.POST, "/api/tasks", json: TaskRequest(title: title)).status == .created)
+      #expect(try await client.send(.POST, "/api/tasks", json: TaskRequest(title: title + "x")).status == .badRequest)
+    }
+  }
+
+  @Test("When a group runs its writes again (one did not land), every task change counts once and the finished project pays once")
+  func groupRunAgain() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-projects-group-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let options = ServerOptions(
+      database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
+    try await withTestApp(options: options) { client, app in
+      let project = try await Self.project(client)
+      var ids: [String] = []
+      for i in 0..<12 { ids.append(try #require(try await Self.task(client, "T\(i)", in: project).task?.id)) }
+      let cookie = client.sessionCookie
+      let taskIDs = ids
+      let runner = app.services.runner
+      let db = app.db
+      // Completions, new tasks and writes that never land, all at once: the groups they share run a second time.
+      let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
+        for index in 0..<36 {
+          group.addTask {
+            let tab = client.stranger()
+            tab.sessionCookie = cookie
+            switch index % 3 {
+            case 0: return try await Self.toggle(tab, taskIDs[index / 3], true).status == .ok
+            case 1:
+              let created = try await tab.send(.POST, "/api/tasks", json: TaskRequest(title: "Inbox \(index)", completed: true))
+              return created.status == .created
+            default:
+              var allLost = true
+              for round in 0..<30 {
+                let landed = try await runner.write(on: db) { db -> Int? in
+                  try await User(displayName: "lost-\(index)-\(round)", isGuest: true).create(on: db)
+                  return nil
+                }
+                allLost = allLost && landed == nil
+              }
+              return allLost
+            }
+          }
+        }
+        return try await group.reduce(into: [Bool]()) { $0.append($1) }
+      }
+      #expect(answers.allSatisfy { $0 })
+      try await Self.verify(app)
+      let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.projects.first?.completed == 12 && overview.projects.first?.isComplete == true)
+      #expect(overview.inbox.total == 12 && overview.inbox.completed == 12)
+      let user = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me")).id
+      #expect(try await SQLLedgerStore(db).balance(of: user, in: "points") == 10)
+      #expect(try await User.query(on: db).filter(\.$displayName ~~ "lost-").count() == 0)
     }
   }
 

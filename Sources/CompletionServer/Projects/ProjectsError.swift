@@ -1,59 +1,14 @@
 import Projects
 import Vapor
 
-/// Refusals of the Projects API, each with a stable code.
-enum ProjectsError: APIErrorConvertible, Equatable {
-  case projectNotFound
-  case taskNotFound
-  case invalidColor(String)
-  case invalidPriority(String)
-  case invalidDueDate(String)
-  case emptyTitle
-  case tooLong(field: String, limit: Int)
-  case invalidID(String)
-  case orderMismatch
-  case tooManyProjects
-  case invalidImport(String)
-
-  var status: HTTPResponseStatus {
+/// The Projects system's refusals (``ProjectsError``, with their codes and messages, live in its core) as
+/// HTTP answers.
+extension ProjectsError: APIErrorConvertible {
+  public var status: HTTPResponseStatus {
     switch self {
     case .projectNotFound, .taskNotFound: .notFound
     case .tooManyProjects: .conflict
     default: .badRequest
-    }
-  }
-
-  var code: String {
-    switch self {
-    case .projectNotFound: "project_not_found"
-    case .taskNotFound: "task_not_found"
-    case .invalidColor: "invalid_color"
-    case .invalidPriority: "invalid_priority"
-    case .invalidDueDate: "invalid_due_date"
-    case .emptyTitle: "empty_title"
-    case .tooLong: "too_long"
-    case .invalidID: "invalid_id"
-    case .orderMismatch: "order_mismatch"
-    case .tooManyProjects: "too_many_projects"
-    case .invalidImport: "invalid_import"
-    }
-  }
-
-  var message: String {
-    switch self {
-    case .projectNotFound: "That project was not found. It may have been deleted in another window."
-    case .taskNotFound: "That task was not found. It may have been deleted in another window."
-    case .invalidColor(let color):
-      "“\(color)” is not a project colour. Choose one of: \(ProjectColor.allCases.map(\.rawValue).joined(separator: ", "))."
-    case .invalidPriority(let priority):
-      "“\(priority)” is not a priority. Choose one of: \(TaskPriority.allCases.map(\.rawValue).joined(separator: ", "))."
-    case .invalidDueDate(let date): "“\(date)” is not a due date we can keep. Use a date from 1900 to 2999 in the form YYYY-MM-DD, for example 2026-12-24."
-    case .emptyTitle: "A task needs a title."
-    case .tooLong(let field, let limit): "The \(field) may have at most \(limit) characters."
-    case .invalidID(let id): "“\(id)” is not an id this server made."
-    case .orderMismatch: "The new order must list every item of that list exactly once. Reload and try again."
-    case .tooManyProjects: "You have \(ProjectLimits.maxProjects) projects, the most one person can have. Delete one to add another."
-    case .invalidImport(let detail): "Nothing was imported: \(detail)"
     }
   }
 }

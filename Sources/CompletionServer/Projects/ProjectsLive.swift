@@ -29,9 +29,9 @@ final class ProjectsLive: Sendable {
   }
 
   /// Announces `change` from inside its transaction (PostgreSQL delivers it at the commit, or never).
-  func announce(_ change: ProjectChange, on db: any SQLDatabase) async throws {
+  func announce(_ change: ProjectChange, on db: any Database) async throws {
     guard postgresURL != nil else { return }
-    try await db.raw("SELECT pg_notify(\(bind: Self.channel), \(bind: Self.payload(of: change)))").run()
+    try await SQLProjectsStore(db).notify(channel: Self.channel, payload: Self.payload(of: change))
   }
 
   /// Tells this process's pages about a committed change (SQLite; on PostgreSQL the notification does).
@@ -62,12 +62,12 @@ final class ProjectsLive: Sendable {
     if let postgresURL { await hub.startListening(url: postgresURL, eventLoop: app.eventLoopGroup.any(), logger: app.logger) }
     let (subscription, stream) = await hub.subscribe(userID)
     // Subscribed first, then read: a change committed in between arrives after the snapshot, never lost.
-    let db = try ProjectsController.sql(req.db)
-    let owner = try await ProjectStore.owner(userID, on: db)
+    let store = SQLProjectsStore(req.db)
+    let owner = try await store.owner(userID)
     var first = "retry: 2000\n\n"
     if lastSeen == nil || lastSeen != owner.revision {
-      let projects = try await ProjectStore.projects(userID, on: db)
-      let update = ProjectsLiveUpdate(revision: owner.revision, snapshot: true, inbox: owner.inbox, projects: projects.map(\.view), deleted: [])
+      let projects = try await store.projects(userID)
+      let update = ProjectsLiveUpdate(revision: owner.revision, snapshot: true, inbox: owner.inboxView, projects: projects.map(\.view), deleted: [])
       first += try Self.event(update)
     }
     let hub = hub
@@ -142,18 +142,18 @@ actor ProjectsHub {
     pending[userID] = coalescer
     let all = everything.remove(userID) != nil
     do {
-      guard let db = database() as? any SQLDatabase else { return }
-      let owner = try await ProjectStore.owner(userID, on: db)
+      let store = SQLProjectsStore(database())
+      let owner = try await store.owner(userID)
       let update: ProjectsLiveUpdate
       if all {
-        let projects = try await ProjectStore.projects(userID, on: db)
-        update = ProjectsLiveUpdate(revision: owner.revision, snapshot: true, inbox: owner.inbox, projects: projects.map(\.view), deleted: [])
+        let projects = try await store.projects(userID)
+        update = ProjectsLiveUpdate(revision: owner.revision, snapshot: true, inbox: owner.inboxView, projects: projects.map(\.view), deleted: [])
       } else {
         let ids = keys.subtracting([userID])
-        let projects = try await ProjectStore.projects(userID, ids: ids, on: db)
+        let projects = try await store.projects(userID, ids: ids)
         let found = Set(projects.map(\.id))
         update = ProjectsLiveUpdate(
-          revision: owner.revision, snapshot: false, inbox: owner.inbox, projects: projects.map(\.view),
+          revision: owner.revision, snapshot: false, inbox: owner.inboxView, projects: projects.map(\.view),
           deleted: ids.subtracting(found).map(\.uuidString).sorted())
       }
       pages.send(ByteBuffer(string: try ProjectsLive.event(update)), to: userID)

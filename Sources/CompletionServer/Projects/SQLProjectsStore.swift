@@ -1,0 +1,440 @@
+import CompletionAPI
+import CompletionCore
+import Fluent
+import FluentSQL
+import Foundation
+import Projects
+
+/// The Projects store in SQL (SQLite and PostgreSQL). Every save keeps the counts in its own transaction
+/// (an increment, never a recount) and bumps the person's change counter once. Reads and writes alike take
+/// a database (a pooled connection, or a write transaction) and answer values.
+struct SQLProjectsStore: ProjectsStore {
+  let sql: any SQLDatabase
+
+  init(_ db: any Database) {
+    // The one place the Projects system needs SQL of its database.
+    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    self.sql = sql
+  }
+
+  // MARK: Rows
+
+  private struct ProjectRow: Decodable {
+    let id: UUID
+    let name: String
+    let color: String
+    let notes: String
+    let position: Int
+    let total_count: Int
+    let completed_count: Int
+    let revision: Int
+
+    var item: ProjectItem {
+      ProjectItem(
+        id: id, name: name, color: color, notes: notes, position: position,
+        counts: CompletionRatio(completed: completed_count, total: total_count), revision: revision)
+    }
+
+    static let columns = "id, name, color, notes, position, total_count, completed_count, revision"
+  }
+
+  private struct TaskRow: Decodable {
+    let id: UUID
+    let project_id: UUID?
+    let title: String
+    let notes: String
+    let priority: Int
+    let due_date: String?
+    let completed: Bool
+    let completed_at: Date?
+    let position: Int
+    let version: Int
+
+    var item: TaskItem {
+      TaskItem(
+        id: id, projectID: project_id, title: title, notes: notes, priority: TaskPriority(level: priority) ?? .none, dueDate: due_date,
+        completed: completed, completedAt: completed_at, position: position, version: version)
+    }
+
+    static let columns = "id, project_id, title, notes, priority, due_date, completed, completed_at, position, version"
+  }
+
+  private struct OwnerRow: Decodable {
+    let inbox_total: Int
+    let inbox_completed: Int
+    let revision: Int
+    let next_position: Int
+
+    var counters: OwnerCounters {
+      OwnerCounters(inbox: CompletionRatio(completed: inbox_completed, total: inbox_total), revision: revision, nextPosition: next_position)
+    }
+  }
+
+  /// A task with its project and its owner's counters, read in one statement (the load of every task change).
+  private struct TaskWithListRow: Decodable {
+    let id: UUID
+    let project_id: UUID?
+    let title: String
+    let notes: String
+    let priority: Int
+    let due_date: String?
+    let completed: Bool
+    let completed_at: Date?
+    let position: Int
+    let version: Int
+    let p_name: String?
+    let p_color: String?
+    let p_notes: String?
+    let p_position: Int?
+    let p_total: Int?
+    let p_completed: Int?
+    let p_revision: Int?
+    let inbox_total: Int?
+    let inbox_completed: Int?
+    let o_revision: Int?
+    let next_position: Int?
+  }
+
+  // MARK: Reads
+
+  func owner(_ user: UUID) async throws -> OwnerCounters {
+    try await sql.raw("SELECT inbox_total, inbox_completed, revision, next_position FROM project_owners WHERE user_id = \(bind: user)")
+      .first(decoding: OwnerRow.self)?.counters ?? .empty
+  }
+
+  func projects(_ user: UUID) async throws -> [ProjectItem] {
+    try await sql.raw(
+      "SELECT \(unsafeRaw: ProjectRow.columns) FROM projects WHERE user_id = \(bind: user) ORDER BY position, created_at"
+    ).all(decoding: ProjectRow.self).map(\.item)
+  }
+
+  func projects(_ user: UUID, ids: Set<UUID>) async throws -> [ProjectItem] {
+    guard !ids.isEmpty else { return [] }
+    return try await sql.select().column(SQLRaw(ProjectRow.columns)).from(ProjectTables.projects)
+      .where("user_id", .equal, SQLBind(user)).where("id", .in, SQLBind.group(Array(ids)))
+      .orderBy("position").orderBy("created_at")
+      .all(decoding: ProjectRow.self).map(\.item)
+  }
+
+  func project(_ id: UUID, of user: UUID) async throws -> ProjectItem? {
+    try await sql.raw(
+      "SELECT \(unsafeRaw: ProjectRow.columns) FROM projects WHERE id = \(bind: id) AND user_id = \(bind: user)"
+    ).first(decoding: ProjectRow.self)?.item
+  }
+
+  func tasks(_ user: UUID, in list: TaskList) async throws -> [TaskItem] {
+    let query = sql.select().column(SQLRaw(TaskRow.columns)).from(ProjectTables.tasks).where("user_id", .equal, SQLBind(user))
+    if let projectID = list.projectID {
+      query.where("project_id", .equal, SQLBind(projectID))
+    } else {
+      query.where("project_id", .is, SQLLiteral.null)
+    }
+    return try await query.orderBy("position").orderBy("created_at").all(decoding: TaskRow.self).map(\.item)
+  }
+
+  func allTasks(_ user: UUID) async throws -> [TaskItem] {
+    try await sql.raw(
+      "SELECT \(unsafeRaw: TaskRow.columns) FROM project_tasks WHERE user_id = \(bind: user) ORDER BY position, created_at"
+    ).all(decoding: TaskRow.self).map(\.item)
+  }
+
+  func board(_ footprint: Footprint, of user: UUID) async throws -> TaskBoard {
+    var board = TaskBoard()
+    var projectIDs = footprint.projects
+    if let id = footprint.task {
+      // The task, the list it is in and the owner's counters in one read: a toggle's whole load.
+      guard
+        let row = try await sql.raw(
+          """
+          SELECT t.id AS id, t.project_id AS project_id, t.title AS title, t.notes AS notes, t.priority AS priority,
+            t.due_date AS due_date, t.completed AS completed, t.completed_at AS completed_at, t.position AS position, t.version AS version,
+            p.name AS p_name, p.color AS p_color, p.notes AS p_notes, p.position AS p_position, p.total_count AS p_total,
+            p.completed_count AS p_completed, p.revision AS p_revision,
+            o.inbox_total AS inbox_total, o.inbox_completed AS inbox_completed, o.revision AS o_revision, o.next_position AS next_position
+          FROM project_tasks t
+            LEFT JOIN projects p ON p.id = t.project_id
+            LEFT JOIN project_owners o ON o.user_id = t.user_id
+          WHERE t.id = \(bind: id) AND t.user_id = \(bind: user)
+          """
+        ).first(decoding: TaskWithListRow.self)
+      else { return board }  // not this person's: the command is refused
+      board.tasks[id] = TaskItem(
+        id: row.id, projectID: row.project_id, title: row.title, notes: row.notes, priority: TaskPriority(level: row.priority) ?? .none,
+        dueDate: row.due_date, completed: row.completed, completedAt: row.completed_at, position: row.position, version: row.version)
+      if let projectID = row.project_id, let name = row.p_name, let color = row.p_color, let notes = row.p_notes, let position = row.p_position,
+        let total = row.p_total, let completed = row.p_completed, let revision = row.p_revision
+      {
+        board.projects[projectID] = ProjectItem(
+          id: projectID, name: name, color: color, notes: notes, position: position, counts: CompletionRatio(completed: completed, total: total),
+          revision: revision)
+        projectIDs.remove(projectID)
+      }
+      if let total = row.inbox_total, let completed = row.inbox_completed, let revision = row.o_revision, let next = row.next_position {
+        board.owner = OwnerCounters(inbox: CompletionRatio(completed: completed, total: total), revision: revision, nextPosition: next)
+      }
+    } else {
+      board.owner = try await owner(user)
+    }
+    if footprint.allProjects {
+      for project in try await projects(user) { board.projects[project.id] = project }
+    } else {
+      for project in try await projects(user, ids: projectIDs) { board.projects[project.id] = project }
+    }
+    if let list = footprint.tasksOf {
+      for task in try await tasks(user, in: list) { board.tasks[task.id] = task }
+    }
+    if footprint.projectCount {
+      board.projectCount = try await projectCount(user)
+    }
+    return board
+  }
+
+  private struct Count: Decodable { let n: Int }
+
+  private func projectCount(_ user: UUID) async throws -> Int {
+    try await sql.raw("SELECT COUNT(*) AS n FROM projects WHERE user_id = \(bind: user)").first(decoding: Count.self)?.n ?? 0
+  }
+
+  // MARK: Writes (inside the caller's transaction)
+
+  func save(_ effects: [TaskBoardEffect], of user: UUID, at now: Date) async throws -> SavedChange? {
+    guard !effects.isEmpty else { return SavedChange(owner: try await owner(user)) }
+    // The owner's row first (every change of a person passes it, so two changes of one person queue in one
+    // order): the Inbox's counts, the change counter and the positions this change places things at.
+    var inbox = CountDelta.none
+    var reserved: (count: Int, first: Int)?
+    for effect in effects {
+      switch effect {
+      case .listCounted(nil, let delta): inbox = CountDelta(total: inbox.total + delta.total, completed: inbox.completed + delta.completed)
+      case .positionsReserved(let count, let first): reserved = (count, first)
+      default: continue
+      }
+    }
+    let owner = try await bumpOwner(user, inbox: inbox, positions: reserved?.count ?? 0)
+    // Positions as the handled board saw them, moved to where the stored counter has them.
+    let shift = reserved.map { owner.nextPosition - $0.count + 1 - $0.first } ?? 0
+    var saved = SavedChange(owner: owner)
+    var inserts: [TaskItem] = []
+    func keep(_ project: ProjectItem) {
+      saved.projects.removeAll { $0.id == project.id }
+      saved.projects.append(project)
+    }
+    for effect in effects {
+      switch effect {
+      case .positionsReserved, .taskCompleted, .listCounted(nil, _): continue
+      case .taskInserted(var task):
+        task.position += shift
+        inserts.append(task)
+        saved.tasks.append(task)
+      case .taskSaved(var task, let expected, let placed):
+        if placed { task.position += shift }
+        guard
+          let row = try await sql.raw(
+            """
+            UPDATE project_tasks SET project_id = \(bind: task.projectID), title = \(bind: task.title), notes = \(bind: task.notes),
+              priority = \(bind: task.priority.level), due_date = \(bind: task.dueDate), completed = \(bind: task.completed),
+              completed_at = \(bind: task.completedAt), position = \(bind: task.position), version = \(bind: task.version), updated_at = \(bind: now)
+            WHERE id = \(bind: task.id) AND user_id = \(bind: user) AND version = \(bind: expected)
+            RETURNING \(unsafeRaw: TaskRow.columns)
+            """
+          ).first(decoding: TaskRow.self)
+        else { return nil }
+        saved.tasks.append(row.item)
+      case .taskDeleted(let id, let expected):
+        let gone = try await sql.raw(
+          "DELETE FROM project_tasks WHERE id = \(bind: id) AND user_id = \(bind: user) AND version = \(bind: expected) RETURNING id"
+        ).first()
+        guard gone != nil else { return nil }
+      case .listCounted(let id?, let delta):
+        guard
+          let row = try await sql.raw(
+            """
+            UPDATE projects SET total_count = total_count + \(bind: delta.total), completed_count = completed_count + \(bind: delta.completed),
+              revision = revision + 1, updated_at = \(bind: now)
+            WHERE id = \(bind: id) AND user_id = \(bind: user)
+            RETURNING \(unsafeRaw: ProjectRow.columns)
+            """
+          ).first(decoding: ProjectRow.self)
+        else { return nil }
+        keep(row.item)
+      case .projectInserted(let project):
+        guard
+          let row = try await sql.raw(
+            """
+            INSERT INTO projects (id, user_id, name, color, notes, position, total_count, completed_count, revision, created_at, updated_at)
+            VALUES (\(bind: project.id), \(bind: user), \(bind: project.name), \(bind: project.color), \(bind: project.notes),
+              \(bind: project.position + shift), \(bind: project.counts.total), \(bind: project.counts.completed), \(bind: project.revision),
+              \(bind: now), \(bind: now))
+            RETURNING \(unsafeRaw: ProjectRow.columns)
+            """
+          ).first(decoding: ProjectRow.self)
+        else { return nil }
+        keep(row.item)
+      case .projectEdited(let id, let edit):
+        guard
+          let row = try await sql.raw(
+            """
+            UPDATE projects SET name = COALESCE(\(bind: edit.name), name), color = COALESCE(\(bind: edit.color?.rawValue), color),
+              notes = COALESCE(\(bind: edit.notes), notes), revision = revision + 1, updated_at = \(bind: now)
+            WHERE id = \(bind: id) AND user_id = \(bind: user)
+            RETURNING \(unsafeRaw: ProjectRow.columns)
+            """
+          ).first(decoding: ProjectRow.self)
+        else { return nil }
+        keep(row.item)
+      case .projectDeleted(let id):
+        try await sql.raw("DELETE FROM project_tasks WHERE project_id = \(bind: id) AND user_id = \(bind: user)").run()
+        let gone = try await sql.raw("DELETE FROM projects WHERE id = \(bind: id) AND user_id = \(bind: user) RETURNING id").first()
+        guard gone != nil else { return nil }
+      case .projectsAtMost(let limit):
+        guard try await projectCount(user) <= limit else { return nil }
+      case .tasksOrdered(let ids):
+        try await setPositions(table: ProjectTables.tasks, ids: ids, user: user, bumpRevision: false)
+      case .projectsOrdered(let ids):
+        try await setPositions(table: ProjectTables.projects, ids: ids, user: user, bumpRevision: true)
+      }
+    }
+    try await insert(inserts, of: user, at: now)
+    return saved
+  }
+
+  /// Bumps the person's change counter, the Inbox's counts by `inbox` and the next position by `positions`;
+  /// returns the counters after it.
+  private func bumpOwner(_ user: UUID, inbox: CountDelta, positions: Int) async throws -> OwnerCounters {
+    let row = try await sql.raw(
+      """
+      INSERT INTO project_owners (user_id, inbox_total, inbox_completed, revision, next_position)
+      VALUES (\(bind: user), \(bind: inbox.total), \(bind: inbox.completed), 1, \(bind: positions))
+      ON CONFLICT (user_id) DO UPDATE SET
+        inbox_total = project_owners.inbox_total + excluded.inbox_total,
+        inbox_completed = project_owners.inbox_completed + excluded.inbox_completed,
+        revision = project_owners.revision + 1,
+        next_position = project_owners.next_position + excluded.next_position
+      RETURNING inbox_total, inbox_completed, revision, next_position
+      """
+    ).first(decoding: OwnerRow.self)
+    guard let row else { throw ProjectsError.projectNotFound }
+    return row.counters
+  }
+
+  /// Writes positions 0, 1, 2… in one statement.
+  private func setPositions(table: String, ids: [UUID], user: UUID, bumpRevision: Bool) async throws {
+    guard !ids.isEmpty else { return }
+    var cases = SQLQueryString("CASE id")
+    for (position, id) in ids.enumerated() {
+      cases.appendInterpolation(unsafeRaw: " WHEN ")
+      cases.appendInterpolation(bind: id)
+      cases.appendInterpolation(unsafeRaw: " THEN \(position)")
+    }
+    cases.appendInterpolation(unsafeRaw: " END")
+    let revision: SQLQueryString = bumpRevision ? ", revision = revision + 1" : ""
+    try await sql.raw(
+      "UPDATE \(ident: table) SET position = \(cases)\(revision) WHERE user_id = \(bind: user) AND id IN \(SQLBind.group(ids))"
+    ).run()
+  }
+
+  /// Inserts tasks, many rows a statement (an import of hundreds of lines is a few statements).
+  private func insert(_ tasks: [TaskItem], of user: UUID, at now: Date) async throws {
+    // 13 binds a row; stay well under SQLite's limit of 32,766 variables a statement.
+    for chunk in stride(from: 0, to: tasks.count, by: 500) {
+      let insert = sql.insert(into: ProjectTables.tasks).columns(
+        "id", "user_id", "project_id", "title", "notes", "priority", "due_date", "completed", "completed_at", "position", "version",
+        "created_at", "updated_at")
+      for task in tasks[chunk..<min(chunk + 500, tasks.count)] {
+        insert.values(
+          SQLBind(task.id), SQLBind(user), SQLBind(task.projectID), SQLBind(task.title), SQLBind(task.notes),
+          SQLBind(task.priority.level), SQLBind(task.dueDate), SQLBind(task.completed), SQLBind(task.completedAt),
+          SQLBind(task.position), SQLBind(task.version), SQLBind(now), SQLBind(now))
+      }
+      try await insert.run()
+    }
+  }
+
+  // MARK: Live
+
+  /// Sends a PostgreSQL notification with the caller's transaction (delivered at its commit, or never).
+  func notify(channel: String, payload: String) async throws {
+    try await sql.raw("SELECT pg_notify(\(bind: channel), \(bind: payload))").run()
+  }
+
+  // MARK: Verify
+
+  /// A kept count that differs from a recount.
+  struct Mismatch: Sendable, CustomStringConvertible {
+    let userID: UUID
+    /// Nil for the Inbox.
+    let projectID: UUID?
+    let kept: CompletionRatio
+    let counted: CompletionRatio
+
+    var description: String {
+      "user \(userID) \(projectID.map { "project \($0)" } ?? "Inbox"): kept \(kept.completed)/\(kept.total), counted \(counted.completed)/\(counted.total)"
+    }
+  }
+
+  /// Recounts every project's and Inbox's tasks and compares with the kept counts (one statement each,
+  /// so a consistent snapshot on both databases).
+  func verify() async throws -> (checked: Int, mismatches: [Mismatch]) {
+    struct Row: Decodable {
+      let user_id: UUID
+      let id: UUID?
+      let total_count: Int
+      let completed_count: Int
+      let counted_total: Int
+      let counted_completed: Int
+    }
+    let rows = try await sql.raw(
+      """
+      SELECT p.user_id AS user_id, p.id AS id, p.total_count AS total_count, p.completed_count AS completed_count,
+        CAST(COUNT(t.id) AS BIGINT) AS counted_total,
+        CAST(COALESCE(SUM(CASE WHEN t.completed THEN 1 ELSE 0 END), 0) AS BIGINT) AS counted_completed
+      FROM projects p LEFT JOIN project_tasks t ON t.project_id = p.id
+      GROUP BY p.user_id, p.id, p.total_count, p.completed_count
+      UNION ALL
+      SELECT o.user_id AS user_id, NULL AS id, o.inbox_total AS total_count, o.inbox_completed AS completed_count,
+        CAST(COUNT(t.id) AS BIGINT) AS counted_total,
+        CAST(COALESCE(SUM(CASE WHEN t.completed THEN 1 ELSE 0 END), 0) AS BIGINT) AS counted_completed
+      FROM project_owners o LEFT JOIN project_tasks t ON t.user_id = o.user_id AND t.project_id IS NULL
+      GROUP BY o.user_id, o.inbox_total, o.inbox_completed
+      """
+    ).all(decoding: Row.self)
+    let mismatches = rows.compactMap { row -> Mismatch? in
+      guard row.total_count != row.counted_total || row.completed_count != row.counted_completed else { return nil }
+      return Mismatch(
+        userID: row.user_id, projectID: row.id,
+        kept: CompletionRatio(completed: row.completed_count, total: row.total_count),
+        counted: CompletionRatio(completed: row.counted_completed, total: row.counted_total))
+    }
+    return (rows.count, mismatches)
+  }
+}
+
+/// Which of a person's lists a change touched; the live stream reads them again after the commit.
+struct ProjectChange: Sendable, Hashable {
+  let userID: UUID
+  /// Projects whose row changed or that were deleted.
+  var projects: Set<UUID>
+  /// Every project may have changed (a reorder, an import).
+  var all = false
+}
+
+extension ProjectItem {
+  /// As the API shows it.
+  var view: ProjectView {
+    ProjectView(id: id.uuidString, name: name, color: color, notes: notes, position: position, counts: counts, revision: revision)
+  }
+}
+
+extension TaskItem {
+  /// As the API shows it.
+  var view: TaskView {
+    TaskView(
+      id: id.uuidString, projectId: projectID?.uuidString, title: title, notes: notes, priority: priority.rawValue, dueDate: dueDate,
+      completed: completed, completedAt: completedAt?.timeIntervalSince1970, position: position)
+  }
+}
+
+extension OwnerCounters {
+  /// The Inbox as the API shows it.
+  var inboxView: InboxView { InboxView(total: inbox.total, completed: inbox.completed, revision: revision) }
+}

@@ -1,0 +1,65 @@
+import CompletionCore
+import Foundation
+
+/// What a project or task may hold, checked before anything is handled: each function returns the value as
+/// it is kept (trimmed, on one line) or the refusal.
+public enum ProjectInput {
+  /// An id this server made (`notFound` when none was given).
+  public static func id(_ raw: String?, notFound: ProjectsError) throws(ProjectsError) -> UUID {
+    guard let raw else { throw notFound }
+    guard let id = UUID(uuidString: raw) else { throw .invalidID(String(raw.prefix(64))) }
+    return id
+  }
+
+  /// Whether `text` keeps within `limit`. Limits count what was sent, in code points, as the API document's
+  /// `maxLength` does; the same for a request and for a file being imported.
+  public static func fits(_ text: String, _ limit: Int) -> Bool {
+    text.unicodeScalars.count <= limit
+  }
+
+  /// A project's name, trimmed (blank: the default name); nil when none was given.
+  public static func name(_ raw: String?) throws(ProjectsError) -> String? {
+    guard let raw else { return nil }
+    let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard fits(raw, ProjectLimits.maxNameLength) else { throw .tooLong(field: "name", limit: ProjectLimits.maxNameLength) }
+    return name.isEmpty ? ProjectLimits.defaultName : name
+  }
+
+  /// A task's title: one line of text, trimmed, not empty.
+  public static func title(_ raw: String) throws(ProjectsError) -> String {
+    guard fits(raw, ProjectLimits.maxTitleLength) else { throw .tooLong(field: "title", limit: ProjectLimits.maxTitleLength) }
+    // A title is one line of text: line breaks, tabs and other control characters become spaces.
+    let oneLine = String(String.UnicodeScalarView(raw.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+    let title = oneLine.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !title.isEmpty else { throw .emptyTitle }
+    return title
+  }
+
+  public static func notes(_ raw: String?) throws(ProjectsError) -> String? {
+    guard let raw else { return nil }
+    guard fits(raw, ProjectLimits.maxNotesLength) else { throw .tooLong(field: "notes", limit: ProjectLimits.maxNotesLength) }
+    return raw
+  }
+
+  public static func color(_ raw: String?) throws(ProjectsError) -> ProjectColor? {
+    guard let raw else { return nil }
+    guard let color = ProjectColor(rawValue: raw) else { throw .invalidColor(String(raw.prefix(40))) }
+    return color
+  }
+
+  public static func priority(_ raw: String?) throws(ProjectsError) -> TaskPriority? {
+    guard let raw else { return nil }
+    guard let priority = TaskPriority(rawValue: raw) else { throw .invalidPriority(String(raw.prefix(40))) }
+    return priority
+  }
+
+  /// A due date as kept ("YYYY-MM-DD"); nil for none (an empty string clears it).
+  public static func dueDate(_ raw: String?) throws(ProjectsError) -> String? {
+    guard let raw, !raw.isEmpty else { return nil }
+    // Years 1900–2999: a date typed digit by digit passes through "0002-07-04" on its way to 2026.
+    guard raw.count == 10, let day = CalendarDay(raw), let year = Int(raw.prefix(4)), (1900...2999).contains(year) else {
+      throw .invalidDueDate(String(raw.prefix(40)))
+    }
+    return day.description
+  }
+}

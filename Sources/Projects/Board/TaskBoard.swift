@@ -1,0 +1,312 @@
+import CompletionCore
+import Foundation
+
+/// A person's task lists, or the part of them one command touches, as a value. `handle(_:at:)` applies a
+/// command and returns the effects a store writes; a refusal is thrown as a ``ProjectsError`` and changes
+/// nothing. The counts are kept: every effect moves them by a ``CountDelta``, none recounts.
+///
+/// A store loads only a command's ``TaskBoardCommand/footprint`` (the task, the list it leaves and the one
+/// it joins, the owner's counters), so completing a task costs the same whatever the size of its project.
+/// `apply(_:at:)` is the same effects written to a whole board: the in-memory store is exactly that, and the
+/// SQL store writes them the same way (one shared suite checks both).
+public struct TaskBoard: Hashable, Sendable {
+  public var owner: OwnerCounters
+  /// The projects loaded (all of them for a whole board).
+  public var projects: [UUID: ProjectItem]
+  /// The tasks loaded (all of them for a whole board).
+  public var tasks: [UUID: TaskItem]
+  /// How many projects the person has (loaded when a command adds projects).
+  public var projectCount: Int
+
+  public init(owner: OwnerCounters = .empty, projects: [UUID: ProjectItem] = [:], tasks: [UUID: TaskItem] = [:], projectCount: Int? = nil) {
+    self.owner = owner
+    self.projects = projects
+    self.tasks = tasks
+    self.projectCount = projectCount ?? projects.count
+  }
+
+  // MARK: Handle
+
+  /// Applies `command` at `now`; returns what a store must write (nothing when nothing changes).
+  public mutating func handle(_ command: TaskBoardCommand, at now: Date) throws(ProjectsError) -> [TaskBoardEffect] {
+    switch command {
+    case .addTask(let new):
+      if let project = new.projectID, projects[project] == nil { throw .projectNotFound }
+      let first = owner.reserve(1)
+      let task = TaskItem(
+        id: new.id, projectID: new.projectID, title: new.title, notes: new.notes, priority: new.priority, dueDate: new.dueDate,
+        completed: new.completed, completedAt: new.completed ? now : nil, position: first)
+      tasks[task.id] = task
+      return changed([.positionsReserved(count: 1, first: first), .taskInserted(task), count(task.projectID, .added(completed: task.completed))])
+
+    case .editTask(let id, let edit):
+      guard let task = tasks[id] else { throw .taskNotFound }
+      let target = edit.projectID ?? task.projectID
+      let moved = target != task.projectID
+      if moved, let target, projects[target] == nil { throw .projectNotFound }
+      var after = task
+      after.projectID = target
+      after.title = edit.title ?? task.title
+      after.notes = edit.notes ?? task.notes
+      after.priority = edit.priority ?? task.priority
+      after.dueDate = edit.dueDate ?? task.dueDate
+      after.completed = edit.completed ?? task.completed
+      after.completedAt = after.completed ? (task.completed ? task.completedAt : now) : nil
+      after.version += 1
+      var effects: [TaskBoardEffect] = []
+      if moved {
+        // A moved task goes to the end of its new list.
+        let first = owner.reserve(1)
+        after.position = first
+        effects.append(.positionsReserved(count: 1, first: first))
+      }
+      tasks[id] = after
+      effects.append(.taskSaved(after, expectedVersion: task.version, placed: moved))
+      // What each list's counts do: leaving one and joining another, or a toggle in place.
+      if moved {
+        effects.append(count(task.projectID, .removed(completed: task.completed)))
+        effects.append(count(target, .added(completed: after.completed)))
+      } else {
+        effects.append(count(task.projectID, .toggled(from: task.completed, to: after.completed)))
+      }
+      if !task.completed, after.completed, let target { effects.append(.taskCompleted(projectID: target)) }
+      return changed(effects)
+
+    case .setCompleted(let id, let completed):
+      guard let task = tasks[id] else { throw .taskNotFound }
+      guard task.completed != completed else { return [] }
+      var after = task
+      after.completed = completed
+      after.completedAt = completed ? now : nil
+      after.version += 1
+      tasks[id] = after
+      var effects: [TaskBoardEffect] = [
+        .taskSaved(after, expectedVersion: task.version, placed: false), count(task.projectID, .toggled(from: !completed, to: completed)),
+      ]
+      if completed, let project = task.projectID { effects.append(.taskCompleted(projectID: project)) }
+      return changed(effects)
+
+    case .deleteTask(let id):
+      guard let task = tasks[id] else { throw .taskNotFound }
+      tasks[id] = nil
+      return changed([.taskDeleted(id, expectedVersion: task.version), count(task.projectID, .removed(completed: task.completed))])
+
+    case .orderTasks(let list, let ids):
+      if let project = list.projectID, projects[project] == nil { throw .projectNotFound }
+      let existing = tasks.values.filter { $0.projectID == list.projectID }.map(\.id)
+      guard Set(existing) == Set(ids), existing.count == ids.count else { throw .orderMismatch }
+      for (position, id) in ids.enumerated() { tasks[id]?.position = position }
+      var effects: [TaskBoardEffect] = [.tasksOrdered(ids)]
+      if let project = list.projectID { effects.append(count(project, .none)) }
+      return changed(effects)
+
+    case .addProject(let new):
+      guard projectCount < ProjectLimits.maxProjects else { throw .tooManyProjects }
+      let first = owner.reserve(1)
+      let project = ProjectItem(
+        id: new.id, name: new.name, color: new.color.rawValue, notes: new.notes, position: first, counts: CompletionRatio(completed: 0, total: 0),
+        revision: 1)
+      projects[project.id] = project
+      projectCount += 1
+      return changed([.positionsReserved(count: 1, first: first), .projectInserted(project), .projectsAtMost(ProjectLimits.maxProjects)])
+
+    case .editProject(let id, let edit):
+      guard var project = projects[id] else { throw .projectNotFound }
+      project.name = edit.name ?? project.name
+      project.color = edit.color?.rawValue ?? project.color
+      project.notes = edit.notes ?? project.notes
+      project.revision += 1
+      projects[id] = project
+      return changed([.projectEdited(id, edit)])
+
+    case .deleteProject(let id):
+      guard projects[id] != nil else { throw .projectNotFound }
+      projects[id] = nil
+      projectCount -= 1
+      tasks = tasks.filter { $0.value.projectID != id }
+      return changed([.projectDeleted(id)])
+
+    case .orderProjects(let ids):
+      guard Set(projects.keys) == Set(ids), projects.count == ids.count else { throw .orderMismatch }
+      for (position, id) in ids.enumerated() {
+        projects[id]?.position = position
+        projects[id]?.revision += 1
+      }
+      return changed([.projectsOrdered(ids)])
+
+    case .importItems(let inbox, let imported):
+      guard projectCount + imported.count <= ProjectLimits.maxProjects else { throw .tooManyProjects }
+      let taskCount = inbox.count + imported.reduce(0) { $0 + $1.tasks.count }
+      var position = owner.reserve(taskCount + imported.count)
+      var effects: [TaskBoardEffect] = [.positionsReserved(count: taskCount + imported.count, first: position)]
+      func add(_ new: NewTask, to projectID: UUID?) {
+        let task = TaskItem(
+          id: new.id, projectID: projectID, title: new.title, notes: new.notes, priority: new.priority, dueDate: new.dueDate,
+          completed: new.completed, completedAt: new.completed ? now : nil, position: position)
+        position += 1
+        tasks[task.id] = task
+        effects.append(.taskInserted(task))
+      }
+      for task in inbox { add(task, to: nil) }
+      for item in imported {
+        // A project arrives with its tasks' counts already known.
+        let project = ProjectItem(
+          id: item.project.id, name: item.project.name, color: item.project.color.rawValue, notes: item.project.notes, position: position,
+          counts: CompletionRatio(completed: item.tasks.filter(\.completed).count, total: item.tasks.count), revision: 1)
+        position += 1
+        projects[project.id] = project
+        projectCount += 1
+        effects.append(.projectInserted(project))
+        for task in item.tasks { add(task, to: project.id) }
+      }
+      effects.append(count(nil, CountDelta(total: inbox.count, completed: inbox.filter(\.completed).count)))
+      if !imported.isEmpty { effects.append(.projectsAtMost(ProjectLimits.maxProjects)) }
+      return changed(effects)
+    }
+  }
+
+  /// Moves a list's kept counts by `delta` (a project's revision goes up with it) and says so.
+  private mutating func count(_ list: UUID?, _ delta: CountDelta) -> TaskBoardEffect {
+    if let list, var project = projects[list] {
+      project.counts = delta.applied(to: project.counts)
+      project.revision += 1
+      projects[list] = project
+    } else if list == nil {
+      owner.inbox = delta.applied(to: owner.inbox)
+    }
+    return .listCounted(list, delta)
+  }
+
+  /// Every change moves the owner's change counter once.
+  private mutating func changed(_ effects: [TaskBoardEffect]) -> [TaskBoardEffect] {
+    owner.revision += 1
+    return effects
+  }
+
+  /// The projects a change finished: a task in each became done, and its counts as stored after the change
+  /// are complete (read after the write, so two last tasks completed at once finish the project once).
+  public static func finished(by effects: [TaskBoardEffect], stored: [ProjectItem]) -> [ProjectItem] {
+    let candidates = Set(effects.compactMap { if case .taskCompleted(let id) = $0 { id } else { nil } })
+    return stored.filter { candidates.contains($0.id) && $0.isFinished }
+  }
+
+  /// The projects whose rows a change touched or removed (the live stream reads them again).
+  public static func touchedProjects(by effects: [TaskBoardEffect]) -> Set<UUID> {
+    Set(
+      effects.compactMap { effect in
+        switch effect {
+        case .listCounted(let id, _): id
+        case .projectInserted(let project): project.id
+        case .projectEdited(let id, _), .projectDeleted(let id): id
+        default: nil
+        }
+      })
+  }
+
+  // MARK: Apply
+
+  /// Writes `effects` to this whole board, as a store does: all of them or none. Nil when a task's version
+  /// check fails or a row it changes is gone (the command is then judged again on a fresh board).
+  public mutating func apply(_ effects: [TaskBoardEffect], at now: Date) -> SavedChange? {
+    guard !effects.isEmpty else { return SavedChange(owner: owner) }
+    var board = self
+    var shift = 0
+    var saved = SavedChange(owner: owner)
+    var inbox = CountDelta.none
+    for case .listCounted(nil, let delta) in effects { inbox = CountDelta(total: inbox.total + delta.total, completed: inbox.completed + delta.completed) }
+    board.owner.inbox = inbox.applied(to: board.owner.inbox)
+    board.owner.revision += 1
+    for case .positionsReserved(let count, let first) in effects { shift = board.owner.reserve(count) - first }
+    func keep(_ project: ProjectItem) {
+      saved.projects.removeAll { $0.id == project.id }
+      saved.projects.append(project)
+    }
+    for effect in effects {
+      switch effect {
+      case .positionsReserved, .taskCompleted, .listCounted(nil, _): continue
+      case .taskInserted(var task):
+        task.position += shift
+        board.tasks[task.id] = task
+        saved.tasks.append(task)
+      case .taskSaved(var task, let expected, let placed):
+        guard let stored = board.tasks[task.id], stored.version == expected else { return nil }
+        if placed { task.position += shift }
+        board.tasks[task.id] = task
+        saved.tasks.append(task)
+      case .taskDeleted(let id, let expected):
+        guard board.tasks[id]?.version == expected else { return nil }
+        board.tasks[id] = nil
+      case .listCounted(let id?, let delta):
+        guard var project = board.projects[id] else { return nil }
+        project.counts = delta.applied(to: project.counts)
+        project.revision += 1
+        board.projects[id] = project
+        keep(project)
+      case .projectInserted(var project):
+        project.position += shift
+        board.projects[project.id] = project
+        board.projectCount += 1
+        keep(project)
+      case .projectEdited(let id, let edit):
+        guard var project = board.projects[id] else { return nil }
+        project.name = edit.name ?? project.name
+        project.color = edit.color?.rawValue ?? project.color
+        project.notes = edit.notes ?? project.notes
+        project.revision += 1
+        board.projects[id] = project
+        keep(project)
+      case .projectDeleted(let id):
+        guard board.projects.removeValue(forKey: id) != nil else { return nil }
+        board.projectCount -= 1
+        board.tasks = board.tasks.filter { $0.value.projectID != id }
+      case .projectsAtMost(let limit):
+        guard board.projectCount <= limit else { return nil }
+      case .tasksOrdered(let ids):
+        for (position, id) in ids.enumerated() { board.tasks[id]?.position = position }
+      case .projectsOrdered(let ids):
+        for (position, id) in ids.enumerated() {
+          board.projects[id]?.position = position
+          board.projects[id]?.revision += 1
+        }
+      }
+    }
+    saved.owner = board.owner
+    self = board
+    return saved
+  }
+
+  // MARK: Reads
+
+  /// The part of this (whole) board `footprint` names: what a store loads for a command.
+  public func slice(_ footprint: Footprint) -> TaskBoard {
+    var slice = TaskBoard(owner: owner, projectCount: footprint.projectCount ? projectCount : 0)
+    var projectIDs = footprint.projects
+    if let id = footprint.task, let task = tasks[id] {
+      slice.tasks[id] = task
+      if let project = task.projectID { projectIDs.insert(project) }
+    }
+    if let list = footprint.tasksOf {
+      for task in tasks.values where task.projectID == list.projectID { slice.tasks[task.id] = task }
+    }
+    if footprint.allProjects { projectIDs.formUnion(projects.keys) }
+    for id in projectIDs { slice.projects[id] = projects[id] }
+    return slice
+  }
+
+  /// Counts recounted from the tasks: what the kept counts must always equal.
+  public func recount() -> (inbox: CompletionRatio, projects: [UUID: CompletionRatio]) {
+    var inbox = CountDelta.none
+    var counted = projects.mapValues { _ in CountDelta.none }
+    for task in tasks.values {
+      let add = CountDelta.added(completed: task.completed)
+      if let project = task.projectID {
+        let current = counted[project] ?? .none
+        counted[project] = CountDelta(total: current.total + add.total, completed: current.completed + add.completed)
+      } else {
+        inbox = CountDelta(total: inbox.total + add.total, completed: inbox.completed + add.completed)
+      }
+    }
+    let zero = CompletionRatio(completed: 0, total: 0)
+    return (inbox.applied(to: zero), counted.mapValues { $0.applied(to: zero) })
+  }
+}

@@ -1,0 +1,200 @@
+import CompletionCore
+import Foundation
+
+/// A task to add (checked with ``ProjectInput`` first). The caller picks its id.
+public struct NewTask: Hashable, Sendable {
+  public let id: UUID
+  public var projectID: UUID?
+  public var title: String
+  public var notes: String
+  public var priority: TaskPriority
+  public var dueDate: String?
+  public var completed: Bool
+
+  public init(
+    id: UUID, projectID: UUID?, title: String, notes: String = "", priority: TaskPriority = .none, dueDate: String? = nil,
+    completed: Bool = false
+  ) {
+    self.id = id
+    self.projectID = projectID
+    self.title = title
+    self.notes = notes
+    self.priority = priority
+    self.dueDate = dueDate
+    self.completed = completed
+  }
+}
+
+/// A change of a task's fields; nil leaves a field as it is. `dueDate: .some(nil)` clears the date and
+/// `projectID: .some(nil)` moves the task to the Inbox.
+public struct TaskEdit: Hashable, Sendable {
+  public var title: String?
+  public var notes: String?
+  public var priority: TaskPriority?
+  public var dueDate: String??
+  public var completed: Bool?
+  public var projectID: UUID??
+
+  public init(
+    title: String? = nil, notes: String? = nil, priority: TaskPriority? = nil, dueDate: String?? = nil, completed: Bool? = nil,
+    projectID: UUID?? = nil
+  ) {
+    self.title = title
+    self.notes = notes
+    self.priority = priority
+    self.dueDate = dueDate
+    self.completed = completed
+    self.projectID = projectID
+  }
+}
+
+/// A project to add. The caller picks its id.
+public struct NewProject: Hashable, Sendable {
+  public let id: UUID
+  public var name: String
+  public var color: ProjectColor
+  public var notes: String
+
+  public init(id: UUID, name: String = ProjectLimits.defaultName, color: ProjectColor = .default, notes: String = "") {
+    self.id = id
+    self.name = name
+    self.color = color
+    self.notes = notes
+  }
+}
+
+/// A change of a project's fields; nil leaves a field as it is.
+public struct ProjectEdit: Hashable, Sendable {
+  public var name: String?
+  public var color: ProjectColor?
+  public var notes: String?
+
+  public init(name: String? = nil, color: ProjectColor? = nil, notes: String? = nil) {
+    self.name = name
+    self.color = color
+    self.notes = notes
+  }
+}
+
+/// A project brought in by an import, with its tasks.
+public struct ImportedProject: Hashable, Sendable {
+  public var project: NewProject
+  public var tasks: [NewTask]
+
+  public init(project: NewProject, tasks: [NewTask]) {
+    self.project = project
+    self.tasks = tasks
+  }
+}
+
+/// Something a person does to their lists.
+public enum TaskBoardCommand: Hashable, Sendable {
+  case addTask(NewTask)
+  case editTask(UUID, TaskEdit)
+  /// Completing or reopening a task, the most frequent change: a task already in that state changes nothing.
+  case setCompleted(UUID, Bool)
+  case deleteTask(UUID)
+  /// Every task of the list, in the new order.
+  case orderTasks(TaskList, [UUID])
+  case addProject(NewProject)
+  case editProject(UUID, ProjectEdit)
+  /// The project and every task in it.
+  case deleteProject(UUID)
+  /// Every project of the person, in the new order.
+  case orderProjects([UUID])
+  /// Tasks for the Inbox and new projects with theirs, added after what the person has (checked whole first).
+  case importItems(inbox: [NewTask], projects: [ImportedProject])
+
+  /// What a store loads for this command: only what it touches, so a change costs the same in a list of
+  /// ten tasks as in one of ten thousand.
+  public var footprint: Footprint {
+    switch self {
+    case .addTask(let task): Footprint(projects: Set([task.projectID].compactMap { $0 }))
+    case .editTask(let id, let edit):
+      Footprint(task: id, projects: Set([edit.projectID ?? nil].compactMap { $0 }))
+    case .setCompleted(let id, _), .deleteTask(let id): Footprint(task: id)
+    case .orderTasks(let list, _): Footprint(projects: Set([list.projectID].compactMap { $0 }), tasksOf: list)
+    case .addProject, .importItems: Footprint(projectCount: true)
+    case .editProject(let id, _), .deleteProject(let id): Footprint(projects: [id])
+    case .orderProjects: Footprint(allProjects: true)
+    }
+  }
+
+  /// Whether every project may have changed (the live stream then sends a snapshot).
+  public var changesEveryList: Bool {
+    switch self {
+    case .orderProjects, .importItems: true
+    default: false
+    }
+  }
+}
+
+/// The part of a person's lists a command reads: the owner's counters always, then what it names.
+public struct Footprint: Hashable, Sendable {
+  /// A task, with the project it is in.
+  public var task: UUID?
+  /// Projects by id (a move's destination, a new task's project, the project edited).
+  public var projects: Set<UUID>
+  /// Every task of one list (a reorder).
+  public var tasksOf: TaskList?
+  /// Every project (a reorder of projects).
+  public var allProjects: Bool
+  /// How many projects the person has (for the limit).
+  public var projectCount: Bool
+
+  public init(
+    task: UUID? = nil, projects: Set<UUID> = [], tasksOf: TaskList? = nil, allProjects: Bool = false, projectCount: Bool = false
+  ) {
+    self.task = task
+    self.projects = projects
+    self.tasksOf = tasksOf
+    self.allProjects = allProjects
+    self.projectCount = projectCount
+  }
+}
+
+/// What a store must write for a handled command. A store applies a change's effects in one transaction,
+/// bumps the owner's change counter once for it, and answers with what it stored (``SavedChange``).
+public enum TaskBoardEffect: Hashable, Sendable {
+  /// `count` positions at the end of every list are taken from the owner's counter. `first` is the first as
+  /// the handled board saw it: a store whose counter has moved on since shifts every position placed in this
+  /// block by the difference, so two changes never share a place.
+  case positionsReserved(count: Int, first: Int)
+  case taskInserted(TaskItem)
+  /// The task as it is now, saved only if it still has `expectedVersion` (else the change is judged again).
+  /// `placed`: its position is from this change's reserved block (it moved to another list).
+  case taskSaved(TaskItem, expectedVersion: Int, placed: Bool)
+  case taskDeleted(UUID, expectedVersion: Int)
+  /// A list's kept counts move by `delta`; a project's revision goes up (its task list changed), counts or not.
+  case listCounted(UUID?, CountDelta)
+  case projectInserted(ProjectItem)
+  /// The given fields change; the project's revision goes up.
+  case projectEdited(UUID, ProjectEdit)
+  /// The project and every task in it are gone.
+  case projectDeleted(UUID)
+  /// The list's tasks take positions 0, 1, 2… in this order.
+  case tasksOrdered([UUID])
+  /// The person's projects take positions 0, 1, 2… in this order, each revision going up.
+  case projectsOrdered([UUID])
+  /// After the change the person has at most this many projects, else it is judged again: two additions at
+  /// once never pass the limit together.
+  case projectsAtMost(Int)
+  /// A task in this project became done: if the project's counts, as stored after the change, are complete,
+  /// the change finished it (see ``TaskBoard/finished(by:stored:)``).
+  case taskCompleted(projectID: UUID)
+}
+
+/// What a store kept for a change: the rows as they are after it.
+public struct SavedChange: Hashable, Sendable {
+  public var owner: OwnerCounters
+  /// Tasks inserted or saved, in the order of the effects.
+  public var tasks: [TaskItem]
+  /// Projects inserted, edited or counted, in the order of the effects (each once).
+  public var projects: [ProjectItem]
+
+  public init(owner: OwnerCounters, tasks: [TaskItem] = [], projects: [ProjectItem] = []) {
+    self.owner = owner
+    self.tasks = tasks
+    self.projects = projects
+  }
+}

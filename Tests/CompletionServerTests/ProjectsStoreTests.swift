@@ -1,0 +1,227 @@
+import CompletionCore
+import Fluent
+import Foundation
+import Projects
+import PropertyBased
+import Testing
+import Vapor
+
+@testable import CompletionServer
+
+/// One suite of Projects store rules, run on the in-memory store and on the SQL store (SQLite here,
+/// PostgreSQL in CI): load → handle → save keeps every count equal to a recount, a save on a stale version
+/// writes nothing, positions never collide, and both stores answer the same to the same commands.
+@Suite("Projects stores", .serialized)
+struct ProjectsStoreTests {
+  static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+  /// The SQL store as the server uses it: every save one write through the runner (grouped on SQLite, and
+  /// rolled back whole when it answers nil).
+  struct RunnerSQLStore: ProjectsStore {
+    let app: Application
+    var sql: SQLProjectsStore { SQLProjectsStore(app.db) }
+    func owner(_ user: UUID) async throws -> OwnerCounters { try await sql.owner(user) }
+    func projects(_ user: UUID) async throws -> [ProjectItem] { try await sql.projects(user) }
+    func projects(_ user: UUID, ids: Set<UUID>) async throws -> [ProjectItem] { try await sql.projects(user, ids: ids) }
+    func project(_ id: UUID, of user: UUID) async throws -> ProjectItem? { try await sql.project(id, of: user) }
+    func tasks(_ user: UUID, in list: TaskList) async throws -> [TaskItem] { try await sql.tasks(user, in: list) }
+    func allTasks(_ user: UUID) async throws -> [TaskItem] { try await sql.allTasks(user) }
+    func board(_ footprint: Footprint, of user: UUID) async throws -> TaskBoard { try await sql.board(footprint, of: user) }
+    func save(_ effects: [TaskBoardEffect], of user: UUID, at now: Date) async throws -> SavedChange? {
+      try await app.services.runner.write(on: app.db) { db in try await SQLProjectsStore(db).save(effects, of: user, at: now) }
+    }
+  }
+
+  static func newUser(on db: any Database) async throws -> UUID {
+    let user = User(displayName: "Projects store test", isGuest: true)
+    try await user.create(on: db)
+    return try user.requireID()
+  }
+
+  @discardableResult
+  static func perform(_ store: some ProjectsStore, _ command: TaskBoardCommand, _ user: UUID) async throws -> (
+    board: TaskBoard, effects: [TaskBoardEffect], saved: SavedChange
+  ) {
+    try #require(try await store.perform(command, of: user, at: now))
+  }
+
+  /// Every kept count equals a recount of the stored tasks.
+  static func expectCountsMatch(_ store: some ProjectsStore, _ user: UUID) async throws {
+    let tasks = try await store.allTasks(user)
+    func counted(_ list: UUID?) -> CompletionRatio {
+      let inList = tasks.filter { $0.projectID == list }
+      return CompletionRatio(completed: inList.filter(\.completed).count, total: inList.count)
+    }
+    #expect(try await store.owner(user).inbox == counted(nil))
+    for project in try await store.projects(user) { #expect(project.counts == counted(project.id), "\(project.name)") }
+  }
+
+  /// The shared rules. `user` and `other` are two people the store accepts.
+  static func rules(_ store: some ProjectsStore, _ user: UUID, _ other: UUID) async throws {
+    #expect(try await store.owner(user) == .empty)
+    let garden = UUID()
+    let created = try await perform(store, .addProject(NewProject(id: garden, name: "Garden", color: .green)), user)
+    #expect(created.saved.projects.map(\.name) == ["Garden"] && created.saved.owner.revision == 1)
+    var ids: [UUID] = []
+    for title in ["Seeds", "Dig", "Water"] {
+      ids.append(UUID())
+      try await perform(store, .addTask(NewTask(id: ids.last!, projectID: garden, title: title)), user)
+    }
+    #expect(try await store.tasks(user, in: .project(garden)).map(\.title) == ["Seeds", "Dig", "Water"])
+
+    // Toggles move the counts; the last open task finishes the project, by the counts as stored.
+    let first = try await perform(store, .setCompleted(ids[0], true), user)
+    #expect(first.saved.projects.map(\.counts) == [CompletionRatio(completed: 1, total: 3)])
+    #expect(first.saved.tasks.map(\.completed) == [true] && first.saved.tasks.first?.version == 1)
+    #expect(first.saved.tasks.first?.completedAt == now)
+    try await perform(store, .setCompleted(ids[1], true), user)
+    let last = try await perform(store, .setCompleted(ids[2], true), user)
+    #expect(TaskBoard.finished(by: last.effects, stored: last.saved.projects).map(\.id) == [garden])
+    // Already done: nothing is written, the change counter stays.
+    let revision = try await store.owner(user).revision
+    #expect(try await perform(store, .setCompleted(ids[2], true), user).effects.isEmpty)
+    #expect(try await store.owner(user).revision == revision)
+
+    // A save handled on a board loaded before another change of the task writes nothing at all.
+    var stale = try await store.board(TaskBoardCommand.setCompleted(ids[0], false).footprint, of: user)
+    let staleEffects = try stale.handle(.setCompleted(ids[0], false), at: now)
+    try await perform(store, .editTask(ids[0], TaskEdit(title: "Seeds!")), user)
+    let before = try await store.owner(user)
+    #expect(try await store.save(staleEffects, of: user, at: now) == nil)
+    #expect(try await store.owner(user) == before)
+    #expect(try await store.project(garden, of: user)?.counts == CompletionRatio(completed: 3, total: 3))
+
+    // Two additions decided on the same loaded board take different places, in the order they were saved.
+    let footprint = TaskBoardCommand.addTask(NewTask(id: UUID(), projectID: nil, title: "x")).footprint
+    var one = try await store.board(footprint, of: user)
+    var two = one
+    let a = try one.handle(.addTask(NewTask(id: UUID(), projectID: nil, title: "A")), at: now)
+    let b = try two.handle(.addTask(NewTask(id: UUID(), projectID: nil, title: "B")), at: now)
+    let savedA = try #require(try await store.save(a, of: user, at: now))
+    let savedB = try #require(try await store.save(b, of: user, at: now))
+    #expect(savedA.tasks[0].position < savedB.tasks[0].position)
+    #expect(try await store.tasks(user, in: .inbox).map(\.title) == ["A", "B"])
+
+    // A move leaves one list and joins the end of the other with its state.
+    let moved = try await perform(store, .editTask(ids[0], TaskEdit(projectID: .some(nil))), user)
+    #expect(moved.saved.owner.inbox == CompletionRatio(completed: 1, total: 3))
+    #expect(moved.saved.projects.map(\.counts) == [CompletionRatio(completed: 2, total: 2)])
+    #expect(try await store.tasks(user, in: .inbox).map(\.title) == ["A", "B", "Seeds!"])
+
+    // Orders, a project's edit (only the fields given), deletes.
+    let second = UUID()
+    try await perform(store, .addProject(NewProject(id: second, name: "Second")), user)
+    try await perform(store, .orderProjects([second, garden]), user)
+    #expect(try await store.projects(user).map(\.id) == [second, garden])
+    try await perform(store, .orderTasks(.project(garden), [ids[2], ids[1]]), user)
+    #expect(try await store.tasks(user, in: .project(garden)).map(\.id) == [ids[2], ids[1]])
+    let edited = try await perform(store, .editProject(garden, ProjectEdit(notes: "Spring")), user)
+    #expect(edited.saved.projects.map { [$0.name, $0.color, $0.notes] } == [["Garden", "green", "Spring"]])
+    try await perform(store, .deleteProject(garden), user)
+    #expect(try await store.project(garden, of: user) == nil)
+    #expect(try await store.allTasks(user).allSatisfy { $0.projectID != garden })
+    try await perform(store, .deleteTask(ids[0]), user)
+    #expect(try await store.owner(user).inbox == CompletionRatio(completed: 0, total: 2))
+
+    // An import: Inbox tasks and a project that arrives with its counts.
+    let imported = UUID()
+    try await perform(
+      store,
+      .importItems(
+        inbox: [NewTask(id: UUID(), projectID: nil, title: "Milk", completed: true)],
+        projects: [
+          ImportedProject(
+            project: NewProject(id: imported, name: "Kitchen"),
+            tasks: [NewTask(id: UUID(), projectID: nil, title: "Paint", completed: true), NewTask(id: UUID(), projectID: nil, title: "Tiles")])
+        ]), user)
+    #expect(try await store.project(imported, of: user)?.counts == CompletionRatio(completed: 1, total: 2))
+    #expect(try await store.tasks(user, in: .project(imported)).map(\.title) == ["Paint", "Tiles"])
+
+    // Refusals are values and write nothing; another person's things are not found.
+    await #expect(throws: ProjectsError.taskNotFound) { try await store.perform(.setCompleted(UUID(), true), of: user, at: now) }
+    await #expect(throws: ProjectsError.taskNotFound) { try await store.perform(.setCompleted(ids[1], false), of: other, at: now) }
+    await #expect(throws: ProjectsError.projectNotFound) {
+      try await store.perform(.addTask(NewTask(id: UUID(), projectID: second, title: "x")), of: other, at: now)
+    }
+    #expect(try await store.projects(other).isEmpty)
+    try await expectCountsMatch(store, user)
+  }
+
+  /// A command from a generated operation on `board` (the person's whole board), over a small world of
+  /// ids so commands often meet the same tasks and lists.
+  static func command(_ kind: Int, _ task: Int, _ flag: Bool, _ list: Int, on board: TaskBoard, tasks: [UUID], projects: [UUID]) -> TaskBoardCommand {
+    let taskID = tasks[task]
+    let target: UUID? = list == 3 ? nil : projects[list]
+    switch kind {
+    case 0: return .addTask(NewTask(id: board.tasks[taskID] == nil ? taskID : UUID(), projectID: target, title: "T\(task)", completed: flag))
+    case 1, 2: return .setCompleted(taskID, flag)
+    case 3: return .editTask(taskID, TaskEdit(projectID: .some(target)))
+    case 4: return .editTask(taskID, TaskEdit(title: "Edited", dueDate: .some(flag ? "2026-12-24" : nil), completed: flag))
+    case 5: return .deleteTask(taskID)
+    case 6:
+      let id = projects[list]
+      return board.projects[id] == nil ? .addProject(NewProject(id: id, name: "P\(list)")) : .editProject(id, ProjectEdit(name: "Renamed"))
+    case 7: return .deleteProject(projects[list])
+    case 8:
+      let ids = board.tasks.values.filter { $0.projectID == target }.sorted { $0.position < $1.position }.map(\.id)
+      return .orderTasks(TaskList(target), flag ? ids.reversed() : Array(ids.dropFirst()))
+    default:
+      let ids = board.projects.values.sorted { $0.position < $1.position }.map(\.id)
+      return .orderProjects(flag ? ids.reversed() : Array(ids.dropFirst()))
+    }
+  }
+
+  /// Random commands on both stores side by side: the same answers (refusal or rows as stored), and kept
+  /// counts equal to a recount after every command.
+  static func property(_ makeSQL: @escaping @Sendable () async throws -> (any ProjectsStore, UUID), count: Int) async {
+    let operation = PropertyBased.zip(Gen.int(in: 0...9), Gen.int(in: 0...7), Gen.bool, Gen.int(in: 0...3))
+    await propertyCheck(count: count, input: operation.array(of: 1...30)) { operations in
+      do {
+        let memory = InMemoryProjectsStore()
+        let (sql, user) = try await makeSQL()
+        let tasks = (0..<8).map { _ in UUID() }
+        let projects = (0..<4).map { _ in UUID() }
+        for (kind, task, flag, list) in operations {
+          let command = Self.command(kind, task, flag, list, on: await memory.wholeBoard(of: user), tasks: tasks, projects: projects)
+          let inMemory: Result<SavedChange?, ProjectsError>
+          let inSQL: Result<SavedChange?, ProjectsError>
+          do { inMemory = .success(try await memory.perform(command, of: user, at: now)?.saved) } catch let error as ProjectsError { inMemory = .failure(error) }
+          do { inSQL = .success(try await sql.perform(command, of: user, at: now)?.saved) } catch let error as ProjectsError { inSQL = .failure(error) }
+          #expect(inMemory == inSQL, "\(command)")
+          try await expectCountsMatch(sql, user)
+        }
+        #expect(try await sql.projects(user) == memory.projects(user))
+        #expect(try await sql.allTasks(user) == memory.allTasks(user))
+      } catch {
+        Issue.record(error)
+      }
+    }
+  }
+
+  @Test("In-memory store: the shared rules")
+  func memoryRules() async throws {
+    try await Self.rules(InMemoryProjectsStore(), UUID(), UUID())
+  }
+
+  @Test("SQL store: the shared rules, and `projects verify` finds nothing wrong")
+  func sqlRules() async throws {
+    try await withTestApp { _, app in
+      let store = RunnerSQLStore(app: app)
+      try await Self.rules(store, try await Self.newUser(on: app.db), try await Self.newUser(on: app.db))
+      let mismatches = try await SQLProjectsStore(app.db).verify().mismatches
+      #expect(mismatches.isEmpty)
+    }
+  }
+
+  @Test("Property: the SQL store answers every command as the in-memory store does")
+  func sameAnswers() async throws {
+    try await withTestApp { _, app in
+      let makeSQL: @Sendable () async throws -> (any ProjectsStore, UUID) = {
+        (RunnerSQLStore(app: app), try await Self.newUser(on: app.db))
+      }
+      await Self.property(makeSQL, count: 20)
+      let mismatches = try await SQLProjectsStore(app.db).verify().mismatches
+      #expect(mismatches.isEmpty)
+    }
+  }
+}
