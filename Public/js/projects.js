@@ -10,10 +10,11 @@ import { commitProjectOrder, commitTaskOrder, createProject, wireHeader } from "
 import { openShortcuts, wireDialogs } from "./projects/dialogs.js";
 import { sortable } from "./projects/drag.js";
 import { connectLive, listFromURL, loadList, loadOverview, selectList, setView, showLists } from "./projects/lists.js";
-import { renderHeader, renderSidebar } from "./projects/render.js";
+import { renderHeader, renderSidebar, renderTasks, renderVisibleRows } from "./projects/render.js";
 import { byId, INBOX, PHONE, showError, state } from "./projects/state.js";
 import { onKeyDown, wireTaskList } from "./projects/task-list.js";
 import { openTransfer, wireTransfer } from "./projects/transfer.js";
+import { forgetHeights } from "./projects/window.js";
 
 // MARK: Wiring
 
@@ -66,6 +67,23 @@ function wire() {
   const measure = () => document.documentElement.style.setProperty("--topbar-h", `${topbar.offsetHeight}px`);
   measure();
   if (window.ResizeObserver) new ResizeObserver(measure).observe(topbar);
+
+  // A long list draws the rows near the screen: once a frame while scrolling, again after a resize.
+  let scrollFrame = 0;
+  window.addEventListener("scroll", () => {
+    if (scrollFrame) return;
+    scrollFrame = requestAnimationFrame(() => {
+      scrollFrame = 0;
+      renderVisibleRows();
+    });
+  }, { passive: true });
+  let width = window.innerWidth;
+  window.addEventListener("resize", () => {
+    if (window.innerWidth === width) return renderVisibleRows();
+    width = window.innerWidth;
+    forgetHeights();
+    renderTasks();
+  });
 
   PHONE.addEventListener("change", () => {
     if (!PHONE.matches) setView("tasks");

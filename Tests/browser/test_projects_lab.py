@@ -153,3 +153,71 @@ def test_no_serious_accessibility_problems_on_the_bench(browser, server, size):
         assert lab.evaluate("document.documentElement.scrollWidth") <= size[0]
     finally:
         context.close()
+
+
+# MARK: A list of 10,000 tasks
+
+BIG = 10000
+
+
+def import_big_inbox(context, server):
+    for part in range(2):  # the import takes at most 5,000 tasks at once
+        lines = "".join(f"Inbox task {part * 5000 + i + 1}\n" for i in range(5000))
+        response = context.request.post(
+            f"{server}/api/projects/import", data=lines, headers={"Content-Type": "text/plain", "X-CompletionKit": "1"})
+        assert response.ok, response.text()
+
+
+def test_a_list_of_ten_thousand_tasks_opens_scrolls_and_changes_one_row(context, server):
+    import_big_inbox(context, server)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/projects?list=inbox")
+    page.wait_for_selector("[data-testid=task-row]")
+    page.wait_for_function("() => document.querySelector('[data-testid=live-status]').dataset.state === 'live'")
+    rows = page.locator("[data-testid=task-row]")
+    # Only the rows near the screen are in the document, each saying where it is in the whole list.
+    assert rows.count() < 200
+    assert rows.first.get_attribute("aria-setsize") == str(BIG)
+    assert rows.first.get_attribute("aria-posinset") == "1"
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height > BIG * 30  # the scroll height stands for every row
+
+    # To the end, as the End key would.
+    page.keyboard.press("End")
+    page.wait_for_selector(f"[data-testid=task-row][aria-posinset='{BIG}']")
+    last = page.locator(f"[data-testid=task-row][aria-posinset='{BIG}']")
+    assert "Inbox task 10000" in last.text_content()
+    assert abs(page.evaluate("document.documentElement.scrollHeight") - height) < height * 0.05  # stable
+
+    # Toggling one row changes that row only: one row replaced, none when its own live update arrives.
+    page.evaluate("""() => {
+      window.__added = 0;
+      window.__rowObserver = new MutationObserver((records) => {
+        for (const record of records) window.__added += [...record.addedNodes].filter((n) => n.dataset && n.dataset.taskId).length;
+      });
+      window.__rowObserver.observe(document.getElementById('task-list'), { childList: true });
+      for (const row of document.querySelectorAll('[data-testid=task-row]')) row.__kept = true;
+    }""")
+    last.locator("[data-testid=task-check]").click()
+    page.wait_for_function("() => document.querySelector('#list-summary').textContent.startsWith('1 of 10000 tasks done')")
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-testid=task-row][aria-posinset='10000']\").dataset.completed === 'true'")
+    # The live update of this change arrives too; wait until the server's revision was seen, then check nothing re-rendered.
+    inbox = context.request.get(f"{server}/api/projects/inbox/tasks").json()["inbox"]
+    assert inbox["completed"] == 1 and inbox["total"] == BIG
+    page.wait_for_function("(r) => document.querySelector('#list-summary').textContent.startsWith('1 of') && window.__added <= 1", arg=inbox["revision"])
+    kept = page.evaluate("[...document.querySelectorAll('[data-testid=task-row]')].filter((r) => !r.__kept).map((r) => r.getAttribute('aria-posinset'))")
+    assert kept == [str(BIG)], kept
+    assert page.evaluate("window.__added") == 1
+
+    # Keyboard: from the last row, k moves up to the row before it.
+    last = page.locator(f"[data-testid=task-row][aria-posinset='{BIG}']")
+    last.focus()
+    page.keyboard.press("k")
+    page.wait_for_function("() => document.activeElement.getAttribute('aria-posinset') === '9999'")
+    # And back to the top: the first row is drawn again when scrolled to.
+    page.keyboard.press("Home")
+    page.wait_for_selector("[data-testid=task-row][aria-posinset='1']")
+    assert not errors

@@ -191,6 +191,7 @@ export function moveTaskTo(taskId, key) {
 /** Puts the open list's tasks in a new order and tells the server. */
 export function commitTaskOrder(ids, movedId) {
   if (!state.list) return;
+  if (ids.length < state.list.tasks.length) ids = withinWholeList(ids);
   const key = state.list.key;
   const byTask = new Map(state.list.tasks.map((task) => [task.id, task]));
   state.list.tasks = ids.map((id) => byTask.get(id)).filter(Boolean);
@@ -202,6 +203,23 @@ export function commitTaskOrder(ids, movedId) {
     .then((saved) => {
       if (!saved) refreshList(); // the server's order wins
     });
+}
+
+/**
+ * A long list drags only the rows drawn: their new order goes into the places those tasks held in the whole
+ * list, which the server needs complete.
+ */
+function withinWholeList(ids) {
+  const moved = new Set(ids);
+  const places = [];
+  const all = state.list.tasks.map((task, index) => {
+    if (moved.has(task.id)) places.push(index);
+    return task.id;
+  });
+  places.forEach((place, index) => {
+    all[place] = ids[index];
+  });
+  return all;
 }
 
 export function moveTaskBy(taskId, step) {

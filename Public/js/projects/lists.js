@@ -21,8 +21,9 @@ export async function loadList(key, { quiet = false } = {}) {
   try {
     response = await api(path);
   } catch (error) {
-    if (token !== listToken) return;
+    if (token !== listToken) return true; // another list was asked for meanwhile
     list.setAttribute("aria-busy", "false");
+    if (quiet) return false; // a refresh: refreshList tries again
     if (key !== INBOX && !quiet) {
       // A deleted project or an old link: the Inbox is always there.
       showError(error.message);
@@ -30,32 +31,59 @@ export async function loadList(key, { quiet = false } = {}) {
     } else if (!quiet) {
       showError(error.message);
     }
-    return;
+    return false;
   }
-  if (token !== listToken || state.selected !== key) return;
+  if (token !== listToken || state.selected !== key) return true;
   if (response.project) upsertProject(response.project);
   if (response.inbox) updateInbox(response.inbox);
   const revision = response.project ? response.project.revision : response.inbox ? response.inbox.revision : 0;
   if (!state.list || state.list.key !== key) state.expanded.clear();
-  state.list = { key, revision, tasks: response.tasks };
+  const before = state.list && state.list.key === key ? state.list.tasks : [];
+  state.list = { key, revision, tasks: keepUnchanged(before, response.tasks) };
   renderSidebar();
   renderHeader();
   renderTasks();
+  return true;
 }
 
-/** Refetches the open list once, however many changes arrive while it runs. */
+const TASK_FIELDS = ["projectId", "title", "notes", "priority", "dueDate", "completed", "completedAt", "position"];
+
+/** The fresh tasks, with the object already held kept for each task that did not change (its row stays drawn). */
+function keepUnchanged(held, fresh) {
+  if (!held.length) return fresh;
+  const byId = new Map(held.map((task) => [task.id, task]));
+  return fresh.map((task) => {
+    const old = byId.get(task.id);
+    return old && TASK_FIELDS.every((field) => old[field] === task[field]) ? old : task;
+  });
+}
+
+function isStale() {
+  return Boolean(state.list && state.list.key === state.selected && openListRevision() > state.list.revision);
+}
+
+/**
+ * Refetches the open list once, however many changes arrive while it runs. `ifStale`: only if the list is
+ * still behind once the changes already sent have been answered (the page's own change, told back by the
+ * live stream, is in its answer already and needs no second fetch and render).
+ */
 let refreshing = null;
-let refreshAgain = false;
-export function refreshList() {
+/** What a refresh asked for while one ran: null, "check" (only if stale) or "force". */
+let again = null;
+export function refreshList({ ifStale = false } = {}) {
+  const wanted = ifStale ? "check" : "force";
   if (refreshing) {
-    refreshAgain = true;
+    if (again !== "force") again = wanted;
     return refreshing;
   }
   refreshing = (async () => {
-    do {
-      refreshAgain = false;
-      await enqueue(() => loadList(state.selected, { quiet: true })).catch(() => null);
-    } while (refreshAgain);
+    let mode = wanted;
+    while (mode) {
+      const force = mode === "force";
+      again = null;
+      await enqueue(() => (force || isStale() ? loadList(state.selected, { quiet: true }) : true)).catch(() => false);
+      mode = again;
+    }
   })().finally(() => {
     refreshing = null;
   });
@@ -63,7 +91,7 @@ export function refreshList() {
 }
 
 function refreshIfStale() {
-  if (state.list && state.list.key === state.selected && openListRevision() > state.list.revision) refreshList();
+  if (isStale()) refreshList({ ifStale: true });
 }
 
 export async function loadOverview() {
@@ -132,8 +160,18 @@ function setLiveStatus(text) {
   status.dataset.state = text ? "reconnecting" : "live";
 }
 
+function tellsAnythingNew(update) {
+  if ((update.deleted || []).some((id) => byId(id))) return true;
+  if (update.inbox && update.inbox.revision > state.inbox.revision) return true;
+  return update.projects.some((project) => {
+    const known = byId(project.id);
+    return !known || project.revision > known.revision;
+  });
+}
+
 /** Applies a ProjectsLiveUpdate: a snapshot replaces the list, a change updates and removes projects. */
 function applyLive(update) {
+  if (!update.snapshot && !tellsAnythingNew(update)) return; // our own change, already applied from its answer
   const selectedBefore = state.selected;
   const selectedName = listName(selectedBefore);
   if (update.snapshot) {
