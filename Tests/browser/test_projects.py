@@ -277,3 +277,33 @@ def test_phone_celebration_shows_where_the_person_is_looking(browser, server):
         assert box["y"] >= 0 and box["y"] + box["height"] <= 844, box
     finally:
         context.close()
+
+
+def test_a_failed_refresh_is_tried_again_and_the_page_says_so(context, server):
+    """One failed background fetch (a 503) must not leave the list stale: it is tried again and catches up."""
+    garden, tasks = start(context, server)
+    page = open_projects(context, server)
+    page.locator(f"[data-testid=project-row][data-project-id='{garden['id']}']").click()
+    page.locator("[data-testid=task-row]", has_text="Water").wait_for()
+    failed = []
+
+    def fail_once(route):
+        if not failed:
+            failed.append(route.request.url)
+            route.fulfill(status=503, content_type="application/json", body='{"error":true,"code":"not_ready","message":"Busy"}')
+        else:
+            route.continue_()
+
+    page.route(f"**/api/projects/{garden['id']}/tasks", fail_once)
+    water = next(t for t in tasks if t["title"] == "Water")
+    toggle(context, server, water["id"], True)  # another window's change: the live update asks for a refresh
+    page.wait_for_function("() => document.querySelector('[data-testid=sync-status]').textContent.includes('Trying again')")
+    # The retry catches up without a reload, and the words go away.
+    row = page.locator("[data-testid=task-row]", has_text="Water")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=task-row]')].some((r) => r.textContent.includes('Water') && r.dataset.completed === 'true')")
+    page.wait_for_function("() => document.querySelector('[data-testid=sync-status]').textContent === ''")
+    assert failed and row.get_attribute("data-completed") == "true"
+    assert "2 of 3 tasks done" in page.locator("#list-summary").text_content()
+    assert not page._ck_errors
+

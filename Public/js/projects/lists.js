@@ -76,19 +76,64 @@ export function refreshList({ ifStale = false } = {}) {
     if (again !== "force") again = wanted;
     return refreshing;
   }
+  clearTimeout(retry.timer);
+  retry.timer = 0;
   refreshing = (async () => {
     let mode = wanted;
     while (mode) {
       const force = mode === "force";
       again = null;
-      await enqueue(() => (force || isStale() ? loadList(state.selected, { quiet: true }) : true)).catch(() => false);
+      const loaded = await enqueue(() => (force || isStale() ? loadList(state.selected, { quiet: true }) : true)).catch(() => false);
+      if (loaded === false) {
+        scheduleRetry(force);
+        return;
+      }
       mode = again;
+    }
+    if (retry.attempt) {
+      retry.attempt = 0;
+      setSyncStatus("");
     }
   })().finally(() => {
     refreshing = null;
   });
   return refreshing;
 }
+
+/** Seconds before a failed refresh is tried again, growing up to the last. */
+const RETRY_DELAYS = [1, 2, 4, 8, 15, 30];
+const retry = { attempt: 0, timer: 0, force: false };
+
+/** A refresh that failed (a 503, a network blip) is tried again after a growing pause, and the page says so. */
+function scheduleRetry(force) {
+  const delay = RETRY_DELAYS[Math.min(retry.attempt, RETRY_DELAYS.length - 1)];
+  retry.attempt += 1;
+  retry.force = retry.force || force;
+  setSyncStatus(`This list could not be brought up to date. Trying again in ${delay} s…`);
+  retry.timer = setTimeout(retryNow, delay * 1000);
+}
+
+function retryNow() {
+  retry.timer = 0;
+  const force = retry.force;
+  retry.force = false;
+  setSyncStatus("Bringing this list up to date…");
+  refreshList({ ifStale: !force });
+}
+
+function setSyncStatus(text) {
+  const status = $("#sync-status");
+  if (status.textContent !== text) status.textContent = text;
+  status.dataset.state = text ? "behind" : "current";
+}
+
+// Back online: a refresh waiting for its next try goes now.
+window.addEventListener("online", () => {
+  if (retry.timer) {
+    clearTimeout(retry.timer);
+    retryNow();
+  }
+});
 
 function refreshIfStale() {
   if (isStale()) refreshList({ ifStale: true });
@@ -198,6 +243,8 @@ export function connectLive() {
   state.live = keepLive("/api/projects/events", {
     events: { projects: applyLive },
     onState: (which) => setLiveStatus(which === "live" ? "" : "Reconnecting…"),
+    // Back after a gap: the snapshot that follows says what changed; a list still behind is refetched.
+    onOpen: () => refreshIfStale(),
   });
 }
 
