@@ -94,7 +94,7 @@ async function start() {
   document.body.dataset.motion = preference();
   boot();
   // The guest cookie comes from the first /api/me; every later request (and the stream) carries it.
-  await currentUser().catch(() => null);
+  const me = await currentUser().catch(() => null);
   await loadOverview();
   const requested = listFromURL();
   const key = requested && (requested === INBOX || byId(requested)) ? requested : INBOX;
@@ -106,7 +106,7 @@ async function start() {
   renderSidebar();
   renderHeader();
   await loadList(key);
-  connectLive();
+  connectLive(me);
 }
 
 wire();

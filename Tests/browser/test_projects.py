@@ -307,3 +307,33 @@ def test_a_failed_refresh_is_tried_again_and_the_page_says_so(context, server):
     assert "2 of 3 tasks done" in page.locator("#list-summary").text_content()
     assert not page._ck_errors
 
+
+def test_a_first_time_visitor_goes_live_without_reconnecting(browser, server):
+    """The stream needs an account: a new visitor's page opens it right after their first write, never failing first."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.add_init_script("""
+          window.__liveTexts = [];
+          document.addEventListener('DOMContentLoaded', () => {
+            const status = document.getElementById('live-status');
+            new MutationObserver(() => window.__liveTexts.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+          });
+        """)
+        refused = []
+        page.on("response", lambda response: refused.append(response.status) if "/api/projects/events" in response.url and response.status >= 400 else None)
+        page.goto(f"{server}/projects")
+        page.wait_for_selector("body[data-ready=true]")
+        page.locator("#add-task").fill("First thing")
+        page.locator("#add-task").press("Enter")
+        page.locator("[data-testid=task-row]", has_text="First thing").wait_for()
+        page.wait_for_function("() => document.querySelector('[data-testid=live-status]').dataset.state === 'live'")
+        # Live: a change made elsewhere with the same guest arrives without a reload.
+        task_id = page.locator("[data-testid=task-row]").first.get_attribute("data-task-id")
+        toggle(context, server, task_id, True)
+        page.wait_for_function("() => document.querySelector('[data-testid=task-row]').dataset.completed === 'true'")
+        assert refused == []
+        assert "Reconnecting…" not in page.evaluate("window.__liveTexts")
+    finally:
+        context.close()
+

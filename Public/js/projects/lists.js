@@ -1,5 +1,6 @@
 // Projects: loading the overview and a list, choosing which list is open, and the live stream that keeps both current.
-import { api } from "../lib/api.js";
+import { currentUser } from "../app.js";
+import { afterWrite, api } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
 import { keepLive } from "../lib/live.js";
 import { configureRingMotion } from "../progress-ring.js";
@@ -239,7 +240,24 @@ function applyLive(update) {
 }
 
 /** Opens the live stream: a change made elsewhere moves the rings and the open list here too. */
-export function connectLive() {
+export function connectLive(me) {
+  if (state.live) return;
+  // A visitor who has stored nothing yet has no account, and the stream answers 401 until they do: it opens
+  // right after their first write (which makes the guest) instead of failing and retrying in the meantime.
+  if (me && !me.id) {
+    afterWrite(() => {
+      if (!state.live) connectLive();
+    });
+    // Their first write may come from another tab: looked at again when this one is used.
+    const recheck = () => {
+      if (state.live) return window.removeEventListener("focus", recheck);
+      currentUser(true).then((now) => {
+        if (now && now.id && !state.live) connectLive(now);
+      }).catch(() => {});
+    };
+    window.addEventListener("focus", recheck);
+    return;
+  }
   state.live = keepLive("/api/projects/events", {
     events: { projects: applyLive },
     onState: (which) => setLiveStatus(which === "live" ? "" : "Reconnecting…"),
