@@ -337,3 +337,21 @@ def test_a_first_time_visitor_goes_live_without_reconnecting(browser, server):
     finally:
         context.close()
 
+
+def test_editing_a_task_deleted_in_another_window_closes_the_editor_with_a_word(context, server):
+    garden, tasks = start(context, server)
+    page = open_projects(context, server)
+    page.locator(f"[data-testid=project-row][data-project-id='{garden['id']}']").click()
+    row = page.locator("[data-testid=task-row]", has_text="Dig the beds")
+    row.locator("[data-testid=task-title]").click()
+    editor = page.locator("[data-testid=task-title-input]")
+    editor.wait_for()
+    editor.type(" deeply")
+    dig = next(t for t in tasks if t["title"] == "Dig the beds")
+    deleted = context.request.delete(f"{server}/api/tasks/{dig['id']}", headers={"X-CompletionKit": "1"})
+    assert deleted.ok, deleted.text()
+    editor.wait_for(state="detached")
+    assert "was deleted or moved in another window" in page.locator("[data-testid=error]").text_content()
+    assert page.locator("[data-testid=task-row]", has_text="Dig the beds").count() == 0
+    assert page.evaluate("document.activeElement.id") == "add-task"
+    assert not page._ck_errors

@@ -6,7 +6,7 @@ import { keepLive } from "../lib/live.js";
 import { configureRingMotion } from "../progress-ring.js";
 import { dismissCelebration } from "./dialogs.js";
 import { fitTextarea, renderAll, renderHeader, renderSidebar, renderTasks } from "./render.js";
-import { byId, clearError, enqueue, INBOX, listName, openListRevision, PHONE, removeProject, showError, sortProjects, state, updateInbox, upsertProject } from "./state.js";
+import { byId, clearError, enqueue, INBOX, isEditingInList, listName, openListRevision, PHONE, removeProject, showError, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 // MARK: Loading
 
@@ -41,10 +41,28 @@ export async function loadList(key, { quiet = false } = {}) {
   if (!state.list || state.list.key !== key) state.expanded.clear();
   const before = state.list && state.list.key === key ? state.list.tasks : [];
   state.list = { key, revision, tasks: keepUnchanged(before, response.tasks) };
+  closeEditorOfDeletedTask(before);
   renderSidebar();
   renderHeader();
   renderTasks();
   return true;
+}
+
+/**
+ * A task deleted elsewhere while it is being edited here: the editor closes (typing into a task that is gone
+ * would be lost on saving anyway) and the page says why.
+ */
+function closeEditorOfDeletedTask(before) {
+  const active = document.activeElement;
+  const row = active && active.closest && active.closest("#task-list [data-task-id]");
+  const editingId = state.editing || (row && isEditingInList() ? row.dataset.taskId : null);
+  if (!editingId || taskById(editingId)) return;
+  const gone = before.find((task) => task.id === editingId);
+  state.editing = null;
+  state.expanded.delete(editingId);
+  active.blur();
+  showError(`“${gone ? gone.title : "This task"}” was deleted or moved in another window, so its editor was closed.`);
+  $("#add-task").focus({ preventScroll: true });
 }
 
 const TASK_FIELDS = ["projectId", "title", "notes", "priority", "dueDate", "completed", "completedAt", "position"];
