@@ -9,11 +9,12 @@ import { preference } from "./motion.js";
 import { commitProjectOrder, commitTaskOrder, createProject, wireHeader } from "./projects/changes.js";
 import { openShortcuts, wireDialogs } from "./projects/dialogs.js";
 import { sortable } from "./projects/drag.js";
-import { connectLive, listFromURL, loadList, loadOverview, selectList, setView, showLists } from "./projects/lists.js";
+import { connectLive, listFromURL, loadList, loadOverview, reloadEverything, selectList, setView, showLists } from "./projects/lists.js";
 import { renderHeader, renderSidebar, renderTasks, renderVisibleRows } from "./projects/render.js";
 import { byId, INBOX, PHONE, showError, state } from "./projects/state.js";
 import { onKeyDown, wireTaskList } from "./projects/task-list.js";
 import { openTransfer, wireTransfer } from "./projects/transfer.js";
+import { send as sendWaiting, showState as showOfflineState, whenSent } from "./projects/offline.js";
 import { forgetHeights } from "./projects/window.js";
 
 // MARK: Wiring
@@ -107,6 +108,10 @@ async function start() {
   renderHeader();
   await loadList(key);
   connectLive(me);
+  // Changes kept while offline (in this page or before a reload) are sent now, and the lists reloaded after.
+  whenSent(() => reloadEverything());
+  showOfflineState();
+  if (navigator.onLine !== false) sendWaiting();
 }
 
 wire();

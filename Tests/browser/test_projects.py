@@ -355,3 +355,56 @@ def test_editing_a_task_deleted_in_another_window_closes_the_editor_with_a_word(
     assert page.locator("[data-testid=task-row]", has_text="Dig the beds").count() == 0
     assert page.evaluate("document.activeElement.id") == "add-task"
     assert not page._ck_errors
+
+
+def test_offline_changes_show_at_once_survive_a_reload_and_are_sent_once(context, server):
+    garden, tasks = start(context, server)
+    page = open_projects(context, server)
+    page.locator(f"[data-testid=project-row][data-project-id='{garden['id']}']").click()
+    page.locator("[data-testid=task-row]", has_text="Water").wait_for()
+    writes = []
+    page.on("request", lambda r: writes.append((r.method, r.url, r.headers.get("idempotency-key"))) if "/api/tasks" in r.url and r.method != "GET" else None)
+    status = page.locator("[data-testid=sync-status]")
+
+    context.set_offline(True)
+    page.locator("[data-testid=task-row]", has_text="Water").locator("[data-testid=task-check]").click()
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=task-row]')].some((r) => r.textContent.includes('Water') && r.dataset.completed === 'true')")
+    page.locator("#add-task").fill("Buy twine")
+    page.locator("#add-task").press("Enter")
+    page.locator("[data-testid=task-row]", has_text="Buy twine").wait_for()
+    dig = page.locator("[data-testid=task-row]", has_text="Dig the beds")
+    dig.locator("[data-testid=task-expand]").click()
+    dig.locator("[data-testid=task-delete]").click()
+    page.locator("[data-testid=confirm-yes]").click()
+    page.locator("[data-testid=task-row]", has_text="Dig the beds").wait_for(state="detached")
+    page.wait_for_function("() => document.body.dataset.outbox === '3'")
+    assert "You are offline" in status.text_content() and "3 changes waiting" in status.text_content()
+    assert page.locator("[data-testid=error]").text_content() == ""
+
+    # Back online, but the server is still out of reach for writes: the changes stay kept, across a reload too.
+    page.route("**/api/tasks**", lambda route: route.abort() if route.request.method != "GET" else route.continue_())
+    context.set_offline(False)
+    page.reload()
+    page.locator("[data-testid=task-row]", has_text="Buy twine").wait_for()
+    page.wait_for_function("() => document.body.dataset.outbox === '3'")
+    assert page.locator("[data-testid=task-row]", has_text="Water").get_attribute("data-completed") == "true"
+    assert page.locator("[data-testid=task-row]", has_text="Dig the beds").count() == 0
+    assert "3 changes waiting" in status.text_content()
+
+    # The server is reachable again: everything is sent, in order, each once, and the page says nothing waits.
+    page.unroute("**/api/tasks**")
+    context.set_offline(True)
+    context.set_offline(False)
+    page.wait_for_function("() => document.body.dataset.outbox === '0'")
+    page.wait_for_function("() => document.querySelector('#list-summary').textContent.startsWith('2 of 3 tasks done')")
+    listed = context.request.get(f"{server}/api/projects/{garden['id']}/tasks").json()["tasks"]
+    titles = sorted(t["title"] for t in listed)
+    assert titles == ["Buy seeds", "Buy twine", "Water"], titles
+    assert next(t for t in listed if t["title"] == "Water")["completed"]
+    sent = [w for w in writes if w[2]]
+    assert len(sent) == len(writes), writes  # every write carried an Idempotency-Key
+    # A change tried while the server was out of reach went again with the same key (so it counts once).
+    keys = [w[2] for w in writes]
+    assert len(set(keys)) == 3, writes
+    assert status.text_content() == ""
+    assert not page._ck_errors

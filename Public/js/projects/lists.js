@@ -5,6 +5,7 @@ import { $ } from "../lib/dom.js";
 import { keepLive } from "../lib/live.js";
 import { configureRingMotion } from "../progress-ring.js";
 import { dismissCelebration } from "./dialogs.js";
+import { overlay } from "./offline.js";
 import { fitTextarea, renderAll, renderHeader, renderSidebar, renderTasks } from "./render.js";
 import { byId, clearError, enqueue, INBOX, isEditingInList, listName, openListRevision, PHONE, removeProject, showError, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
 
@@ -40,7 +41,8 @@ export async function loadList(key, { quiet = false } = {}) {
   const revision = response.project ? response.project.revision : response.inbox ? response.inbox.revision : 0;
   if (!state.list || state.list.key !== key) state.expanded.clear();
   const before = state.list && state.list.key === key ? state.list.tasks : [];
-  state.list = { key, revision, tasks: keepUnchanged(before, response.tasks) };
+  // Changes made without a connection and not sent yet stay shown on top of the server's list.
+  state.list = { key, revision, tasks: keepUnchanged(before, overlay(key, response.tasks)) };
   closeEditorOfDeletedTask(before);
   renderSidebar();
   renderHeader();
