@@ -5,7 +5,8 @@ A fresh person imports 10,000 tasks into the Inbox (two imports of 5,000, the im
 project cannot be given more than 5,000 at once through the API, and the Inbox is a list like a project's), and
 a project of 5,000. For each list it reads:
 - open: from navigation start to the first task rows in the document (MutationObserver), and the long tasks
-  (Long Tasks API, > 50 ms) until then;
+  (Long Tasks API, > 50 ms) until then; on the first visit, and again afterwards (rows kept from the visit
+  before are shown while the server's answer is on its way);
 - changes: `rounds` completions by click (spread over the list, scrolling to each), then adding a task by
   typing; per change the long tasks from the click until its answer and its own live update have arrived.
 Also counts the elements in the document once the list is open.
@@ -72,7 +73,8 @@ def measure(context, server, key, total, rounds, verbose):
         index = (round_ * (total - 1)) // max(rounds - 1, 1)
         # Scroll the row into the document the way a person would (the End key for the last one).
         page.evaluate("(i) => { const list = document.getElementById('task-list'); const top = list.getBoundingClientRect().top + scrollY; scrollTo(0, top + i * (list.scrollHeight / %d) - 200); }" % total, index)
-        page.wait_for_timeout(200)
+        # The rows drawn for the new place settle first: the scroll's own drawing is not the change's.
+        page.wait_for_timeout(800)
         row = page.locator("[data-testid=task-row]").nth(3)
         worst, count = change(page, lambda: row.locator("[data-testid=task-check]").click(), verbose, f"complete near {index}")
         worst_changes.append(worst)
@@ -84,8 +86,11 @@ def measure(context, server, key, total, rounds, verbose):
     worst_changes.append(worst)
     counts.append(count)
     page.close()
+    # Opened again: the rows kept from the last visit show while the server's answer is on its way.
+    again, reopen, _, _ = open_list(context, server, key, verbose)
+    again.close()
     return {
-        "open": first, "open_long": max((t["duration"] for t in open_tasks), default=0), "nodes": nodes,
+        "reopen": reopen, "open": first, "open_long": max((t["duration"] for t in open_tasks), default=0), "nodes": nodes,
         "change_median": statistics.median(worst_changes), "change_worst": max(worst_changes), "long_tasks": sum(counts),
         "changes": len(worst_changes),
     }
@@ -116,10 +121,10 @@ def main():
             result = measure(context, server, key, total, rounds, verbose)
             rows.append((label, result))
         print()
-        print("| list | first rows after navigation | longest task while opening | elements | worst main-thread task per change (median / worst) | long tasks (> 50 ms) in all changes |")
+        print("| list | first rows after navigation (first visit / again) | longest task while opening | elements | worst main-thread task per change (median / worst) | long tasks (> 50 ms) in all changes |")
         print("|---|---|---|---|---|---|")
         for label, r in rows:
-            print(f"| {label} | {r['open']:.0f} ms | {r['open_long']:.0f} ms | {r['nodes']} | "
+            print(f"| {label} | {r['open']:.0f} / {r['reopen']:.0f} ms | {r['open_long']:.0f} ms | {r['nodes']} | "
                   f"{r['change_median']:.0f} / {r['change_worst']:.0f} ms | {r['long_tasks']} in {r['changes']} |")
         browser.close()
 

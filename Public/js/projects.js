@@ -9,7 +9,7 @@ import { preference } from "./motion.js";
 import { commitProjectOrder, commitTaskOrder, createProject, wireHeader } from "./projects/changes.js";
 import { openShortcuts, wireDialogs } from "./projects/dialogs.js";
 import { sortable } from "./projects/drag.js";
-import { connectLive, listFromURL, loadList, loadOverview, reloadEverything, selectList, setView, showLists } from "./projects/lists.js";
+import { connectLive, keepListCopy, listFromURL, loadList, loadOverview, reloadEverything, selectList, setView, showListCopy, showLists } from "./projects/lists.js";
 import { renderHeader, renderSidebar, renderTasks, renderVisibleRows } from "./projects/render.js";
 import { byId, INBOX, PHONE, showError, state } from "./projects/state.js";
 import { onKeyDown, wireTaskList } from "./projects/task-list.js";
@@ -106,6 +106,9 @@ async function start() {
   setView(PHONE.matches && !requested ? "lists" : "tasks");
   renderSidebar();
   renderHeader();
+  // Rows kept from the last visit show at once; the server's answer replaces them (equal rows stay).
+  showListCopy(me, key);
+  keepListCopy(me);
   await loadList(key);
   connectLive(me);
   // Changes kept while offline (in this page or before a reload) are sent now, and the lists reloaded after.

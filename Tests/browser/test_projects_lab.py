@@ -220,4 +220,17 @@ def test_a_list_of_ten_thousand_tasks_opens_scrolls_and_changes_one_row(context,
     # And back to the top: the first row is drawn again when scrolled to.
     page.keyboard.press("Home")
     page.wait_for_selector("[data-testid=task-row][aria-posinset='1']")
+
+    # Coming back shows the rows kept from this visit while the server's answer is on its way.
+    page.goto("about:blank")
+    held = []
+    page.route("**/api/projects/inbox/tasks", lambda route: held.append(route))
+    page.goto(f"{server}/projects?list=inbox")
+    page.wait_for_selector("[data-testid=task-row][aria-posinset='1']")
+    assert page.locator("#task-list").get_attribute("aria-busy") == "true"
+    page.wait_for_function("() => document.querySelector('#list-summary').textContent.startsWith('1 of 10000')")
+    assert len(held) == 1  # the answer has not come yet
+    held[0].continue_()
+    page.wait_for_function("() => document.querySelector('#task-list').getAttribute('aria-busy') === 'false'")
+    assert page.locator("[data-testid=task-row]").first.get_attribute("aria-setsize") == str(BIG)
     assert not errors

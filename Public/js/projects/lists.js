@@ -67,6 +67,50 @@ function closeEditorOfDeletedTask(before) {
   $("#add-task").focus({ preventScroll: true });
 }
 
+// MARK: A kept copy of the open list
+
+const COPY = "completionkit.projects.list";
+/** Larger copies are not kept (localStorage holds about 5 MB an origin; changes waiting offline need room too). */
+const COPY_LIMIT = 3_000_000;
+
+/**
+ * Keeps the open list in this browser when the page is left, so the next visit shows its rows at once while
+ * the server's answer is on its way (a list of 10,000 tasks takes the server about a second). Kept per person.
+ */
+export function keepListCopy(me) {
+  const save = () => {
+    if (!me || !me.id || !state.list) return;
+    try {
+      const tasks = state.list.tasks.filter((task) => !task.offline);
+      const text = JSON.stringify({ user: me.id, key: state.list.key, revision: state.list.revision, tasks });
+      if (text.length <= COPY_LIMIT) localStorage.setItem(COPY, text);
+      else localStorage.removeItem(COPY);
+    } catch {
+      // Storage full or blocked: the next visit waits for the server, as before.
+    }
+  };
+  window.addEventListener("pagehide", save);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") save();
+  });
+}
+
+/** Shows the kept copy of list `key` (this person's) until the server's answer replaces it; false when there is none. */
+export function showListCopy(me, key) {
+  let copy = null;
+  try {
+    copy = JSON.parse(localStorage.getItem(COPY) || "null");
+  } catch {
+    copy = null;
+  }
+  if (!copy || !me || !me.id || copy.user !== me.id || copy.key !== key || !Array.isArray(copy.tasks)) return false;
+  // Revision 0: any answer or live update is newer, so the copy is always replaced.
+  state.list = { key, revision: 0, tasks: overlay(key, copy.tasks) };
+  renderTasks();
+  $("#task-list").setAttribute("aria-busy", "true");
+  return true;
+}
+
 const TASK_FIELDS = ["projectId", "title", "notes", "priority", "dueDate", "completed", "completedAt", "position"];
 
 /** The fresh tasks, with the object already held kept for each task that did not change (its row stays drawn). */

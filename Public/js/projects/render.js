@@ -8,12 +8,20 @@ import { measure, offsetOf, windowFor } from "./window.js";
 const PRIORITIES = [["none", "None"], ["low", "Low"], ["medium", "Medium"], ["high", "High"]];
 const COLOR_LABELS = { red: "Red", orange: "Orange", yellow: "Yellow", green: "Green", blue: "Blue", purple: "Purple", pink: "Pink", gray: "Gray" };
 
+/** Parsed icons by markup and size: a row clones one instead of parsing its SVG again (a long list draws many rows). */
+const iconCache = new Map();
+
 export function svgIcon(markup, size = 18) {
-  const span = document.createElement("span");
-  span.className = "pj-icon";
-  span.setAttribute("aria-hidden", "true");
-  span.innerHTML = `<svg viewBox="0 0 24 24" width="${size}" height="${size}" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round">${markup}</svg>`;
-  return span;
+  const cacheKey = `${size}|${markup}`;
+  let icon = iconCache.get(cacheKey);
+  if (!icon) {
+    icon = document.createElement("span");
+    icon.className = "pj-icon";
+    icon.setAttribute("aria-hidden", "true");
+    icon.innerHTML = `<svg viewBox="0 0 24 24" width="${size}" height="${size}" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round">${markup}</svg>`;
+    iconCache.set(cacheKey, icon);
+  }
+  return icon.cloneNode(true);
 }
 
 export const ICONS = {
@@ -209,8 +217,13 @@ function taskRow(task) {
   return row;
 }
 
-function taskDetails(task, id, expanded) {
+/**
+ * A task's details. A closed row gets an empty box (its fields are made when it opens: a long list draws many
+ * rows and most stay closed).
+ */
+export function taskDetails(task, id, expanded) {
   const dueId = `due-${task.id}`;
+  if (!expanded) return h("div", { class: "pj-details", id, hidden: true, "data-testid": "task-details", "data-empty": "true" });
   return h("div", { class: "pj-details", id, hidden: !expanded, "data-testid": "task-details" },
     h("label", { class: "field pj-details-notes" }, "Notes",
       h("textarea", { class: "pj-textarea", rows: "3", "data-field": "notes", "data-focus": "notes", "data-testid": "task-notes", maxlength: "10000", value: task.notes })),

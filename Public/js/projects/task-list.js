@@ -3,7 +3,7 @@ import { $ } from "../lib/dom.js";
 import { preference } from "../motion.js";
 import { deleteTask, moveProjectBy, moveTaskBy, patchTask, toggleTask } from "./changes.js";
 import { dismissCelebration, openSelector, openShortcuts } from "./dialogs.js";
-import { fitTextarea, renderRow, renderTasks, revealRow, rowFor } from "./render.js";
+import { fitTextarea, renderRow, renderTasks, revealRow, rowFor, taskDetails } from "./render.js";
 import { isEditingInList, isTyping, showError, state, taskById } from "./state.js";
 
 // MARK: Inline title editing
@@ -188,7 +188,12 @@ export function wireTaskList() {
         else state.expanded.delete(taskId);
         row.classList.toggle("is-open", open);
         button.setAttribute("aria-expanded", String(open));
-        const details = row.querySelector(".pj-details");
+        let details = row.querySelector(".pj-details");
+        if (open && details.dataset.empty) {
+          const fresh = taskDetails(taskById(taskId), details.id, true);
+          details.replaceWith(fresh);
+          details = fresh;
+        }
         details.hidden = !open;
         if (open) for (const textarea of details.querySelectorAll("textarea")) fitTextarea(textarea);
         break;

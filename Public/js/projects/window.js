@@ -6,7 +6,7 @@
 /** From this many tasks on, only the rows near the screen are in the document. */
 export const WINDOW_FROM = 200;
 /** How far beyond the screen rows are drawn (CSS pixels), so a quick scroll does not show a gap. */
-const OVERSCAN = 800;
+const OVERSCAN = 500;
 /** A row's height before any row was measured (a collapsed row at desktop size). */
 const FIRST_GUESS = 56;
 
