@@ -320,23 +320,23 @@ public struct AnimatedProgressIndicatorTest: View {
     case .gray: .gray
     }
   }
-}
 
-/// A size the bench shows the ring at.
-struct RingSize: Hashable, Sendable {
-  let size: CGFloat
-  let label: String
-}
+  /// A size the bench shows the ring at.
+  struct RingSize: Hashable, Sendable {
+    let size: CGFloat
+    let label: String
+  }
 
-/// One of the seed's transitions, from one slider value to another.
-struct Transition: Hashable, Sendable {
-  let from: Double
-  let to: Double
-}
+  /// One of the seed's transitions, from one slider value to another.
+  struct Transition: Hashable, Sendable {
+    let from: Double
+    let to: Double
+  }
 
-/// One frame of the plot: seconds since the animation started and the ring's value then.
-struct TracePoint: Hashable, Sendable {
-  let seconds: Double
-  let value: Double
+  /// One frame of the plot: seconds since the animation started and the ring's value then.
+  struct TracePoint: Hashable, Sendable {
+    let seconds: Double
+    let value: Double
+  }
 }
 #endif
