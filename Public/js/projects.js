@@ -9,11 +9,13 @@ import { preference } from "./motion.js";
 import { commitProjectOrder, commitTaskOrder, createProject, wireHeader } from "./projects/changes.js";
 import { openShortcuts, wireDialogs } from "./projects/dialogs.js";
 import { sortable } from "./projects/drag.js";
-import { connectLive, listFromURL, loadList, loadOverview, selectList, setView, showLists } from "./projects/lists.js";
-import { renderHeader, renderSidebar } from "./projects/render.js";
+import { connectLive, keepListCopy, listFromURL, loadList, loadOverview, reloadEverything, selectList, setView, showListCopy, showLists } from "./projects/lists.js";
+import { renderHeader, renderSidebar, renderTasks, renderVisibleRows } from "./projects/render.js";
 import { byId, INBOX, PHONE, showError, state } from "./projects/state.js";
 import { onKeyDown, wireTaskList } from "./projects/task-list.js";
 import { openTransfer, wireTransfer } from "./projects/transfer.js";
+import { send as sendWaiting, showState as showOfflineState, whenSent } from "./projects/offline.js";
+import { forgetHeights } from "./projects/window.js";
 
 // MARK: Wiring
 
@@ -67,6 +69,23 @@ function wire() {
   measure();
   if (window.ResizeObserver) new ResizeObserver(measure).observe(topbar);
 
+  // A long list draws the rows near the screen: once a frame while scrolling, again after a resize.
+  let scrollFrame = 0;
+  window.addEventListener("scroll", () => {
+    if (scrollFrame) return;
+    scrollFrame = requestAnimationFrame(() => {
+      scrollFrame = 0;
+      renderVisibleRows();
+    });
+  }, { passive: true });
+  let width = window.innerWidth;
+  window.addEventListener("resize", () => {
+    if (window.innerWidth === width) return renderVisibleRows();
+    width = window.innerWidth;
+    forgetHeights();
+    renderTasks();
+  });
+
   PHONE.addEventListener("change", () => {
     if (!PHONE.matches) setView("tasks");
   });
@@ -76,7 +95,7 @@ async function start() {
   document.body.dataset.motion = preference();
   boot();
   // The guest cookie comes from the first /api/me; every later request (and the stream) carries it.
-  await currentUser().catch(() => null);
+  const me = await currentUser().catch(() => null);
   await loadOverview();
   const requested = listFromURL();
   const key = requested && (requested === INBOX || byId(requested)) ? requested : INBOX;
@@ -87,8 +106,15 @@ async function start() {
   setView(PHONE.matches && !requested ? "lists" : "tasks");
   renderSidebar();
   renderHeader();
+  // Rows kept from the last visit show at once; the server's answer replaces them (equal rows stay).
+  showListCopy(me, key);
+  keepListCopy(me);
   await loadList(key);
-  connectLive();
+  connectLive(me);
+  // Changes kept while offline (in this page or before a reload) are sent now, and the lists reloaded after.
+  whenSent(() => reloadEverything());
+  showOfflineState();
+  if (navigator.onLine !== false) sendWaiting();
 }
 
 wire();

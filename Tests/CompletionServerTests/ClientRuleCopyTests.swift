@@ -32,8 +32,9 @@ struct ClientRuleCopyTests {
   func projectScriptsCopyNoRule() async throws {
     let folder = ServerOptions.defaultPublicDirectory().appendingPathComponent("js", isDirectory: true)
     let ring = ("progress-ring.js", try String(contentsOf: folder.appendingPathComponent("progress-ring.js"), encoding: .utf8))
-    let scripts = try Self.scripts(of: "projects") + [ring]
-    #expect(scripts.count >= 3)
+    // The Projects page and its ring test bench (`/projects/lab`).
+    let scripts = try Self.scripts(of: "projects") + Self.scripts(of: "projects-lab") + [ring]
+    #expect(scripts.count >= 5)
     for (name, text) in scripts {
       // The ring's 0.4 s and curve, the 100 ms debounce, the hold, the 0.6/0.56 geometry is the page's own
       // drawing (the seed's picture) — but no timing or percentage rule.

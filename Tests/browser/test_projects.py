@@ -277,3 +277,134 @@ def test_phone_celebration_shows_where_the_person_is_looking(browser, server):
         assert box["y"] >= 0 and box["y"] + box["height"] <= 844, box
     finally:
         context.close()
+
+
+def test_a_failed_refresh_is_tried_again_and_the_page_says_so(context, server):
+    """One failed background fetch (a 503) must not leave the list stale: it is tried again and catches up."""
+    garden, tasks = start(context, server)
+    page = open_projects(context, server)
+    page.locator(f"[data-testid=project-row][data-project-id='{garden['id']}']").click()
+    page.locator("[data-testid=task-row]", has_text="Water").wait_for()
+    failed = []
+
+    def fail_once(route):
+        if not failed:
+            failed.append(route.request.url)
+            route.fulfill(status=503, content_type="application/json", body='{"error":true,"code":"not_ready","message":"Busy"}')
+        else:
+            route.continue_()
+
+    page.route(f"**/api/projects/{garden['id']}/tasks", fail_once)
+    water = next(t for t in tasks if t["title"] == "Water")
+    toggle(context, server, water["id"], True)  # another window's change: the live update asks for a refresh
+    page.wait_for_function("() => document.querySelector('[data-testid=sync-status]').textContent.includes('Trying again')")
+    # The retry catches up without a reload, and the words go away.
+    row = page.locator("[data-testid=task-row]", has_text="Water")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=task-row]')].some((r) => r.textContent.includes('Water') && r.dataset.completed === 'true')")
+    page.wait_for_function("() => document.querySelector('[data-testid=sync-status]').textContent === ''")
+    assert failed and row.get_attribute("data-completed") == "true"
+    assert "2 of 3 tasks done" in page.locator("#list-summary").text_content()
+    assert not page._ck_errors
+
+
+def test_a_first_time_visitor_goes_live_without_reconnecting(browser, server):
+    """The stream needs an account: a new visitor's page opens it right after their first write, never failing first."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.add_init_script("""
+          window.__liveTexts = [];
+          document.addEventListener('DOMContentLoaded', () => {
+            const status = document.getElementById('live-status');
+            new MutationObserver(() => window.__liveTexts.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+          });
+        """)
+        refused = []
+        page.on("response", lambda response: refused.append(response.status) if "/api/projects/events" in response.url and response.status >= 400 else None)
+        page.goto(f"{server}/projects")
+        page.wait_for_selector("body[data-ready=true]")
+        page.locator("#add-task").fill("First thing")
+        page.locator("#add-task").press("Enter")
+        page.locator("[data-testid=task-row]", has_text="First thing").wait_for()
+        page.wait_for_function("() => document.querySelector('[data-testid=live-status]').dataset.state === 'live'")
+        # Live: a change made elsewhere with the same guest arrives without a reload.
+        task_id = page.locator("[data-testid=task-row]").first.get_attribute("data-task-id")
+        toggle(context, server, task_id, True)
+        page.wait_for_function("() => document.querySelector('[data-testid=task-row]').dataset.completed === 'true'")
+        assert refused == []
+        assert "Reconnecting…" not in page.evaluate("window.__liveTexts")
+    finally:
+        context.close()
+
+
+def test_editing_a_task_deleted_in_another_window_closes_the_editor_with_a_word(context, server):
+    garden, tasks = start(context, server)
+    page = open_projects(context, server)
+    page.locator(f"[data-testid=project-row][data-project-id='{garden['id']}']").click()
+    row = page.locator("[data-testid=task-row]", has_text="Dig the beds")
+    row.locator("[data-testid=task-title]").click()
+    editor = page.locator("[data-testid=task-title-input]")
+    editor.wait_for()
+    editor.type(" deeply")
+    dig = next(t for t in tasks if t["title"] == "Dig the beds")
+    deleted = context.request.delete(f"{server}/api/tasks/{dig['id']}", headers={"X-CompletionKit": "1"})
+    assert deleted.ok, deleted.text()
+    editor.wait_for(state="detached")
+    assert "was deleted or moved in another window" in page.locator("[data-testid=error]").text_content()
+    assert page.locator("[data-testid=task-row]", has_text="Dig the beds").count() == 0
+    assert page.evaluate("document.activeElement.id") == "add-task"
+    assert not page._ck_errors
+
+
+def test_offline_changes_show_at_once_survive_a_reload_and_are_sent_once(context, server):
+    garden, tasks = start(context, server)
+    page = open_projects(context, server)
+    page.locator(f"[data-testid=project-row][data-project-id='{garden['id']}']").click()
+    page.locator("[data-testid=task-row]", has_text="Water").wait_for()
+    writes = []
+    page.on("request", lambda r: writes.append((r.method, r.url, r.headers.get("idempotency-key"))) if "/api/tasks" in r.url and r.method != "GET" else None)
+    status = page.locator("[data-testid=sync-status]")
+
+    context.set_offline(True)
+    page.locator("[data-testid=task-row]", has_text="Water").locator("[data-testid=task-check]").click()
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=task-row]')].some((r) => r.textContent.includes('Water') && r.dataset.completed === 'true')")
+    page.locator("#add-task").fill("Buy twine")
+    page.locator("#add-task").press("Enter")
+    page.locator("[data-testid=task-row]", has_text="Buy twine").wait_for()
+    dig = page.locator("[data-testid=task-row]", has_text="Dig the beds")
+    dig.locator("[data-testid=task-expand]").click()
+    dig.locator("[data-testid=task-delete]").click()
+    page.locator("[data-testid=confirm-yes]").click()
+    page.locator("[data-testid=task-row]", has_text="Dig the beds").wait_for(state="detached")
+    page.wait_for_function("() => document.body.dataset.outbox === '3'")
+    assert "You are offline" in status.text_content() and "3 changes waiting" in status.text_content()
+    assert page.locator("[data-testid=error]").text_content() == ""
+
+    # Back online, but the server is still out of reach for writes: the changes stay kept, across a reload too.
+    page.route("**/api/tasks**", lambda route: route.abort() if route.request.method != "GET" else route.continue_())
+    context.set_offline(False)
+    page.reload()
+    page.locator("[data-testid=task-row]", has_text="Buy twine").wait_for()
+    page.wait_for_function("() => document.body.dataset.outbox === '3'")
+    assert page.locator("[data-testid=task-row]", has_text="Water").get_attribute("data-completed") == "true"
+    assert page.locator("[data-testid=task-row]", has_text="Dig the beds").count() == 0
+    assert "3 changes waiting" in status.text_content()
+
+    # The server is reachable again: everything is sent, in order, each once, and the page says nothing waits.
+    page.unroute("**/api/tasks**")
+    context.set_offline(True)
+    context.set_offline(False)
+    page.wait_for_function("() => document.body.dataset.outbox === '0'")
+    page.wait_for_function("() => document.querySelector('#list-summary').textContent.startsWith('2 of 3 tasks done')")
+    listed = context.request.get(f"{server}/api/projects/{garden['id']}/tasks").json()["tasks"]
+    titles = sorted(t["title"] for t in listed)
+    assert titles == ["Buy seeds", "Buy twine", "Water"], titles
+    assert next(t for t in listed if t["title"] == "Water")["completed"]
+    sent = [w for w in writes if w[2]]
+    assert len(sent) == len(writes), writes  # every write carried an Idempotency-Key
+    # A change tried while the server was out of reach went again with the same key (so it counts once).
+    keys = [w[2] for w in writes]
+    assert len(set(keys)) == 3, writes
+    assert status.text_content() == ""
+    assert not page._ck_errors

@@ -1,12 +1,13 @@
 // Projects: the person's changes to projects and tasks, sent in order; the server's answer replaces what the page guessed.
 import { announce } from "../lib/announce.js";
-import { api } from "../lib/api.js";
+import { api, newIdempotencyKey } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
 import { plural } from "../lib/format.js";
 import { preference } from "../motion.js";
 import { completed, confirmDialog } from "./dialogs.js";
 import { refreshList, reloadEverything, selectList, showLists } from "./lists.js";
 import { fitTextarea, renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
+import { keep, localTask, mustWait } from "./offline.js";
 import { byId, change, currentProject, INBOX, listName, PHONE, removeProject, shownCompleted, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 // MARK: Project changes
@@ -107,11 +108,55 @@ function applyTaskChange(response, taskId) {
   if (response.completion) completed(response);
 }
 
+// MARK: Without a connection (js/projects/offline.js keeps and sends)
+
+/** What a change answers when it was kept to send later. */
+const KEPT = Object.freeze({ offline: true, projects: [] });
+
+/** Shows a kept change on the open list at once, as the server will make it. */
+function applyLocally(kept) {
+  if (!state.list) return;
+  const tasks = state.list.tasks;
+  if (kept.kind === "create") {
+    if (kept.list === state.selected) tasks.push(localTask(kept));
+  } else {
+    const index = tasks.findIndex((task) => task.id === kept.taskId);
+    if (index < 0) return;
+    const next = kept.kind === "patch" ? { ...tasks[index], ...kept.body } : null;
+    const leaves = !next || ("projectId" in kept.body && (next.projectId ?? INBOX) !== state.selected);
+    if (leaves) {
+      tasks.splice(index, 1);
+      state.expanded.delete(kept.taskId);
+    } else tasks[index] = next;
+  }
+  renderTasks();
+}
+
+/**
+ * Sends a task change, or keeps it for later: when changes already wait (they go first, in order) or the
+ * connection is gone. Answers the server's TaskChangeResponse, KEPT, or throws the server's refusal.
+ */
+async function sendOrKeep(kept, send) {
+  if (!mustWait(kept.taskId)) {
+    try {
+      return await send(kept.key);
+    } catch (error) {
+      if (!error.network) throw error;
+    }
+  }
+  keep(kept);
+  applyLocally(kept);
+  return KEPT;
+}
+
 export function patchTask(taskId, body) {
+  const task = taskById(taskId);
+  const kept = { key: newIdempotencyKey(), kind: "patch", taskId, body, title: task ? task.title : "", list: state.selected };
   return change(async () => {
-    // The server picks the celebration for the person's motion preference (calm mode lives in this browser).
-    const response = await api(`/api/tasks/${encodeURIComponent(taskId)}?preference=${preference()}`, { method: "PATCH", body });
-    applyTaskChange(response, taskId);
+    const response = await sendOrKeep(kept, (key) =>
+      // The server picks the celebration for the person's motion preference (calm mode lives in this browser).
+      api(`/api/tasks/${encodeURIComponent(taskId)}?preference=${preference()}`, { method: "PATCH", body, idempotencyKey: key }));
+    if (response !== KEPT) applyTaskChange(response, taskId);
     return response;
   });
 }
@@ -120,8 +165,10 @@ async function addTask(title) {
   const body = { title };
   if (state.selected !== INBOX) body.projectId = state.selected;
   const key = state.selected;
+  const kept = { key: newIdempotencyKey(), kind: "create", taskId: null, body, title, list: key };
   const response = await change(async () => {
-    const answer = await api("/api/tasks", { method: "POST", body });
+    const answer = await sendOrKeep(kept, (idempotencyKey) => api("/api/tasks", { method: "POST", body, idempotencyKey }));
+    if (answer === KEPT) return answer;
     if (state.selected === key) applyTaskChange(answer, answer.task && answer.task.id);
     else {
       for (const project of answer.projects) upsertProject(project);
@@ -130,7 +177,8 @@ async function addTask(title) {
     }
     return answer;
   });
-  if (response && response.task) announce(`Added ${response.task.title}.`);
+  if (response === KEPT) announce(`Added ${title}; it is sent when you are back online.`);
+  else if (response && response.task) announce(`Added ${response.task.title}.`);
   return response;
 }
 
@@ -161,8 +209,10 @@ export async function deleteTask(taskId) {
     rowFor(taskId)?.focus();
     return;
   }
+  const kept = { key: newIdempotencyKey(), kind: "delete", taskId, title: task.title, list: state.selected };
   const response = await change(async () => {
-    const answer = await api(`/api/tasks/${encodeURIComponent(taskId)}`, { method: "DELETE" });
+    const answer = await sendOrKeep(kept, (key) => api(`/api/tasks/${encodeURIComponent(taskId)}`, { method: "DELETE", idempotencyKey: key }));
+    if (answer === KEPT) return true;
     // A 204 would carry no body; the contract answers with the counts that moved.
     if (answer) applyTaskChange(answer, taskId);
     else {
@@ -191,6 +241,7 @@ export function moveTaskTo(taskId, key) {
 /** Puts the open list's tasks in a new order and tells the server. */
 export function commitTaskOrder(ids, movedId) {
   if (!state.list) return;
+  if (ids.length < state.list.tasks.length) ids = withinWholeList(ids);
   const key = state.list.key;
   const byTask = new Map(state.list.tasks.map((task) => [task.id, task]));
   state.list.tasks = ids.map((id) => byTask.get(id)).filter(Boolean);
@@ -202,6 +253,23 @@ export function commitTaskOrder(ids, movedId) {
     .then((saved) => {
       if (!saved) refreshList(); // the server's order wins
     });
+}
+
+/**
+ * A long list drags only the rows drawn: their new order goes into the places those tasks held in the whole
+ * list, which the server needs complete.
+ */
+function withinWholeList(ids) {
+  const moved = new Set(ids);
+  const places = [];
+  const all = state.list.tasks.map((task, index) => {
+    if (moved.has(task.id)) places.push(index);
+    return task.id;
+  });
+  places.forEach((place, index) => {
+    all[place] = ids[index];
+  });
+  return all;
 }
 
 export function moveTaskBy(taskId, step) {

@@ -1,11 +1,13 @@
 // Projects: loading the overview and a list, choosing which list is open, and the live stream that keeps both current.
-import { api } from "../lib/api.js";
+import { currentUser } from "../app.js";
+import { afterWrite, api } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
 import { keepLive } from "../lib/live.js";
 import { configureRingMotion } from "../progress-ring.js";
 import { dismissCelebration } from "./dialogs.js";
+import { overlay } from "./offline.js";
 import { fitTextarea, renderAll, renderHeader, renderSidebar, renderTasks } from "./render.js";
-import { byId, clearError, enqueue, INBOX, listName, openListRevision, PHONE, removeProject, showError, sortProjects, state, updateInbox, upsertProject } from "./state.js";
+import { byId, clearError, enqueue, INBOX, isEditingInList, listName, openListRevision, PHONE, removeProject, showError, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 // MARK: Loading
 
@@ -21,8 +23,9 @@ export async function loadList(key, { quiet = false } = {}) {
   try {
     response = await api(path);
   } catch (error) {
-    if (token !== listToken) return;
+    if (token !== listToken) return true; // another list was asked for meanwhile
     list.setAttribute("aria-busy", "false");
+    if (quiet) return false; // a refresh: refreshList tries again
     if (key !== INBOX && !quiet) {
       // A deleted project or an old link: the Inbox is always there.
       showError(error.message);
@@ -30,40 +33,175 @@ export async function loadList(key, { quiet = false } = {}) {
     } else if (!quiet) {
       showError(error.message);
     }
-    return;
+    return false;
   }
-  if (token !== listToken || state.selected !== key) return;
+  if (token !== listToken || state.selected !== key) return true;
   if (response.project) upsertProject(response.project);
   if (response.inbox) updateInbox(response.inbox);
   const revision = response.project ? response.project.revision : response.inbox ? response.inbox.revision : 0;
   if (!state.list || state.list.key !== key) state.expanded.clear();
-  state.list = { key, revision, tasks: response.tasks };
+  const before = state.list && state.list.key === key ? state.list.tasks : [];
+  // Changes made without a connection and not sent yet stay shown on top of the server's list.
+  state.list = { key, revision, tasks: keepUnchanged(before, overlay(key, response.tasks)) };
+  closeEditorOfDeletedTask(before);
   renderSidebar();
   renderHeader();
   renderTasks();
+  return true;
 }
 
-/** Refetches the open list once, however many changes arrive while it runs. */
+/**
+ * A task deleted elsewhere while it is being edited here: the editor closes (typing into a task that is gone
+ * would be lost on saving anyway) and the page says why.
+ */
+function closeEditorOfDeletedTask(before) {
+  const active = document.activeElement;
+  const row = active && active.closest && active.closest("#task-list [data-task-id]");
+  const editingId = state.editing || (row && isEditingInList() ? row.dataset.taskId : null);
+  if (!editingId || taskById(editingId)) return;
+  const gone = before.find((task) => task.id === editingId);
+  state.editing = null;
+  state.expanded.delete(editingId);
+  active.blur();
+  showError(`“${gone ? gone.title : "This task"}” was deleted or moved in another window, so its editor was closed.`);
+  $("#add-task").focus({ preventScroll: true });
+}
+
+// MARK: A kept copy of the open list
+
+const COPY = "completionkit.projects.list";
+/** Larger copies are not kept (localStorage holds about 5 MB an origin; changes waiting offline need room too). */
+const COPY_LIMIT = 3_000_000;
+
+/**
+ * Keeps the open list in this browser when the page is left, so the next visit shows its rows at once while
+ * the server's answer is on its way (a list of 10,000 tasks takes the server about a second). Kept per person.
+ */
+export function keepListCopy(me) {
+  const save = () => {
+    if (!me || !me.id || !state.list) return;
+    try {
+      const tasks = state.list.tasks.filter((task) => !task.offline);
+      const text = JSON.stringify({ user: me.id, key: state.list.key, revision: state.list.revision, tasks });
+      if (text.length <= COPY_LIMIT) localStorage.setItem(COPY, text);
+      else localStorage.removeItem(COPY);
+    } catch {
+      // Storage full or blocked: the next visit waits for the server, as before.
+    }
+  };
+  window.addEventListener("pagehide", save);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") save();
+  });
+}
+
+/** Shows the kept copy of list `key` (this person's) until the server's answer replaces it; false when there is none. */
+export function showListCopy(me, key) {
+  let copy = null;
+  try {
+    copy = JSON.parse(localStorage.getItem(COPY) || "null");
+  } catch {
+    copy = null;
+  }
+  if (!copy || !me || !me.id || copy.user !== me.id || copy.key !== key || !Array.isArray(copy.tasks)) return false;
+  // Revision 0: any answer or live update is newer, so the copy is always replaced.
+  state.list = { key, revision: 0, tasks: overlay(key, copy.tasks) };
+  renderTasks();
+  $("#task-list").setAttribute("aria-busy", "true");
+  return true;
+}
+
+const TASK_FIELDS = ["projectId", "title", "notes", "priority", "dueDate", "completed", "completedAt", "position"];
+
+/** The fresh tasks, with the object already held kept for each task that did not change (its row stays drawn). */
+function keepUnchanged(held, fresh) {
+  if (!held.length) return fresh;
+  const byId = new Map(held.map((task) => [task.id, task]));
+  return fresh.map((task) => {
+    const old = byId.get(task.id);
+    return old && TASK_FIELDS.every((field) => old[field] === task[field]) ? old : task;
+  });
+}
+
+function isStale() {
+  return Boolean(state.list && state.list.key === state.selected && openListRevision() > state.list.revision);
+}
+
+/**
+ * Refetches the open list once, however many changes arrive while it runs. `ifStale`: only if the list is
+ * still behind once the changes already sent have been answered (the page's own change, told back by the
+ * live stream, is in its answer already and needs no second fetch and render).
+ */
 let refreshing = null;
-let refreshAgain = false;
-export function refreshList() {
+/** What a refresh asked for while one ran: null, "check" (only if stale) or "force". */
+let again = null;
+export function refreshList({ ifStale = false } = {}) {
+  const wanted = ifStale ? "check" : "force";
   if (refreshing) {
-    refreshAgain = true;
+    if (again !== "force") again = wanted;
     return refreshing;
   }
+  clearTimeout(retry.timer);
+  retry.timer = 0;
   refreshing = (async () => {
-    do {
-      refreshAgain = false;
-      await enqueue(() => loadList(state.selected, { quiet: true })).catch(() => null);
-    } while (refreshAgain);
+    let mode = wanted;
+    while (mode) {
+      const force = mode === "force";
+      again = null;
+      const loaded = await enqueue(() => (force || isStale() ? loadList(state.selected, { quiet: true }) : true)).catch(() => false);
+      if (loaded === false) {
+        scheduleRetry(force);
+        return;
+      }
+      mode = again;
+    }
+    if (retry.attempt) {
+      retry.attempt = 0;
+      setSyncStatus("");
+    }
   })().finally(() => {
     refreshing = null;
   });
   return refreshing;
 }
 
+/** Seconds before a failed refresh is tried again, growing up to the last. */
+const RETRY_DELAYS = [1, 2, 4, 8, 15, 30];
+const retry = { attempt: 0, timer: 0, force: false };
+
+/** A refresh that failed (a 503, a network blip) is tried again after a growing pause, and the page says so. */
+function scheduleRetry(force) {
+  const delay = RETRY_DELAYS[Math.min(retry.attempt, RETRY_DELAYS.length - 1)];
+  retry.attempt += 1;
+  retry.force = retry.force || force;
+  setSyncStatus(`This list could not be brought up to date. Trying again in ${delay} s…`);
+  retry.timer = setTimeout(retryNow, delay * 1000);
+}
+
+function retryNow() {
+  retry.timer = 0;
+  const force = retry.force;
+  retry.force = false;
+  setSyncStatus("Bringing this list up to date…");
+  refreshList({ ifStale: !force });
+}
+
+function setSyncStatus(text) {
+  const status = $("#sync-status");
+  if (status.textContent !== text) status.textContent = text;
+  status.dataset.state = text ? "behind" : "current";
+}
+
+// Back online: a refresh waiting for its next try goes now.
+window.addEventListener("online", () => {
+  if (retry.timer) {
+    clearTimeout(retry.timer);
+    retryNow();
+  }
+});
+
 function refreshIfStale() {
-  if (state.list && state.list.key === state.selected && openListRevision() > state.list.revision) refreshList();
+  if (isStale()) refreshList({ ifStale: true });
 }
 
 export async function loadOverview() {
@@ -132,8 +270,18 @@ function setLiveStatus(text) {
   status.dataset.state = text ? "reconnecting" : "live";
 }
 
+function tellsAnythingNew(update) {
+  if ((update.deleted || []).some((id) => byId(id))) return true;
+  if (update.inbox && update.inbox.revision > state.inbox.revision) return true;
+  return update.projects.some((project) => {
+    const known = byId(project.id);
+    return !known || project.revision > known.revision;
+  });
+}
+
 /** Applies a ProjectsLiveUpdate: a snapshot replaces the list, a change updates and removes projects. */
 function applyLive(update) {
+  if (!update.snapshot && !tellsAnythingNew(update)) return; // our own change, already applied from its answer
   const selectedBefore = state.selected;
   const selectedName = listName(selectedBefore);
   if (update.snapshot) {
@@ -156,10 +304,29 @@ function applyLive(update) {
 }
 
 /** Opens the live stream: a change made elsewhere moves the rings and the open list here too. */
-export function connectLive() {
+export function connectLive(me) {
+  if (state.live) return;
+  // A visitor who has stored nothing yet has no account, and the stream answers 401 until they do: it opens
+  // right after their first write (which makes the guest) instead of failing and retrying in the meantime.
+  if (me && !me.id) {
+    afterWrite(() => {
+      if (!state.live) connectLive();
+    });
+    // Their first write may come from another tab: looked at again when this one is used.
+    const recheck = () => {
+      if (state.live) return window.removeEventListener("focus", recheck);
+      currentUser(true).then((now) => {
+        if (now && now.id && !state.live) connectLive(now);
+      }).catch(() => {});
+    };
+    window.addEventListener("focus", recheck);
+    return;
+  }
   state.live = keepLive("/api/projects/events", {
     events: { projects: applyLive },
     onState: (which) => setLiveStatus(which === "live" ? "" : "Reconnecting…"),
+    // Back after a gap: the snapshot that follows says what changed; a list still behind is refetched.
+    onOpen: () => refreshIfStale(),
   });
 }
 

@@ -3,16 +3,25 @@ import { $, h } from "../lib/dom.js";
 import { plural, shortDay } from "../lib/format.js";
 import { ringElement } from "../progress-ring.js";
 import { currentProject, INBOX, isEditingInList, shownCompleted, state, taskById } from "./state.js";
+import { measure, offsetOf, windowFor } from "./window.js";
 
 const PRIORITIES = [["none", "None"], ["low", "Low"], ["medium", "Medium"], ["high", "High"]];
 const COLOR_LABELS = { red: "Red", orange: "Orange", yellow: "Yellow", green: "Green", blue: "Blue", purple: "Purple", pink: "Pink", gray: "Gray" };
 
+/** Parsed icons by markup and size: a row clones one instead of parsing its SVG again (a long list draws many rows). */
+const iconCache = new Map();
+
 export function svgIcon(markup, size = 18) {
-  const span = document.createElement("span");
-  span.className = "pj-icon";
-  span.setAttribute("aria-hidden", "true");
-  span.innerHTML = `<svg viewBox="0 0 24 24" width="${size}" height="${size}" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round">${markup}</svg>`;
-  return span;
+  const cacheKey = `${size}|${markup}`;
+  let icon = iconCache.get(cacheKey);
+  if (!icon) {
+    icon = document.createElement("span");
+    icon.className = "pj-icon";
+    icon.setAttribute("aria-hidden", "true");
+    icon.innerHTML = `<svg viewBox="0 0 24 24" width="${size}" height="${size}" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round">${markup}</svg>`;
+    iconCache.set(cacheKey, icon);
+  }
+  return icon.cloneNode(true);
 }
 
 export const ICONS = {
@@ -208,8 +217,13 @@ function taskRow(task) {
   return row;
 }
 
-function taskDetails(task, id, expanded) {
+/**
+ * A task's details. A closed row gets an empty box (its fields are made when it opens: a long list draws many
+ * rows and most stay closed).
+ */
+export function taskDetails(task, id, expanded) {
   const dueId = `due-${task.id}`;
+  if (!expanded) return h("div", { class: "pj-details", id, hidden: true, "data-testid": "task-details", "data-empty": "true" });
   return h("div", { class: "pj-details", id, hidden: !expanded, "data-testid": "task-details" },
     h("label", { class: "field pj-details-notes" }, "Notes",
       h("textarea", { class: "pj-textarea", rows: "3", "data-field": "notes", "data-focus": "notes", "data-testid": "task-notes", maxlength: "10000", value: task.notes })),
@@ -227,6 +241,65 @@ function taskDetails(task, id, expanded) {
         "Delete task")));
 }
 
+/**
+ * The rows in the document, by task id: the task object each was drawn from and what else it shows, so a
+ * render keeps every row whose task and state did not change (and the node, its focus and its scroll with it).
+ */
+const drawn = new Map();
+
+function rowState(task) {
+  return `${shownCompleted(task)}|${state.expanded.has(task.id)}|${state.editing === task.id}`;
+}
+
+/** The row of `task`: the one in the document when nothing it shows changed, otherwise a new one. */
+function rowOf(task, index, total) {
+  const shows = rowState(task);
+  const kept = drawn.get(task.id);
+  let row;
+  if (kept && kept.task === task && kept.shows === shows) row = kept.row;
+  else {
+    row = taskRow(task);
+    row.dataset.fresh = "true";
+  }
+  row.tabIndex = task.id === state.cursor ? 0 : -1;
+  // Screen readers hear "3 of 10,000" although only the rows near the screen are in the document.
+  row.setAttribute("aria-posinset", String(index + 1));
+  row.setAttribute("aria-setsize", String(total));
+  return { task, shows, row };
+}
+
+/** Puts exactly `rows` into `list`, in order, moving only what is out of place. */
+function reconcile(list, rows) {
+  const wanted = new Set(rows);
+  for (const child of [...list.children]) if (!wanted.has(child)) child.remove();
+  let cursor = list.firstElementChild;
+  for (const row of rows) {
+    if (row === cursor) cursor = cursor.nextElementSibling;
+    else list.insertBefore(row, cursor);
+  }
+}
+
+/** Draws the rows on screen (every row of a list shorter than WINDOW_FROM); rows that did not change stay. */
+function drawRows(list, tasks) {
+  const range = windowFor(list, tasks);
+  const entries = [];
+  for (let i = range.start; i < range.end; i++) entries.push(rowOf(tasks[i], i, tasks.length));
+  reconcile(list, entries.map((entry) => entry.row));
+  drawn.clear();
+  for (const entry of entries) drawn.set(entry.task.id, entry);
+  list.style.paddingTop = range.before ? `${range.before}px` : "";
+  list.style.paddingBottom = range.after ? `${range.after}px` : "";
+  list.dataset.windowed = String(range.windowed);
+  state.window = range;
+  const fresh = list.querySelectorAll("[data-fresh]");
+  for (const row of fresh) {
+    delete row.dataset.fresh;
+    for (const notes of row.querySelectorAll("textarea")) if (!notes.closest("[hidden]")) fitTextarea(notes);
+  }
+  // The first rows measured replace the guess: the heights above and below are worked out again with them.
+  if (range.windowed && measure(list)) drawRows(list, tasks);
+}
+
 export function renderTasks() {
   if (isEditingInList() || state.pressing || (state.dragging && state.dragging.list === $("#task-list"))) {
     state.deferred.tasks = true;
@@ -236,24 +309,47 @@ export function renderTasks() {
   const list = $("#task-list");
   const tasks = state.list ? state.list.tasks : [];
   const focus = focusKeyIn(list, TASK_ROWS);
-  if (state.cursor && !tasks.some((task) => task.id === state.cursor)) {
+  if (focus) focus.index = Number(document.activeElement.closest(TASK_ROWS.selector).getAttribute("aria-posinset")) - 1;
+  if (state.cursor && !taskById(state.cursor)) {
     // The cursor's task left the list: the cursor stays at the same place.
     const index = focus ? focus.index : 0;
     state.cursor = tasks.length ? tasks[Math.min(Math.max(index, 0), tasks.length - 1)].id : null;
   }
   if (!state.cursor && tasks.length) state.cursor = tasks[0].id;
-  list.replaceChildren(...tasks.map(taskRow));
+  drawRows(list, tasks);
   list.setAttribute("aria-busy", "false");
-  for (const notes of list.querySelectorAll("textarea")) if (!notes.closest("[hidden]")) fitTextarea(notes);
   const empty = $("#list-empty");
   empty.hidden = !state.list || tasks.length > 0;
   empty.textContent = state.selected === INBOX
     ? "Your Inbox is empty. Tasks you add without a project land here."
     : "No tasks yet. Type one above and press Enter — the field stays ready for the next.";
-  if (focus && !restoreFocus(list, TASK_ROWS, focus)) {
+  // Focus inside the list stays where it was (a row that was kept never lost it).
+  if (focus && !list.contains(document.activeElement) && !restoreFocus(list, TASK_ROWS, focus)) {
     const fallback = state.cursor && rowFor(state.cursor);
     (fallback || $("#add-task")).focus({ preventScroll: true });
   }
+}
+
+/** After a scroll: draws the rows now near the screen, if that changed (a short list never changes). */
+export function renderVisibleRows() {
+  const list = $("#task-list");
+  if (!state.window || !state.window.windowed || !state.list || state.deferred.tasks) return;
+  const range = windowFor(list, state.list.tasks);
+  if (range.start === state.window.start && range.end === state.window.end) return;
+  renderTasks();
+}
+
+/** The row of `taskId`, scrolling it into the document first when a long list has not drawn it. */
+export function revealRow(taskId) {
+  const existing = rowFor(taskId);
+  if (existing || !state.list) return existing;
+  const index = state.list.tasks.findIndex((task) => task.id === taskId);
+  if (index < 0) return null;
+  const list = $("#task-list");
+  const top = list.getBoundingClientRect().top + window.scrollY + offsetOf(state.list.tasks, index);
+  window.scrollTo({ top: Math.max(0, top - window.innerHeight / 3), behavior: "instant" });
+  renderTasks();
+  return rowFor(taskId);
 }
 
 /** Re-renders one task's row in place (the rest of the list, and a click on it, are left alone). */
@@ -262,13 +358,17 @@ export function renderRow(taskId) {
   const old = rowFor(taskId);
   if (!task || !old) return null;
   const fresh = taskRow(task);
+  fresh.tabIndex = old.tabIndex;
+  for (const name of ["aria-posinset", "aria-setsize"]) fresh.setAttribute(name, old.getAttribute(name));
   old.replaceWith(fresh);
+  drawn.set(taskId, { task, shows: rowState(task), row: fresh });
   for (const notes of fresh.querySelectorAll("textarea")) if (!notes.closest("[hidden]")) fitTextarea(notes);
   return fresh;
 }
 
 export function rowFor(taskId) {
-  return [...$("#task-list").children].find((row) => row.dataset.taskId === taskId) || null;
+  const entry = drawn.get(taskId);
+  return entry && entry.row.isConnected ? entry.row : null;
 }
 
 export function renderAll() {

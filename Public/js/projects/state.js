@@ -19,6 +19,8 @@ export const state = {
   selected: INBOX,
   /** The open list's tasks and the revision they were loaded at. */
   list: null,
+  /** The rows of the open list now in the document (js/projects/window.js): `{start, end, windowed}`. */
+  window: null,
   /** The task row the keyboard cursor is on. */
   cursor: null,
   /** Task ids whose details are open. */

@@ -3,7 +3,7 @@ import { $ } from "../lib/dom.js";
 import { preference } from "../motion.js";
 import { deleteTask, moveProjectBy, moveTaskBy, patchTask, toggleTask } from "./changes.js";
 import { dismissCelebration, openSelector, openShortcuts } from "./dialogs.js";
-import { fitTextarea, renderRow, renderTasks, rowFor } from "./render.js";
+import { fitTextarea, renderRow, renderTasks, revealRow, rowFor, taskDetails } from "./render.js";
 import { isEditingInList, isTyping, showError, state, taskById } from "./state.js";
 
 // MARK: Inline title editing
@@ -63,7 +63,8 @@ function finishEditing(input, save, { refocus = true } = {}) {
 function setCursor(taskId, { focus = true } = {}) {
   state.cursor = taskId;
   for (const row of $("#task-list").children) row.tabIndex = row.dataset.taskId === taskId ? 0 : -1;
-  const row = rowFor(taskId);
+  // In a long list the row may not be drawn yet: it is scrolled into the document first.
+  const row = focus ? revealRow(taskId) : rowFor(taskId);
   if (row && focus) {
     row.focus({ preventScroll: true });
     row.scrollIntoView({ block: "nearest", behavior: preference() === "full" ? "smooth" : "auto" });
@@ -187,7 +188,12 @@ export function wireTaskList() {
         else state.expanded.delete(taskId);
         row.classList.toggle("is-open", open);
         button.setAttribute("aria-expanded", String(open));
-        const details = row.querySelector(".pj-details");
+        let details = row.querySelector(".pj-details");
+        if (open && details.dataset.empty) {
+          const fresh = taskDetails(taskById(taskId), details.id, true);
+          details.replaceWith(fresh);
+          details = fresh;
+        }
         details.hidden = !open;
         if (open) for (const textarea of details.querySelectorAll("textarea")) fitTextarea(textarea);
         break;

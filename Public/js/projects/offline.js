@@ -1,0 +1,192 @@
+// Projects without a connection: a change that cannot reach the server (complete, edit, move, delete, a new
+// task) is shown at once, kept in this browser (localStorage, so a reload keeps it), and sent when the
+// connection returns — in the order it was made, each exactly once: every change carries its own
+// Idempotency-Key, kept with it, so a change sent again after a lost answer is answered from the server's
+// record. Counts and rings stay the server's: they move when the changes have been sent.
+import { api } from "../lib/api.js";
+import { $ } from "../lib/dom.js";
+import { plural } from "../lib/format.js";
+import { preference } from "../motion.js";
+import { INBOX } from "./state.js";
+
+const STORE = "completionkit.projects.outbox";
+/** Seconds between tries to send what waits while the browser says it is online but the server is not reached. */
+const RETRY_DELAYS = [2, 4, 8, 15, 30];
+
+/** The changes waiting, oldest first: `{key, kind: "create"|"patch"|"delete", taskId, body, title}`. */
+let outbox = read();
+let sending = null;
+let attempt = 0;
+let timer = 0;
+let onSent = () => {};
+
+function read() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(STORE) || "[]");
+    return Array.isArray(kept) ? kept : [];
+  } catch {
+    return [];
+  }
+}
+
+function write() {
+  try {
+    if (outbox.length) localStorage.setItem(STORE, JSON.stringify(outbox));
+    else localStorage.removeItem(STORE);
+  } catch {
+    // A full or blocked storage: the changes still wait in this page.
+  }
+}
+
+/** The id a task made offline has until the server gives it its own. */
+export function localTaskId(key) {
+  return `offline-${key}`;
+}
+
+export function isLocalTask(taskId) {
+  return String(taskId).startsWith("offline-");
+}
+
+/** Whether a change to `taskId` must wait behind others (the task itself was made offline, or changes wait). */
+export function mustWait(taskId) {
+  return isLocalTask(taskId) || outbox.length > 0;
+}
+
+/** Keeps a change to send later and shows the page's offline state. */
+export function keep(change) {
+  outbox.push(change);
+  write();
+  showState();
+  scheduleSend();
+}
+
+const WORDS = { create: "add", patch: "change", delete: "delete" };
+
+function describe(change) {
+  if (change.kind === "patch" && change.body && "completed" in change.body) return `${change.body.completed ? "complete" : "reopen"} “${change.title}”`;
+  return `${WORDS[change.kind]} “${change.title}”`;
+}
+
+/** Says whether the page is offline and what waits to be sent. */
+export function showState(note = "") {
+  const status = $("#sync-status");
+  if (!status) return;
+  const waiting = outbox.length
+    ? `${plural(outbox.length, "change")} waiting to be sent: ${outbox.slice(0, 3).map(describe).join(", ")}${outbox.length > 3 ? ", …" : ""}.`
+    : "";
+  const offline = navigator.onLine === false ? "You are offline. Changes are kept in this browser and sent when you are back. " : "";
+  const text = `${offline}${waiting}${note ? ` ${note}` : ""}`.trim();
+  if (status.textContent !== text) status.textContent = text;
+  status.dataset.state = outbox.length || offline ? "offline" : "current";
+  document.body.dataset.outbox = String(outbox.length);
+}
+
+/**
+ * Shows the waiting changes on a list the server just sent (after a reload, or a refresh while offline):
+ * the server's tasks with what this browser has not sent yet applied on top.
+ */
+export function overlay(key, tasks) {
+  if (!outbox.length) return tasks;
+  let shown = tasks;
+  for (const change of outbox) {
+    if (change.kind === "create") {
+      if (change.list === key) shown = [...shown, localTask(change)];
+    } else if (change.kind === "delete") {
+      shown = shown.filter((task) => task.id !== change.taskId);
+    } else {
+      shown = shown.flatMap((task) => {
+        if (task.id !== change.taskId) return [task];
+        const next = { ...task, ...change.body };
+        const moved = "projectId" in change.body && (next.projectId ?? INBOX) !== key;
+        return moved ? [] : [next];
+      });
+    }
+  }
+  return shown;
+}
+
+/** The row a task made offline shows until the server has it. */
+export function localTask(change) {
+  return {
+    id: localTaskId(change.key), title: change.body.title, notes: "", priority: "none", completed: false,
+    position: Number.MAX_SAFE_INTEGER, projectId: change.body.projectId, offline: true,
+  };
+}
+
+/** `done()` runs after waiting changes were sent (the page then reloads its lists from the server). */
+export function whenSent(done) {
+  onSent = done;
+}
+
+function scheduleSend() {
+  if (timer || !outbox.length) return;
+  const delay = RETRY_DELAYS[Math.min(attempt, RETRY_DELAYS.length - 1)];
+  timer = setTimeout(() => {
+    timer = 0;
+    send();
+  }, delay * 1000);
+}
+
+/** Sends what waits, oldest first; stops at a lost connection and tries again later. */
+export function send() {
+  if (sending || !outbox.length) return sending;
+  clearTimeout(timer);
+  timer = 0;
+  sending = (async () => {
+    const problems = [];
+    /** Ids the server gave tasks made offline. */
+    const made = new Map();
+    while (outbox.length) {
+      const change = outbox[0];
+      const taskId = made.get(change.taskId) || change.taskId;
+      try {
+        if (isLocalTask(taskId) && change.kind !== "create") throw Object.assign(new Error("not made"), { skipped: true });
+        if (change.kind === "create") {
+          const answer = await api("/api/tasks", { method: "POST", body: change.body, idempotencyKey: change.key });
+          if (answer && answer.task) made.set(localTaskId(change.key), answer.task.id);
+        } else if (change.kind === "delete") {
+          await api(`/api/tasks/${encodeURIComponent(taskId)}`, { method: "DELETE", idempotencyKey: change.key });
+        } else {
+          await api(`/api/tasks/${encodeURIComponent(taskId)}?preference=${preference()}`, { method: "PATCH", body: change.body, idempotencyKey: change.key });
+        }
+      } catch (error) {
+        if (error.network) {
+          attempt += 1;
+          showState();
+          scheduleSend();
+          return;
+        }
+        // Refused (the task was deleted elsewhere, a title too long…): it cannot be sent; the person is told.
+        problems.push(`Could not ${describe(change)}: ${error.skipped ? "the new task was not saved" : error.message}`);
+      }
+      outbox.shift();
+      // Pending ids in later changes follow the task the server made.
+      for (const later of outbox) if (made.has(later.taskId)) later.taskId = made.get(later.taskId);
+      write();
+    }
+    attempt = 0;
+    showState(problems.join(" "));
+    await onSent();
+  })().finally(() => {
+    sending = null;
+  });
+  return sending;
+}
+
+window.addEventListener("online", () => {
+  attempt = 0;
+  showState();
+  send();
+});
+window.addEventListener("offline", () => showState());
+// Another tab of this browser kept or sent changes.
+window.addEventListener("storage", (event) => {
+  if (event.key !== STORE) return;
+  outbox = read();
+  showState();
+});
+
+/** How many changes wait (for tests and the page's words). */
+export function waiting() {
+  return outbox.length;
+}
