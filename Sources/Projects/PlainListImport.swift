@@ -1,8 +1,10 @@
 import Foundation
 
 /// A person's existing list, parsed from plain text so a newcomer can bring it in seconds: one task a
-/// line, `# Name` starts a project, tasks before any heading go to the Inbox. Bullets (`-`, `*`, `•`,
-/// `1.`) are dropped, and `[x]` / `[ ]` after a bullet mark a task done or not.
+/// line, `# Name` starts a project, tasks before any heading go to the Inbox. A list marker — `-`, `*`,
+/// `•`, `+`, or a number with `.` or `)` — is dropped only when a space follows it, so a line's own text is
+/// never cut ("1.5 kg flour", "12.30 pick up the kids" and "#2 pencils" stay as written); `[x]` / `[ ]`
+/// after a marker mark a task done or not.
 public struct PlainListImport: Hashable, Sendable {
   /// A task as read from a line.
   public struct Task: Hashable, Sendable {
@@ -51,10 +53,10 @@ public struct PlainListImport: Hashable, Sendable {
     var lineNumber = 0
     for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
       lineNumber += 1
-      let line = rawLine.trimmingCharacters(in: .whitespaces)
+      // Control characters (an escape sequence, a bell) never reach a name or a title.
+      let line = ProjectInput.oneLine(String(rawLine)).trimmingCharacters(in: .whitespaces)
       if line.isEmpty { continue }
-      if line.hasPrefix("#") {
-        let name = String(line.drop { $0 == "#" }).trimmingCharacters(in: .whitespaces)
+      if let name = headingName(line) {
         if name.isEmpty {
           problems.append(Problem(line: lineNumber, message: "a heading needs a project name after “#”."))
         } else if name.count > ProjectLimits.maxNameLength {
@@ -81,23 +83,48 @@ public struct PlainListImport: Hashable, Sendable {
     return .success(list)
   }
 
-  /// The title and done mark of a task line, without its bullet.
-  private static func taskText(_ line: String) -> (String, Bool) {
+  /// The name of a heading line (`# Name`, up to six `#` followed by a space, or `#` alone: a heading
+  /// without a name), nil when the line is a task ("#2 pencils" is one).
+  static func headingName(_ line: String) -> String? {
+    let hashes = line.prefix { $0 == "#" }
+    guard (1...6).contains(hashes.count) else { return nil }
+    let rest = line.dropFirst(hashes.count)
+    if rest.isEmpty { return "" }
+    guard let first = rest.first, first == " " || first == "\t" else { return nil }
+    return rest.trimmingCharacters(in: .whitespaces)
+  }
+
+  /// The title and done mark of a task line, without its list marker. A marker counts only when a space
+  /// follows it (or it is the whole line: a marker with no task).
+  static func taskText(_ line: String) -> (String, Bool) {
     var rest = Substring(line)
-    if let first = rest.first, "-*•+".contains(first) {
-      rest = rest.dropFirst()
-    } else if let dot = rest.firstIndex(where: { $0 == "." || $0 == ")" }), dot > rest.startIndex,
-      rest[rest.startIndex..<dot].allSatisfy(\.isNumber), rest[rest.startIndex..<dot].count <= 4
-    {
-      rest = rest[rest.index(after: dot)...]
-    }
-    rest = rest.drop { $0 == " " || $0 == "\t" }
-    var completed = false
+    if let marker = listMarker(rest) { rest = rest.dropFirst(marker).drop { $0 == " " || $0 == "\t" } }
+    // A done mark, after a marker or alone, followed by a space ("[x]ray" is a task's own text).
     for (mark, done) in [("[x]", true), ("[X]", true), ("[ ]", false)] where rest.hasPrefix(mark) {
-      completed = done
-      rest = rest.dropFirst(mark.count).drop { $0 == " " || $0 == "\t" }
+      let after = rest.dropFirst(mark.count)
+      guard after.isEmpty || after.first == " " || after.first == "\t" else { continue }
+      return (String(after).trimmingCharacters(in: .whitespaces), done)
     }
-    return (String(rest).trimmingCharacters(in: .whitespaces), completed)
+    return (String(rest).trimmingCharacters(in: .whitespaces), false)
+  }
+
+  /// The length of the list marker `line` starts with: a bullet or a number of at most four digits with `.`
+  /// or `)`, followed by a space or ending the line. Nil when the line starts with its own text.
+  static func listMarker(_ line: Substring) -> Int? {
+    guard let first = line.first else { return nil }
+    var length: Int
+    if "-*•+".contains(first) {
+      length = 1
+    } else {
+      let digits = line.prefix { $0.isASCII && $0.isNumber }
+      guard (1...4).contains(digits.count) else { return nil }
+      let after = line.dropFirst(digits.count)
+      guard let close = after.first, close == "." || close == ")" else { return nil }
+      length = digits.count + 1
+    }
+    let after = line.dropFirst(length)
+    guard after.isEmpty || after.first == " " || after.first == "\t" else { return nil }
+    return length
   }
 }
 

@@ -17,29 +17,45 @@ public enum ProjectInput {
     text.unicodeScalars.count <= limit
   }
 
-  /// A project's name, trimmed (blank: the default name); nil when none was given.
+  /// A project's name: one line, trimmed (blank: the default name); nil when none was given.
   public static func name(_ raw: String?) throws(ProjectsError) -> String? {
     guard let raw else { return nil }
-    let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
     guard fits(raw, ProjectLimits.maxNameLength) else { throw .tooLong(field: "name", limit: ProjectLimits.maxNameLength) }
+    let name = oneLine(raw).trimmingCharacters(in: .whitespacesAndNewlines)
     return name.isEmpty ? ProjectLimits.defaultName : name
   }
 
   /// A task's title: one line of text, trimmed, not empty.
   public static func title(_ raw: String) throws(ProjectsError) -> String {
     guard fits(raw, ProjectLimits.maxTitleLength) else { throw .tooLong(field: "title", limit: ProjectLimits.maxTitleLength) }
-    // A title is one line of text: line breaks, tabs and other control characters become spaces.
-    let oneLine = String(String.UnicodeScalarView(raw.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
-    let title = oneLine.trimmingCharacters(in: .whitespacesAndNewlines)
+    let title = oneLine(raw).trimmingCharacters(in: .whitespacesAndNewlines)
     guard !title.isEmpty else { throw .emptyTitle }
     return title
   }
 
+  /// Notes as kept: lines and tabs stay, every other control character goes (see ``notesText(_:)``).
   public static func notes(_ raw: String?) throws(ProjectsError) -> String? {
     guard let raw else { return nil }
     guard fits(raw, ProjectLimits.maxNotesLength) else { throw .tooLong(field: "notes", limit: ProjectLimits.maxNotesLength) }
-    return raw
+    return notesText(raw)
   }
+
+  /// `text` on one line: line breaks, tabs and every other control character become spaces, so a name or
+  /// title shown in a terminal can never move its cursor, retitle its window or change its colours.
+  public static func oneLine(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
+  }
+
+  /// Notes' text: line breaks (CR LF and CR become LF) and tabs kept, every other control character (an
+  /// escape sequence's ESC, a bell, C1 controls) taken out.
+  public static func notesText(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
+    let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+    return String(String.UnicodeScalarView(lines.unicodeScalars.filter { !isControl($0) || $0 == "\n" || $0 == "\t" }))
+  }
+
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.generalCategory == .control }
 
   public static func color(_ raw: String?) throws(ProjectsError) -> ProjectColor? {
     guard let raw else { return nil }

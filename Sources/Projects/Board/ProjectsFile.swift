@@ -94,7 +94,7 @@ public struct ProjectsFile: Hashable, Sendable {
     try check()
     func task(_ task: Task) throws(ProjectsError) -> NewTask {
       NewTask(
-        id: newID(), projectID: nil, title: try ProjectInput.title(task.title), notes: task.notes,
+        id: newID(), projectID: nil, title: try ProjectInput.title(task.title), notes: ProjectInput.notesText(task.notes),
         priority: TaskPriority(rawValue: task.priority) ?? .none, dueDate: task.dueDate, completed: task.completed)
     }
     var inbox: [NewTask] = []
@@ -107,7 +107,7 @@ public struct ProjectsFile: Hashable, Sendable {
         ImportedProject(
           project: NewProject(
             id: newID(), name: try ProjectInput.name(project.name) ?? ProjectLimits.defaultName, color: ProjectColor(rawValue: project.color) ?? .default,
-            notes: project.notes),
+            notes: ProjectInput.notesText(project.notes)),
           tasks: tasks))
     }
     return .importItems(inbox: inbox, projects: imported)
