@@ -424,6 +424,57 @@ function tickClock() {
 
 setInterval(tickClock, 250);
 
+// MARK: Away
+
+/**
+ * Leaving the page (another tab, another page, the window closed, a phone's home screen) pauses the puzzle on
+ * the server, as the Pause button does, so the time away is never counted. The request outlives the page
+ * (`keepalive`); it carries the site's header, as every change must. Coming back shows the puzzle paused.
+ */
+function pauseForAway() {
+  if (!clockRunning() || state.away) return;
+  const game = state.game;
+  state.away = fetch(movePath("pause"), {
+    method: "POST",
+    keepalive: true,
+    credentials: "same-origin",
+    headers: { Accept: "application/json", "X-CompletionKit": "1" },
+  })
+    .then((response) => (response.ok ? response.json() : null))
+    .catch(() => null)
+    .then((answer) => ({ gameID: game.id, answer }));
+}
+
+/** Back on the page: the puzzle as the server has it now (paused if leaving paused it). */
+function comeBack() {
+  const away = state.away;
+  if (!away) return;
+  state.away = null;
+  enqueue(async () => {
+    const { gameID } = await away;
+    if (!state.game || state.game.id !== gameID) return;
+    const game = await api(`/api/cryptogram/games/${encodeURIComponent(gameID)}`);
+    if (!state.game || state.game.id !== gameID) return;
+    showGame(game);
+    if (game.status === "playing" && game.isPaused) {
+      say("Paused while you were away: the clock stopped when you left.");
+      $("#resume").focus({ preventScroll: true });
+    }
+  });
+}
+
+function wireAway() {
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") pauseForAway();
+    else comeBack();
+  });
+  // Closing or navigating away (the page may be kept in the back-forward cache and shown again).
+  window.addEventListener("pagehide", pauseForAway);
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) comeBack();
+  });
+}
+
 // MARK: Showing a game
 
 /** Shows `game`: a solved game shows its completion view at rest (no animation). */
@@ -887,6 +938,7 @@ function onKeyDown(event) {
 
 function wire() {
   document.addEventListener("keydown", onKeyDown);
+  wireAway();
   // The board's box changes with the window (a resize, a phone turned), not with the moves.
   let boardSize = "";
   new ResizeObserver(([entry]) => {

@@ -885,3 +885,79 @@ def test_a_phone_on_its_side_keeps_board_and_keys_in_the_window(browser, server)
           return document.activeElement.id === 'next-puzzle' && b.top >= c.top - 1 && b.bottom <= Math.min(c.bottom, innerHeight) + 1 }""")
     finally:
         context.close()
+
+
+GAME_STATE = """async (id) => {
+  const response = await fetch(`/api/cryptogram/games/${id}`, { headers: { Accept: 'application/json' } });
+  return response.json();
+}"""
+
+
+def game_id_of(page):
+    match = re.search(r"[?&]game=([0-9A-Fa-f-]+)", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def advance_server_clock(page, server, seconds):
+    answer = page.request.post(server + "/api/test/clock", data={"advanceSeconds": seconds},
+                               headers={"X-CompletionKit": "1"})
+    assert answer.ok, answer.text()
+
+
+def start_the_clock(page):
+    """A hint starts the puzzle's clock (as the first letter does)."""
+    page.click("#hint")
+    expect(page.locator("#hints")).to_have_attribute("data-count", "1")
+    expect(page.locator("#timer")).to_have_class(re.compile("is-running"))
+
+
+def test_leaving_the_page_pauses_the_clock_and_coming_back_shows_it_paused(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    start_the_clock(page)
+    game = game_id_of(page)
+
+    # The player goes to another page: the puzzle is paused on the server as they leave …
+    page.goto(server + "/")
+    page.wait_for_function(f"({GAME_STATE})('{game}').then((g) => g.isPaused)", polling=100)
+    # … and twenty minutes pass before they come back.
+    advance_server_clock(page, server, 1200)
+    page.go_back()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#paused-panel")).to_be_visible()
+    expect(page.locator("#timer")).to_have_text(re.compile(r"^0:\d\d$"))
+    page.click("#resume")
+    expect(page.locator("#timer")).to_have_class(re.compile("is-running"))
+    away = page.evaluate(GAME_STATE, game)
+    assert away["elapsedSeconds"] < 60, away["elapsedSeconds"]
+    # The finish card and the stats get the time without the time away.
+    solve_with_hints(page)
+    expect(page.locator("#complete-stats")).to_contain_text(re.compile(r"Time: 0:\d\d"))
+
+
+def test_hiding_the_page_pauses_the_clock_until_the_player_is_back(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    start_the_clock(page)
+    game = game_id_of(page)
+
+    # The tab goes to the background (another tab, a phone's home screen).
+    page.evaluate("""() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    page.wait_for_function(f"({GAME_STATE})('{game}').then((g) => g.isPaused)", polling=100)
+    advance_server_clock(page, server, 1200)
+    page.evaluate("""() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    expect(page.locator("#paused-panel")).to_be_visible()
+    expect(page.locator("#message")).to_contain_text("while you were away")
+    expect(page.locator("#timer")).to_have_text(re.compile(r"^0:\d\d$"))
+    page.click("#resume")
+    expect(page.locator("#timer")).to_have_class(re.compile("is-running"))
+    expect(page.locator("#timer")).to_have_text(re.compile(r"^0:\d\d$"))
