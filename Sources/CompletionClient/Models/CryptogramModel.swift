@@ -33,6 +33,23 @@ public final class CryptogramModel {
   /// Seconds a wrong letter stays drawn in its cell: how the flash looks, as the web page's CSS animation
   /// does; the rules only count the mistake.
   public static let mistakeFlashSeconds = 0.6
+  /// A choice that lets something go, waiting for the person's yes (the web page asks the same).
+  public enum Confirmation: Hashable, Sendable {
+    /// Leave the puzzle being played for a new random one.
+    case newPuzzle
+    /// After a loss: play on without a mistake limit.
+    case continueAfterLoss
+
+    /// The question, in words for the person.
+    public var question: String {
+      switch self {
+      case .newPuzzle: "Leave this puzzle for a new one? It stays unfinished."
+      case .continueAfterLoss:
+        "Keep going without a mistake limit? Mistakes still count, and a solve then counts as finished, not a win."
+      }
+    }
+  }
+
 
   // MARK: What views read
 
@@ -54,6 +71,8 @@ public final class CryptogramModel {
   public private(set) var problem: String?
   /// Whether a move is on its way to the server.
   public private(set) var isSending = false
+  /// The question waiting for a yes or no, or nil.
+  public private(set) var confirmation: Confirmation?
 
   // MARK: Services
 
@@ -180,6 +199,36 @@ public final class CryptogramModel {
         }
       model.show(try await model.client.newCryptogram(request))
     }
+  }
+
+  /// Asks before `choice` is carried out: `confirm()` does it, `dismissConfirmation()` lets it go. A new puzzle
+  /// needs no question while nothing would be left behind (no letter yet, or solved): it starts at once.
+  @discardableResult
+  public func ask(_ choice: Confirmation) -> Task<Void, Never> {
+    switch choice {
+    case .newPuzzle:
+      guard let game, game.hasStarted, game.status == "playing" || game.status == "failed" else { return start(.random(nil)) }
+    case .continueAfterLoss:
+      guard hasFailed else { return Task {} }
+    }
+    confirmation = choice
+    return Task {}
+  }
+
+  /// Carries out the question waiting for a yes.
+  @discardableResult
+  public func confirm() -> Task<Void, Never> {
+    guard let choice = confirmation else { return Task {} }
+    confirmation = nil
+    switch choice {
+    case .newPuzzle: return start(.random(nil))
+    case .continueAfterLoss: return continuePlaying()
+    }
+  }
+
+  /// Answers no to the question waiting.
+  public func dismissConfirmation() {
+    confirmation = nil
   }
 
   /// After a solve: a new random puzzle of the same length (the completion view's Next).
