@@ -45,6 +45,7 @@ function renderTiles(stats) {
   const items = [
     tile("Played", String(stats.played)),
     tile("Solved", String(stats.solved), { kind: "is-accent" }),
+    tile("Finished", String(stats.finished || 0), { note: "after Continue" }),
     tile("Win rate", `${Math.round(stats.winRate * 100)} %`),
     tile("Average time", time(stats.averageSeconds)),
     tile("Best time", time(stats.bestSeconds), { kind: "is-accent" }),
@@ -54,8 +55,9 @@ function renderTiles(stats) {
   ];
   items[0].dataset.stat = "played";
   items[1].dataset.stat = "solved";
-  items[2].dataset.stat = "win-rate";
-  items[7].dataset.stat = "points";
+  items[2].dataset.stat = "finished";
+  items[3].dataset.stat = "win-rate";
+  items[8].dataset.stat = "points";
   tiles.append(...items);
 }
 
@@ -128,10 +130,11 @@ function renderChart(stats) {
     const h = Math.max(2, y(0) - barTop);
     const date = new Date(solve.solvedAt * 1000);
     const bar = svg("rect", {
-      class: `bar ${solve.mode === "daily" ? "daily" : "random"}`, x, y: y(0) - h, width: barWidth, height: h, rx: Math.min(5, barWidth / 3),
+      class: `bar ${solve.mode === "daily" ? "daily" : "random"}${solve.outcome === "finished" ? " finished" : ""}`, x, y: y(0) - h, width: barWidth, height: h, rx: Math.min(5, barWidth / 3),
       "data-seconds": solve.seconds, "data-game": solve.gameID,
     });
     const extras = [solve.mode === "daily" ? "daily" : "random"];
+    if (solve.outcome === "finished") extras.push("finished after Continue");
     if (solve.mistakes) extras.push(`${solve.mistakes} ${solve.mistakes === 1 ? "mistake" : "mistakes"}`);
     if (solve.hints) extras.push(`${solve.hints} ${solve.hints === 1 ? "hint" : "hints"}`);
     bar.append(svg("title", {}, `${dayLabel(date)}: ${formatClock(solve.seconds)} (${extras.join(", ")})`));
@@ -155,7 +158,8 @@ function renderChart(stats) {
 
   const legend = document.createElement("ul");
   legend.className = "cgs-legend";
-  legend.innerHTML = '<li><i class="daily"></i>Daily puzzle</li><li><i></i>Just play</li>';
+  legend.innerHTML = '<li><i class="daily"></i>Daily puzzle</li><li><i></i>Just play</li>'
+    + (history.some((solve) => solve.outcome === "finished") ? '<li><i class="finished"></i>Finished after Continue</li>' : "");
   container.append(legend);
   $("#chart-note").textContent = history.length === 1
     ? "Your first solve. Every new one adds a bar."

@@ -647,6 +647,12 @@ function fillCompletion(game) {
   source.textContent = solution.source ? `From: ${solution.source}` : "";
   source.hidden = !solution.source;
   const stats = game.stats || { seconds: game.elapsedSeconds, mistakes: game.mistakes, hints: game.hints };
+  // A solve after Continue is finished, not won: the card says so (the server decided which).
+  const finished = game.outcome === "finished";
+  $("#complete-title").textContent = finished ? "Finished" : "Solved!";
+  const note = $("#complete-note");
+  note.textContent = finished ? "You kept going past the mistake limit: it counts as finished, not a win — no points or streak day." : "";
+  note.hidden = !finished;
   const list = $("#complete-stats");
   list.textContent = "";
   const icons = {
@@ -722,7 +728,7 @@ function celebrate(response) {
   const letterCells = game.cells.map((cell, index) => (cell.isLetter ? state.cells[index] : undefined));
   const wiggle = response.wiggle ? playWiggle(response.wiggle, letterCells) : null;
   // For screen readers only: the card shows the same words.
-  say(`Solved in ${formatTime(game.stats ? game.stats.seconds : game.elapsedSeconds)}! ${game.solution ? game.solution.attribution : ""}`, "ok", { spoken: true });
+  say(`${game.outcome === "finished" ? "Finished" : "Solved"} in ${formatTime(game.stats ? game.stats.seconds : game.elapsedSeconds)}! ${game.solution ? game.solution.attribution : ""}`, "ok", { spoken: true });
   const first = wiggle && wiggle.animations[0];
   if (!first) {
     showCompletion(game, response.celebration || null);

@@ -89,6 +89,8 @@ public struct CryptogramGameView: Codable, Hashable, Sendable {
   /// Only when solved.
   public let solution: CryptogramSolutionView?
   public let stats: CompletionStats?
+  /// Only when solved: "solved" (a win) or "finished" (solved after continuing past the mistake limit).
+  public let outcome: PuzzleOutcome?
 
   public init(id: String, mode: String, date: String?, puzzle: Puzzle, board: Board, elapsedSeconds: Double) {
     self.id = id
@@ -118,6 +120,7 @@ public struct CryptogramGameView: Codable, Hashable, Sendable {
       ? CryptogramSolutionView(text: quote.text, author: quote.author, year: quote.year, source: quote.source, attribution: quote.attribution)
       : nil
     stats = solved ? CompletionStats(seconds: elapsedSeconds, mistakes: board.mistakes, hints: board.hints) : nil
+    outcome = board.outcome
   }
 }
 
@@ -172,14 +175,17 @@ public struct CryptogramStatsView: Codable, Hashable, Sendable {
     public let mode: String
     public let mistakes: Int
     public let hints: Int
+    /// Solved, or finished after continuing past the mistake limit.
+    public let outcome: PuzzleOutcome
 
-    public init(gameID: String, solvedAt: Double, seconds: Double, mode: String, mistakes: Int, hints: Int) {
+    public init(gameID: String, solvedAt: Double, seconds: Double, mode: String, mistakes: Int, hints: Int, outcome: PuzzleOutcome = .solved) {
       self.gameID = gameID
       self.solvedAt = solvedAt
       self.seconds = seconds
       self.mode = mode
       self.mistakes = mistakes
       self.hints = hints
+      self.outcome = outcome
     }
   }
 
@@ -197,8 +203,12 @@ public struct CryptogramStatsView: Codable, Hashable, Sendable {
 
   /// Puzzles started (each "try again" is a new attempt).
   public let played: Int
+  /// Wins: solved within the mistake limit.
   public let solved: Int
+  /// Losses: out of mistakes and not finished afterwards.
   public let failed: Int
+  /// Solved after continuing past the mistake limit: neither a win nor a loss.
+  public let finished: Int
   /// solved ÷ played, 0…1.
   public let winRate: Double
   public let averageSeconds: Double?
@@ -212,12 +222,13 @@ public struct CryptogramStatsView: Codable, Hashable, Sendable {
   public let points: Int
 
   public init(
-    played: Int, solved: Int, failed: Int, averageSeconds: Double?, bestSeconds: Double?, currentStreak: Int, bestStreak: Int,
+    played: Int, solved: Int, failed: Int, finished: Int = 0, averageSeconds: Double?, bestSeconds: Double?, currentStreak: Int, bestStreak: Int,
     history: [Solve], calendar: [Day], points: Int
   ) {
     self.played = played
     self.solved = solved
     self.failed = failed
+    self.finished = finished
     winRate = played == 0 ? 0 : Double(solved) / Double(played)
     self.averageSeconds = averageSeconds
     self.bestSeconds = bestSeconds

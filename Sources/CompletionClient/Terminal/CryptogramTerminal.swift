@@ -170,7 +170,8 @@ public enum CryptogramTerminal {
   public static func goodbye(_ model: CryptogramModel, command: String, today: String) -> String? {
     guard let game = model.game else { return nil }
     if model.isSolved {
-      return "Solved in \(model.formattedTime)." + (game.mode == "daily" ? " See you tomorrow!" : "")
+      let word = game.outcome == .finished ? "Finished" : "Solved"
+      return "\(word) in \(model.formattedTime)." + (game.mode == "daily" ? " See you tomorrow!" : "")
     }
     let saved = "Your puzzle is saved (\(game.progress.displayPercent) % found)"
     if game.mode == "random" { return saved + ": `\(command) --random` brings it back." }
@@ -339,7 +340,7 @@ public enum CryptogramTerminal {
     if let problem = model.problem { return (problem, .warning) }
     if model.isSending { return ("Waiting for the server…", .dim) }
     if model.hasFailed { return ("Out of mistakes. Enter or c: keep playing · r: try again · n: new puzzle", .warning) }
-    if model.isSolved { return ("Solved!", .good) }
+    if model.isSolved { return (game.outcome == .finished ? "Finished." : "Solved!", .good) }
     if let mistake = model.mistake { return ("\(mistake.letter) is not the letter there.", .mistake) }
     if !game.hasStarted { return ("Type a letter for the highlighted cell. The clock starts with your first move.", .plain) }
     return ("\(game.progress.displayPercent) % found", .plain)
@@ -354,7 +355,10 @@ public enum CryptogramTerminal {
       return [appearance.opacity < 0.5 ? spans.map { Span(text: $0.text, style: .dim) } : spans]
     }
     var lines: [[Span]] = []
-    lines += part("trophy", [Span(text: "*  S O L V E D  *", style: .good)])
+    // A solve after Continue is finished, not won (the core's `PuzzleOutcome`).
+    let finished = game.outcome == .finished
+    lines += part("trophy", [Span(text: finished ? "*  F I N I S H E D  *" : "*  S O L V E D  *", style: .good)])
+    if finished { lines += part("trophy", [Span(text: "  Kept going past the mistake limit: not a win.", style: .dim)]) }
     lines.append([])
     if let solution = game.solution {
       for line in wrap("“\(solution.text)”", width: width - 4) {

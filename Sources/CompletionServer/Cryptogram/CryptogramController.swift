@@ -160,7 +160,7 @@ struct CryptogramController: RouteCollection {
     let share = try await Self.share(of: game, req: req)
     let fonts = try CardFonts.shared()
     let content = ResultCardContent(
-      eyebrow: "CRYPTOGRAM · SOLVED", title: share.heading, subtitle: share.subheading,
+      eyebrow: share.eyebrow, title: share.heading, subtitle: share.subheading,
       figures: share.figures.map { ResultFigure($0.label, $0.value) }, invitation: share.invitation)
     let png = try await req.application.threadPool.runIfActive { ResultCard.render(content, fonts: fonts) }
     var headers = HTTPHeaders()
@@ -184,9 +184,10 @@ struct CryptogramController: RouteCollection {
       let streak = try await CompletionRecorder.loadStreak(userID: userID, name: rule.name, on: sql)
       streakDays = streak.current(on: CalendarDay(services.clock.now(), in: zone), in: zone, dayStartHour: rule.dayStartHour)
     }
+    let outcome = try decode(game.board).outcome ?? .solved
     return CryptogramShare(
       dailyDate: game.mode == "daily" ? game.dailyDate.flatMap(CalendarDay.init) : nil, length: puzzle.quote.length,
-      seconds: seconds, mistakes: game.mistakes, hints: game.hints, streak: streakDays)
+      seconds: seconds, mistakes: game.mistakes, hints: game.hints, streak: outcome.isWin ? streakDays : 0, outcome: outcome)
   }
 
   /// `GET /api/cryptogram/stats?timeZone=Europe/Berlin`.
@@ -209,18 +210,21 @@ struct CryptogramController: RouteCollection {
       .filter(\.$user.$id == userID).filter(\.$status == "solved").filter(\.$mode == "daily")
       .filter(\.$dailyDate >= firstDay.description).all()
     let onTime = Set(dailies.compactMap { game -> String? in
-      guard let solvedAt = game.solvedAt, let date = game.dailyDate, let zone = TimeZone(identifier: game.timeZone) else { return nil }
+      guard PuzzleOutcome.ofSolve(mistakes: game.mistakes).isWin, let solvedAt = game.solvedAt, let date = game.dailyDate, let zone = TimeZone(identifier: game.timeZone) else { return nil }
       return CalendarDay(solvedAt, in: zone).description == date ? date : nil
     })
+    // Solves after "Continue" are the solved games with the limit's mistakes (only a continued board gets there).
+    let finished = try await CryptogramGame.query(on: req.db)
+      .filter(\.$user.$id == userID).filter(\.$status == "solved").filter(\.$mistakes >= Board.mistakeLimit).count()
     return CryptogramStatsView(
-      played: row?.played ?? 0, solved: totals.completed, failed: row?.failed ?? 0,
+      played: row?.played ?? 0, solved: totals.completed, failed: row?.failed ?? 0, finished: finished,
       averageSeconds: totals.timed > 0 ? totals.totalSeconds / Double(totals.timed) : nil, bestSeconds: totals.bestSeconds,
       currentStreak: streak.current(on: today, in: zone, dayStartHour: rule?.dayStartHour ?? 0), bestStreak: streak.longest,
       history: recent.reversed().compactMap { game in
         guard let id = game.id, let solvedAt = game.solvedAt, let seconds = game.solveSeconds else { return nil }
         return .init(
           gameID: id.uuidString, solvedAt: solvedAt.timeIntervalSince1970, seconds: seconds, mode: game.mode, mistakes: game.mistakes,
-          hints: game.hints)
+          hints: game.hints, outcome: .ofSolve(mistakes: game.mistakes))
       },
       calendar: (0..<35).map { offset in
         let day = firstDay.adding(days: offset).description
@@ -275,6 +279,10 @@ struct CryptogramController: RouteCollection {
         default: continue
         }
       }
+      // A solve after "Continue" is finished, not won (see `PuzzleOutcome`): the loss it had counted becomes a
+      // finish, and nothing is paid or counted as a win.
+      let finished = solved != nil && board.outcome == .finished
+      if finished { counters["failed", default: 0] -= 1 }
       var changed = game
       changed.board = try Self.encode(board)
       changed.status = board.status.rawValue
@@ -310,6 +318,15 @@ struct CryptogramController: RouteCollection {
         guard try await updated.save(at: now, on: db) else { return nil }
         if !counters.isEmpty { try await Self.increment(userID, counters, on: db) }
         guard let solved else { return try response(nil) }
+        if finished {
+          // No completion is recorded, but the card still arrives as the seed times it (unless turned off).
+          guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+          let profile = try await CompletionRecorder.profile(userID: userID, on: sql)
+          let decision = CryptogramCompletion.rules.celebration.decide(
+            .init(count: 1, optedOut: profile.optedOut, preference: preference, now: now))
+          guard case .celebrate(let choreography) = decision else { return try response(nil) }
+          return try response(choreography)
+        }
         let completion = CryptogramCompletion.completion(
           gameID: gameID.uuidString, account: userID.uuidString, mode: updated.mode, dailyDate: updated.dailyDate.flatMap(CalendarDay.init),
           timeZone: updated.timeZone, at: now, stats: Completion.Stats(seconds: solved.seconds, mistakes: solved.mistakes, hints: solved.hints))
