@@ -3,6 +3,7 @@
 // effects and the choreography each move returns.
 import { api, boot, canShareFiles, formatClock as formatTime, timeZone as currentTimeZone } from "./app.js";
 import { playChoreography, playWiggle, preference } from "./motion.js";
+import { showDailies, wireDailies } from "./cryptogram/dailies.js";
 
 const $ = (selector) => document.querySelector(selector);
 const LENGTH_KEY = "completionkit.cryptogram.length";
@@ -129,6 +130,7 @@ function showStart() {
   }
   showScreen("start");
   setURL(null);
+  showDailies();
 }
 
 /** Starts (or resumes) a puzzle: `date` picks another day's daily, as a shared link does. */
@@ -945,6 +947,7 @@ function onKeyDown(event) {
 function wire() {
   document.addEventListener("keydown", onKeyDown);
   wireAway();
+  wireDailies();
   // The board's box changes with the window (a resize, a phone turned), not with the moves.
   let boardSize = "";
   new ResizeObserver(([entry]) => {

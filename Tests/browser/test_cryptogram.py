@@ -990,3 +990,44 @@ def test_a_solve_after_continue_is_finished_not_a_win(page, server):
     expect(page.locator("#tiles [data-stat=points] dd")).to_have_text("0")
     expect(page.locator("svg.cgs-chart rect.bar.finished")).to_have_count(1)
     expect(page.locator(".cgs-legend")).to_contain_text("Finished after Continue")
+
+
+def test_start_screen_says_todays_daily_is_solved_and_opens_past_dailies(page, server):
+    open_cryptogram(page, server)
+    expect(page.locator("#daily-next")).to_contain_text("Next daily in")
+    expect(page.locator("#daily-status")).to_be_hidden()
+    expect(page.locator("#archive")).to_be_visible()
+    today = page.locator("#archive-days a.is-today")
+    expect(today).to_have_count(1)
+    expect(today).to_have_attribute("data-status", "unplayed")
+
+    page.click("#play-daily")
+    expect(page.locator("#game-title")).to_have_text("Daily puzzle")
+    solve_with_hints(page)
+    expect(page.locator("#complete")).to_have_attribute("data-played", "done", timeout=15000)
+    # Back on the start screen (a solved puzzle is not reopened).
+    open_cryptogram(page, server)
+    expect(page.locator("#start")).to_be_visible()
+    status = page.locator("#daily-status")
+    expect(status).to_be_visible()
+    expect(status).to_contain_text("Solved today")
+    expect(status.locator(".cg-tick")).to_be_visible()
+    expect(status.locator(".cg-streak")).to_have_attribute("data-streak", "1")
+    expect(status).to_contain_text("1-day streak")
+    expect(page.locator("#daily-next")).to_contain_text(re.compile(r"Next daily in (\d+ h|\d+ min|under a minute)"))
+    expect(page.locator("#archive-days a.is-today")).to_have_attribute("data-status", "solved")
+    expect(page.locator("#archive-days a.is-today")).to_have_class(re.compile("is-on-day"))
+
+    # Last month's dailies are a click away, each a link to its puzzle.
+    month = page.locator("#archive-month").text_content()
+    page.click("#archive-prev")
+    expect(page.locator("#archive-month")).not_to_have_text(month)
+    day = page.locator("#archive-days a.cg-day").first
+    date = day.get_attribute("data-date")
+    assert day.get_attribute("href") == f"/cryptogram?daily={date}"
+    expect(day).to_have_attribute("data-status", "unplayed")
+    day.click()
+    expect(page.locator("#game")).to_be_visible()
+    expect(page.locator("#game-title")).to_have_text("Daily puzzle")
+    opened = page.evaluate(GAME_STATE, game_id_of(page))
+    assert opened["date"] == date and opened["mode"] == "daily", opened

@@ -16,6 +16,7 @@ struct CryptogramController: RouteCollection {
     api.post("games", use: create)
     api.get("current", use: current)
     api.get("stats", use: stats)
+    api.get("dailies", use: dailies)
     let game = api.grouped("games", ":id")
     game.get(use: show)
     game.get("share", use: share)
@@ -233,6 +234,55 @@ struct CryptogramController: RouteCollection {
       points: try await SQLLedgerStore.balance(userID: userID, currency: CryptogramCompletion.currency, on: sql))
   }
 
+  /// `GET /api/cryptogram/dailies?month=2026-11&timeZone=…`: today's daily (solved or not, the streak, when the
+  /// next comes) and one month of the archive, each day with how the person's attempts at it went.
+  @Sendable func dailies(req: Request) async throws -> CryptogramDailiesView {
+    let zone = try Self.timeZone(req.query[String.self, at: "timeZone"])
+    let services = req.application.services
+    let now = services.clock.now()
+    let today = CalendarDay(now, in: zone)
+    let month: DailyArchive.Month
+    if let text = req.query[String.self, at: "month"] {
+      guard let asked = DailyArchive.Month(text), DailyArchive.shows(asked, today: today) else { throw CryptogramError.invalidMonth(text) }
+      month = asked
+    } else {
+      month = DailyArchive.Month(containing: today)
+    }
+    let days = month.days
+    var games: [CryptogramGame] = []
+    var streak = 0
+    // A visitor without an account has played nothing: every day is unplayed.
+    if let user = try await req.currentUser(), let userID = user.id {
+      let first = min(days[0], today).description
+      let last = max(days[days.count - 1], today).description
+      games = try await CryptogramGame.query(on: req.db)
+        .filter(\.$user.$id == userID).filter(\.$mode == "daily")
+        .filter(\.$dailyDate >= first).filter(\.$dailyDate <= last).all()
+      if let rule = CryptogramCompletion.rules.streak {
+        guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+        streak = try await CompletionRecorder.loadStreak(userID: userID, name: rule.name, on: sql)
+          .current(on: today, in: zone, dayStartHour: rule.dayStartHour)
+      }
+    }
+    let attempts = Dictionary(grouping: games) { $0.dailyDate ?? "" }
+    func view(of day: CalendarDay) -> CryptogramDailiesView.Day {
+      let tries = attempts[day.description] ?? []
+      let status = DailyArchive.status(of: tries.compactMap { game in Board.Status(rawValue: game.status).map { ($0, game.mistakes) } })
+      // Solved on its own date where the player was, as the streak counts it.
+      let onDay = tries.contains { game in
+        guard game.status == Board.Status.solved.rawValue, PuzzleOutcome.ofSolve(mistakes: game.mistakes).isWin,
+          let solvedAt = game.solvedAt, let solvedZone = TimeZone(identifier: game.timeZone)
+        else { return false }
+        return CalendarDay(solvedAt, in: solvedZone) == day
+      }
+      return .init(date: day.description, available: DailyArchive.isOut(day, today: today), status: status, solvedOnDay: onDay)
+    }
+    return CryptogramDailiesView(
+      month: month.description, previousMonth: DailyArchive.previous(of: month, today: today)?.description,
+      nextMonth: DailyArchive.next(of: month, today: today)?.description, today: view(of: today), currentStreak: streak,
+      secondsToNextDaily: DailyArchive.secondsUntilNextDaily(at: now, in: zone), days: days.map(view(of:)))
+  }
+
   // MARK: Moves
 
   /// Applies one event to a game through the runner: load, the board's rules, save on the version read,
@@ -403,3 +453,6 @@ struct CryptogramController: RouteCollection {
     try JSONDecoder().decode(Board.self, from: Data(text.utf8))
   }
 }
+
+// Kept beside its route (the other cryptogram views are listed in Support/Content+API.swift).
+extension CryptogramDailiesView: Content {}
