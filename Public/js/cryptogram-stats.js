@@ -1,6 +1,7 @@
 // The cryptogram stats page: totals, a bar chart of solve times and the five-week streak calendar,
 // all drawn from GET /api/cryptogram/stats (the server counts; this page only draws).
 import { api, boot, formatClock, timeZone } from "./app.js";
+import { reflectSystemMotion } from "./cryptogram/calm.js";
 
 const $ = (selector) => document.querySelector(selector);
 const SVG = "http://www.w3.org/2000/svg";
@@ -121,9 +122,10 @@ function renderChart(stats) {
 
   const labelEvery = Math.max(1, Math.ceil(history.length / Math.max(2, Math.floor(plotW / 64))));
   const bars = svg("g", { class: "bars" });
-  // Labelled by solve: the day where it changes, the time of day for further solves on the same day (a row
-  // of identical dates says nothing).
+  // Labelled by day, one kind of label on the axis: a day's first bar carries its date, further solves that day
+  // none (a row of identical dates says nothing; a time of day beside dates read as another scale).
   let labelledDay = null;
+  let lastLabel = -Infinity;
   history.forEach((solve, index) => {
     const x = margin.left + slot * index + (slot - barWidth) / 2;
     const barTop = y(solve.seconds);
@@ -139,11 +141,11 @@ function renderChart(stats) {
     if (solve.hints) extras.push(`${solve.hints} ${solve.hints === 1 ? "hint" : "hints"}`);
     bar.append(svg("title", {}, `${dayLabel(date)}: ${formatClock(solve.seconds)} (${extras.join(", ")})`));
     bars.append(bar);
-    if (index % labelEvery === 0) {
-      const day = date.toDateString();
-      const text = day === labelledDay ? date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) : dayLabel(date);
+    const day = date.toDateString();
+    if (day !== labelledDay && index - lastLabel >= labelEvery) {
       labelledDay = day;
-      bars.append(svg("text", { class: "label", x: x + barWidth / 2, y: y(0) + 16, "text-anchor": "middle" }, text));
+      lastLabel = index;
+      bars.append(svg("text", { class: "label", x: x + barWidth / 2, y: y(0) + 16, "text-anchor": "middle", "data-day": solve.solvedAt }, dayLabel(date)));
     }
   });
   chart.append(bars);
@@ -232,4 +234,5 @@ async function load() {
 }
 
 boot();
+reflectSystemMotion();
 load();

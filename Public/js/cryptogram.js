@@ -4,6 +4,7 @@
 import { api, boot, canShareFiles, formatClock as formatTime, timeZone as currentTimeZone } from "./app.js";
 import { playChoreography, playWiggle, preference } from "./motion.js";
 import { showDailies, wireDailies } from "./cryptogram/dailies.js";
+import { reflectSystemMotion } from "./cryptogram/calm.js";
 
 const $ = (selector) => document.querySelector(selector);
 const LENGTH_KEY = "completionkit.cryptogram.length";
@@ -1050,6 +1051,7 @@ async function load() {
 }
 
 boot();
+reflectSystemMotion();
 wire();
 load()
   .catch((error) => {

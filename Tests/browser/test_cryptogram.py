@@ -579,10 +579,10 @@ def test_stats_page_shows_solves_and_one_bar_each(page, server):
     expect(page.locator("svg.cgs-chart title").first).to_contain_text("Solve times")
     expect(page.locator("svg.cgs-chart text.label").first).to_have_text("0:00")
     expect(page.locator(".cgs-empty")).to_have_count(0)
-    # Two solves on one day are told apart: the day under the first bar, the time of day under the second.
+    # One kind of label on the axis: the day, under its first bar (two solves today: one label, no time of day).
     bar_labels = page.locator("svg.cgs-chart .bars text.label").all_text_contents()
-    assert len(bar_labels) == 2 and bar_labels[0] != bar_labels[1], bar_labels
-    assert re.search(r"\d{1,2}:\d\d", bar_labels[1]), bar_labels
+    assert len(bar_labels) == 1, bar_labels
+    assert not re.search(r"\d{1,2}:\d\d|AM|PM", bar_labels[0]), bar_labels
     # Weeks start on Monday, whatever day the five weeks begin on.
     heads = page.locator(".cgs-calendar .dow").all_text_contents()
     assert heads[0] == page.evaluate("() => new Date(2024, 0, 1).toLocaleDateString(undefined, { weekday: 'short' })"), heads
@@ -1031,3 +1031,93 @@ def test_start_screen_says_todays_daily_is_solved_and_opens_past_dailies(page, s
     expect(page.locator("#game-title")).to_have_text("Daily puzzle")
     opened = page.evaluate(GAME_STATE, game_id_of(page))
     assert opened["date"] == date and opened["mode"] == "daily", opened
+
+
+def test_a_shared_daily_link_has_preview_tags_whose_links_ignore_the_host_header(page, server):
+    # A request that claims another host: the preview's absolute links still name this server.
+    answer = page.request.get(server + "/cryptogram?daily=2026-11-20", headers={"Host": "evil.example"})
+    assert answer.ok
+    html = answer.text()
+    tags = dict(re.findall(r'<meta (?:property|name)="((?:og|twitter):[a-z:_]+)" content="([^"]*)">', html))
+    assert tags["og:title"] == "Cryptogram · Daily puzzle, Friday 20 November 2026", tags
+    assert tags["og:url"] == f"{server}/cryptogram?daily=2026-11-20", tags
+    assert tags["og:image"] == f"{server}/api/cryptogram/dailies/2026-11-20/card.png", tags
+    assert tags["twitter:card"] == "summary_large_image"
+    assert "evil.example" not in html
+    image = page.request.get(tags["og:image"])
+    assert image.ok and image.headers["content-type"] == "image/png"
+    assert image.body()[:8] == b"\x89PNG\r\n\x1a\n"
+    # Without a daily, the page is the plain page; the link still opens the day's puzzle.
+    assert "og:url" not in page.request.get(server + "/cryptogram").text()
+    open_cryptogram(page, server, "/cryptogram?daily=2026-11-20")
+    expect(page.locator("#game-title")).to_have_text("Daily puzzle")
+
+
+def test_phone_toolbar_names_its_actions_and_reaches_the_stats(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        open_cryptogram(page, server)
+        start_random(page, "short")
+        labels = page.locator(".cg-toolbar .cg-label")
+        expect(labels).to_have_count(4)
+        assert [text.strip() for text in labels.all_inner_texts()] == ["Hint", "Pause", "New", "Stats"], labels.all_inner_texts()
+        for index in range(4):
+            expect(labels.nth(index)).to_be_visible()
+            box = labels.nth(index).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] >= 8, box
+        expect(page.get_by_role("button", name="New puzzle")).to_be_visible()
+        # The board still starts near the top and the keys stay in the window.
+        assert page.locator("#keyboard").bounding_box()["y"] + page.locator("#keyboard").bounding_box()["height"] <= 844
+        page.get_by_role("link", name="Stats", exact=True).click()
+        expect(page).to_have_url(re.compile(r"/cryptogram/stats$"))
+    finally:
+        context.close()
+
+
+def test_a_tapped_key_keeps_no_hover_outline_on_a_touch_screen(browser, server):
+    """A phone leaves the last tapped element "hovered", so the keys' and cells' hover looks must not apply where
+    nothing hovers. (Headless Chromium does not keep a tap's hover, so the test reads the style sheet's rules and
+    the touch screen's media features instead of a tap's look.)"""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        open_cryptogram(page, server)
+        start_random(page, "short")
+        rules = page.evaluate("""() => {
+          const found = [];
+          const walk = (list, media) => {
+            for (const rule of list) {
+              if (rule instanceof CSSMediaRule) walk(rule.cssRules, rule.conditionText);
+              else if (rule.selectorText && /\\.cg-(key|cell)[^,]*:hover/.test(rule.selectorText)) found.push({ selector: rule.selectorText, media });
+            }
+          };
+          for (const sheet of document.styleSheets) if ((sheet.href || '').endsWith('/css/cryptogram.css')) walk(sheet.cssRules, null);
+          return found;
+        }""")
+        assert len(rules) >= 2, rules
+        for rule in rules:
+            assert rule["media"] and "hover: hover" in rule["media"], rule
+            assert not page.evaluate("(media) => matchMedia(media).matches", rule["media"]), rule
+        # A tap still types.
+        cipher = selected_cell(page).get_attribute("data-cipher")
+        page.tap(f"#keyboard [data-key={cipher}]")
+        expect(page.locator("#mistakes")).to_have_text("1 / 3")
+    finally:
+        context.close()
+
+
+def test_the_calm_switch_shows_the_systems_reduced_motion(reduced_page, server):
+    open_cryptogram(reduced_page, server)
+    calm = reduced_page.locator("#calm")
+    expect(calm).to_be_checked()
+    expect(calm).to_be_disabled()
+    expect(reduced_page.locator("#calm-help")).to_contain_text("reduced motion")
+    open_cryptogram(reduced_page, server, "/cryptogram/stats")
+    expect(reduced_page.locator("#calm")).to_be_checked()
+
+
+def test_the_calm_switch_is_off_and_free_without_reduced_motion(page, server):
+    open_cryptogram(page, server)
+    expect(page.locator("#calm")).not_to_be_checked()
+    expect(page.locator("#calm")).to_be_enabled()

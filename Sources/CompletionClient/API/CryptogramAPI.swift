@@ -78,4 +78,9 @@ extension CompletionClient {
   public func cryptogramDailies(month: String? = nil, timeZone: String? = nil) async throws -> CryptogramDailiesView {
     try await send(.getCryptogramDailies, query: [("month", month), ("timeZone", timeZone)])
   }
+
+  /// A daily's link-preview picture (PNG): its day and an invitation, no letter of the quote.
+  public func cryptogramDailyCard(date: String) async throws -> DownloadedFile {
+    try await download(.getCryptogramDailyCard, date)
+  }
 }

@@ -12,6 +12,8 @@ import Vapor
 /// solve is recorded by the ``CompletionRecorder`` (points, streak, totals, celebration).
 struct CryptogramController: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
+    // The page itself, with a shared daily link's preview tags, and that preview's picture.
+    try routes.register(collection: CryptogramPage())
     let api = routes.grouped("api", "cryptogram")
     api.post("games", use: create)
     api.get("current", use: current)
@@ -357,7 +359,9 @@ struct CryptogramController: RouteCollection {
             effects: effects.map(CryptogramEffectView.init),
             celebration: celebration.map { ChoreographyPayload($0, preference: preference) },
             wiggle: celebration == nil
-              ? nil : WigglePayload(CompletionCelebration.wiggle, count: puzzle.cells.count, seed: puzzle.seed, preference: preference)))
+              ? nil : WigglePayload(
+                CompletionCelebration.wiggle, count: puzzle.cells.count, seed: puzzle.seed, preference: preference,
+                framesPerSecond: CompletionCelebration.wiggleSamplesPerSecond)))
       }
       // Most moves change only the board: one UPDATE, which needs no transaction around it.
       guard solved != nil || !counters.isEmpty else {
