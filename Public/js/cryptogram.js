@@ -303,7 +303,8 @@ function renderGame() {
   hints.textContent = String(game.hints);
   hints.dataset.count = String(game.hints);
 
-  const percent = game.progress.total ? Math.floor((100 * game.progress.completed) / game.progress.total) : 0;
+  // The server's percent (the core's rounding: never 100 % before the last letter, never 0 % once begun).
+  const percent = game.progressPercent;
   const progress = $("#progress");
   progress.setAttribute("aria-valuenow", String(percent));
   progress.setAttribute("aria-valuetext", `${game.progress.completed} of ${game.progress.total} letters`);
@@ -550,7 +551,7 @@ async function applyMove(response) {
   let flash = null;
   for (const effect of byType("mistake")) {
     const index = effect.cells && effect.cells[0];
-    flash = flashMistake(index, effect.letter);
+    flash = flashMistake(index, effect.letter, effect.flashSeconds);
     const limit = response.game.mistakeLimit;
     say(limit != null
       ? `${effect.letter} is not the letter there. Mistakes: ${response.game.mistakes} of ${limit}.`
@@ -601,14 +602,16 @@ async function applyMove(response) {
   if (byType("resumed").length) select(state.selected, { focus: true });
 }
 
-/** Shows the wrong letter in the error colour for the CSS animation's length, then clears it. */
-function flashMistake(index, letter) {
+/** Shows the wrong letter in the error colour for the server's `seconds` (the CSS animation plays over that
+ *  time), then clears it. */
+function flashMistake(index, letter, seconds) {
   const element = state.cells[index];
   if (!element) return Promise.resolve();
   const plain = element.querySelector(".cg-plain");
   element.classList.remove("is-mistake");
   void element.offsetWidth; // restart the animation when the same cell is wrong twice in a row
   plain.textContent = letter;
+  element.style.setProperty("--flash", `${seconds}s`);
   element.classList.add("is-mistake");
   return new Promise((resolve) => {
     const clear = (event) => {

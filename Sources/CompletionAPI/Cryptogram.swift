@@ -86,6 +86,8 @@ public struct CryptogramGameView: Codable, Hashable, Sendable {
   /// Playing time so far, excluding pauses.
   public let elapsedSeconds: Double
   public let progress: CompletionRatio
+  /// The progress as a whole percent, rounded for display by the core (`CompletionRatio.displayPercent`).
+  public let progressPercent: Int
   /// Only when solved.
   public let solution: CryptogramSolutionView?
   public let stats: CompletionStats?
@@ -113,6 +115,7 @@ public struct CryptogramGameView: Codable, Hashable, Sendable {
     hasStarted = board.session.hasStarted
     self.elapsedSeconds = elapsedSeconds
     progress = board.progress(in: puzzle)
+    progressPercent = progress.displayPercent
     let solved = board.status == .solved
     let quote = puzzle.quote
     solution =
@@ -121,30 +124,6 @@ public struct CryptogramGameView: Codable, Hashable, Sendable {
       : nil
     stats = solved ? CompletionStats(seconds: elapsedSeconds, mistakes: board.mistakes, hints: board.hints) : nil
     outcome = board.outcome
-  }
-}
-
-/// What a move did, for the client to show.
-public struct CryptogramEffectView: Codable, Hashable, Sendable {
-  /// "revealed", "mistake", "hint", "failed", "solved", "paused", "resumed", "continued", "restarted", "abandoned".
-  public let type: String
-  public let cells: [Int]?
-  public let letter: String?
-
-  public init(_ effect: Board.Effect) {
-    switch effect {
-    case .revealed(let cells, let letter): (type, self.cells, self.letter) = ("revealed", cells, String(letter))
-    case .mistake(let cell, let letter, _): (type, cells, self.letter) = ("mistake", [cell], String(letter))
-    case .hintUsed(let cells, _): (type, self.cells, letter) = ("hint", cells, nil)
-    case .failed: (type, cells, letter) = ("failed", nil, nil)
-    case .solved: (type, cells, letter) = ("solved", nil, nil)
-    case .paused: (type, cells, letter) = ("paused", nil, nil)
-    case .resumed: (type, cells, letter) = ("resumed", nil, nil)
-    case .continued: (type, cells, letter) = ("continued", nil, nil)
-    case .restarted: (type, cells, letter) = ("restarted", nil, nil)
-    case .abandoned: (type, cells, letter) = ("abandoned", nil, nil)
-    case .refused(let refusal): (type, cells, letter) = ("refused:" + refusal.rawValue, nil, nil)
-    }
   }
 }
 

@@ -1,4 +1,5 @@
 import CompletionAPI
+import CompletionClient
 import CompletionCore
 import Cryptogram
 import Foundation
@@ -8,7 +9,7 @@ import VaporTesting
 
 @testable import CompletionServer
 
-@Suite("Cryptogram page: a shared daily link's preview, the wiggle's samples", .serialized)
+@Suite("Cryptogram page: a shared daily link's preview, the wiggle's samples, the effects on the wire", .serialized)
 struct CryptogramPageTests {
   @Test("A daily link's preview tags are absolute on the configured public address, whatever Host the request names")
   func previewTagsUseThePublicAddress() async throws {
@@ -71,5 +72,20 @@ struct CryptogramPageTests {
     // At the old 60 samples a second the overshoot fell between samples.
     let coarse = WigglePayload(wiggle, count: 40, seed: 7, preference: .full)
     #expect((coarse.shape.map(abs).max() ?? 0) < peak * 0.8)
+  }
+
+  @Test("Effects are typed: a mistake carries the core's flash time, a refusal its reason; both read back the same")
+  @MainActor func typedEffects() throws {
+    let mistake = CryptogramEffectView(Board.Effect.mistake(cell: 4, letter: "E", mistakes: 1))
+    #expect(mistake == .mistake(cell: 4, letter: "E", flashSeconds: CryptogramTiming.mistakeFlashSeconds))
+    let refused = CryptogramEffectView(Board.Effect.refused(.paused))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    #expect(String(decoding: try encoder.encode(mistake), as: UTF8.self) == #"{"cells":[4],"flashSeconds":0.5,"letter":"E","type":"mistake"}"#)
+    #expect(String(decoding: try encoder.encode(refused), as: UTF8.self) == #"{"reason":"paused","type":"refused"}"#)
+    for effect in [mistake, refused, .revealed(cells: [1, 2], letter: "A"), .hint(cells: [3]), .solved, .abandoned] {
+      #expect(try JSONDecoder().decode(CryptogramEffectView.self, from: try encoder.encode(effect)) == effect)
+    }
+    #expect(CryptogramModel.mistakeFlashSeconds == CryptogramTiming.mistakeFlashSeconds)
   }
 }
