@@ -63,18 +63,15 @@ struct CryptogramController: RouteCollection {
       if body.mode == "daily" {
         // A daily lost and let go ("New puzzle") is not reopened as a dead board: asking for it again is a
         // fresh attempt at the same puzzle.
-        if let existing = try await CryptogramGame.query(on: db)
-          .filter(\.$user.$id == userID).filter(\.$dailyDate == day.description)
-          .sort(\.$createdAt, .descending).first(),
+        if let existing = try await GameRecord.latestDaily(of: userID, day: day.description, on: db),
           existing.status != Board.Status.abandoned.rawValue
         {
-          return try await Self.view(of: try GameRecord(existing), services: services, on: db, at: now)
+          return try await Self.view(of: existing, services: services, on: db, at: now)
         }
         guard let chosen = day == today ? daily : PuzzleSelection.daily(for: day, in: library) else { throw CryptogramError.noQuotes }
         (quote, seed) = chosen
       } else {
-        let solved = Set(
-          try await CryptogramGame.query(on: db).filter(\.$user.$id == userID).filter(\.$status == "solved").all(\.$quoteID))
+        let solved = try await GameRecord.solvedQuoteIDs(of: userID, on: db)
         var generator = SystemRandomNumberGenerator()
         guard
           let pick = PuzzleSelection.random(
@@ -89,25 +86,15 @@ struct CryptogramController: RouteCollection {
       let mode = body.mode
       let zoneID = zone.identifier
       let record = try await services.runner.write(on: db) { db -> GameRecord? in
-        // The model is made inside the write: a group commit may run its writes a second time.
-        let game = CryptogramGame()
-        game.$user.id = userID
-        game.quoteID = quote.id
-        game.seed = Int64(bitPattern: seed)
-        game.mode = mode
-        game.dailyDate = mode == "daily" ? day.description : nil
-        game.timeZone = zoneID
-        game.board = board
-        game.status = Board.Status.playing.rawValue
-        game.mistakes = 0
-        game.hints = 0
-        game.version = 0
-        game.createdAt = now
-        game.updatedAt = now
-        try await game.create(on: db)
+        // The row is made inside the write (fixed statements, no model): a group commit may run its writes a
+        // second time, and each run then writes a whole row of its own.
+        let record = GameRecord.new(
+          userID: userID, quoteID: quote.id, seed: seed, mode: mode, dailyDate: mode == "daily" ? day.description : nil,
+          timeZone: zoneID, board: board)
+        try await record.insert(at: now, on: db)
         // Counted as played once a letter goes in (see `move`), not when it is opened.
-        try await Self.ensureStats(for: userID, on: db)
-        return try GameRecord(game)
+        try await GameRecord.ensureStats(for: userID, on: db)
+        return record
       }
       guard let record else { throw RunnerError.busy }
       return try Self.view(of: record, puzzle: puzzle, board: Board(puzzle: puzzle), at: now)
@@ -393,12 +380,6 @@ struct CryptogramController: RouteCollection {
   }
 
   // MARK: Helpers
-
-  static func ensureStats(for userID: UUID, on db: any Database) async throws {
-    if try await CryptogramStats.query(on: db).filter(\.$user.$id == userID).first() == nil {
-      try await CryptogramStats(userID: userID).create(on: db)
-    }
-  }
 
   /// Adds to integer counters in one UPDATE, so concurrent games of one person never lose a count.
   static func increment(_ userID: UUID, _ counters: [String: Int], on db: any Database) async throws {
