@@ -4,6 +4,7 @@ import { boot, timeZone } from "./app.js";
 import { api } from "./lib/api.js";
 import { $ } from "./lib/dom.js";
 import { formatClock, parseDay } from "./lib/format.js";
+import { reflectSystemMotion } from "./cryptogram/calm.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -42,6 +43,7 @@ function renderTiles(stats) {
   const items = [
     tile("Played", String(stats.played)),
     tile("Solved", String(stats.solved), { kind: "is-accent" }),
+    tile("Finished", String(stats.finished || 0), { note: "after Continue" }),
     tile("Win rate", `${Math.round(stats.winRate * 100)} %`),
     tile("Average time", time(stats.averageSeconds)),
     tile("Best time", time(stats.bestSeconds), { kind: "is-accent" }),
@@ -51,8 +53,9 @@ function renderTiles(stats) {
   ];
   items[0].dataset.stat = "played";
   items[1].dataset.stat = "solved";
-  items[2].dataset.stat = "win-rate";
-  items[7].dataset.stat = "points";
+  items[2].dataset.stat = "finished";
+  items[3].dataset.stat = "win-rate";
+  items[8].dataset.stat = "points";
   tiles.append(...items);
 }
 
@@ -116,28 +119,30 @@ function renderChart(stats) {
 
   const labelEvery = Math.max(1, Math.ceil(history.length / Math.max(2, Math.floor(plotW / 64))));
   const bars = svg("g", { class: "bars" });
-  // Labelled by solve: the day where it changes, the time of day for further solves on the same day (a row
-  // of identical dates says nothing).
+  // Labelled by day, one kind of label on the axis: a day's first bar carries its date, further solves that day
+  // none (a row of identical dates says nothing; a time of day beside dates read as another scale).
   let labelledDay = null;
+  let lastLabel = -Infinity;
   history.forEach((solve, index) => {
     const x = margin.left + slot * index + (slot - barWidth) / 2;
     const barTop = y(solve.seconds);
     const h = Math.max(2, y(0) - barTop);
     const date = new Date(solve.solvedAt * 1000);
     const bar = svg("rect", {
-      class: `bar ${solve.mode === "daily" ? "daily" : "random"}`, x, y: y(0) - h, width: barWidth, height: h, rx: Math.min(5, barWidth / 3),
+      class: `bar ${solve.mode === "daily" ? "daily" : "random"}${solve.outcome === "finished" ? " finished" : ""}`, x, y: y(0) - h, width: barWidth, height: h, rx: Math.min(5, barWidth / 3),
       "data-seconds": solve.seconds, "data-game": solve.gameID,
     });
     const extras = [solve.mode === "daily" ? "daily" : "random"];
+    if (solve.outcome === "finished") extras.push("finished after Continue");
     if (solve.mistakes) extras.push(`${solve.mistakes} ${solve.mistakes === 1 ? "mistake" : "mistakes"}`);
     if (solve.hints) extras.push(`${solve.hints} ${solve.hints === 1 ? "hint" : "hints"}`);
     bar.append(svg("title", {}, `${dayLabel(date)}: ${formatClock(solve.seconds)} (${extras.join(", ")})`));
     bars.append(bar);
-    if (index % labelEvery === 0) {
-      const day = date.toDateString();
-      const text = day === labelledDay ? date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) : dayLabel(date);
+    const day = date.toDateString();
+    if (day !== labelledDay && index - lastLabel >= labelEvery) {
       labelledDay = day;
-      bars.append(svg("text", { class: "label", x: x + barWidth / 2, y: y(0) + 16, "text-anchor": "middle" }, text));
+      lastLabel = index;
+      bars.append(svg("text", { class: "label", x: x + barWidth / 2, y: y(0) + 16, "text-anchor": "middle", "data-day": solve.solvedAt }, dayLabel(date)));
     }
   });
   chart.append(bars);
@@ -152,7 +157,8 @@ function renderChart(stats) {
 
   const legend = document.createElement("ul");
   legend.className = "cgs-legend";
-  legend.innerHTML = '<li><i class="daily"></i>Daily puzzle</li><li><i></i>Just play</li>';
+  legend.innerHTML = '<li><i class="daily"></i>Daily puzzle</li><li><i></i>Just play</li>'
+    + (history.some((solve) => solve.outcome === "finished") ? '<li><i class="finished"></i>Finished after Continue</li>' : "");
   container.append(legend);
   $("#chart-note").textContent = history.length === 1
     ? "Your first solve. Every new one adds a bar."
@@ -225,4 +231,5 @@ async function load() {
 }
 
 boot();
+reflectSystemMotion();
 load();

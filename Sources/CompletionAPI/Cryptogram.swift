@@ -86,9 +86,13 @@ public struct CryptogramGameView: Codable, Hashable, Sendable {
   /// Playing time so far, excluding pauses.
   public let elapsedSeconds: Double
   public let progress: CompletionRatio
+  /// The progress as a whole percent, rounded for display by the core (`CompletionRatio.displayPercent`).
+  public let progressPercent: Int
   /// Only when solved.
   public let solution: CryptogramSolutionView?
   public let stats: CompletionStats?
+  /// Only when solved: "solved" (a win) or "finished" (solved after continuing past the mistake limit).
+  public let outcome: PuzzleOutcome?
 
   public init(id: String, mode: String, date: String?, puzzle: Puzzle, board: Board, elapsedSeconds: Double) {
     self.id = id
@@ -111,6 +115,7 @@ public struct CryptogramGameView: Codable, Hashable, Sendable {
     hasStarted = board.session.hasStarted
     self.elapsedSeconds = elapsedSeconds
     progress = board.progress(in: puzzle)
+    progressPercent = progress.displayPercent
     let solved = board.status == .solved
     let quote = puzzle.quote
     solution =
@@ -118,30 +123,7 @@ public struct CryptogramGameView: Codable, Hashable, Sendable {
       ? CryptogramSolutionView(text: quote.text, author: quote.author, year: quote.year, source: quote.source, attribution: quote.attribution)
       : nil
     stats = solved ? CompletionStats(seconds: elapsedSeconds, mistakes: board.mistakes, hints: board.hints) : nil
-  }
-}
-
-/// What a move did, for the client to show.
-public struct CryptogramEffectView: Codable, Hashable, Sendable {
-  /// "revealed", "mistake", "hint", "failed", "solved", "paused", "resumed", "continued", "restarted", "abandoned".
-  public let type: String
-  public let cells: [Int]?
-  public let letter: String?
-
-  public init(_ effect: Board.Effect) {
-    switch effect {
-    case .revealed(let cells, let letter): (type, self.cells, self.letter) = ("revealed", cells, String(letter))
-    case .mistake(let cell, let letter, _): (type, cells, self.letter) = ("mistake", [cell], String(letter))
-    case .hintUsed(let cells, _): (type, self.cells, letter) = ("hint", cells, nil)
-    case .failed: (type, cells, letter) = ("failed", nil, nil)
-    case .solved: (type, cells, letter) = ("solved", nil, nil)
-    case .paused: (type, cells, letter) = ("paused", nil, nil)
-    case .resumed: (type, cells, letter) = ("resumed", nil, nil)
-    case .continued: (type, cells, letter) = ("continued", nil, nil)
-    case .restarted: (type, cells, letter) = ("restarted", nil, nil)
-    case .abandoned: (type, cells, letter) = ("abandoned", nil, nil)
-    case .refused(let refusal): (type, cells, letter) = ("refused:" + refusal.rawValue, nil, nil)
-    }
+    outcome = board.outcome
   }
 }
 
@@ -172,14 +154,17 @@ public struct CryptogramStatsView: Codable, Hashable, Sendable {
     public let mode: String
     public let mistakes: Int
     public let hints: Int
+    /// Solved, or finished after continuing past the mistake limit.
+    public let outcome: PuzzleOutcome
 
-    public init(gameID: String, solvedAt: Double, seconds: Double, mode: String, mistakes: Int, hints: Int) {
+    public init(gameID: String, solvedAt: Double, seconds: Double, mode: String, mistakes: Int, hints: Int, outcome: PuzzleOutcome = .solved) {
       self.gameID = gameID
       self.solvedAt = solvedAt
       self.seconds = seconds
       self.mode = mode
       self.mistakes = mistakes
       self.hints = hints
+      self.outcome = outcome
     }
   }
 
@@ -197,8 +182,12 @@ public struct CryptogramStatsView: Codable, Hashable, Sendable {
 
   /// Puzzles started (each "try again" is a new attempt).
   public let played: Int
+  /// Wins: solved within the mistake limit.
   public let solved: Int
+  /// Losses: out of mistakes and not finished afterwards.
   public let failed: Int
+  /// Solved after continuing past the mistake limit: neither a win nor a loss.
+  public let finished: Int
   /// solved ÷ played, 0…1.
   public let winRate: Double
   public let averageSeconds: Double?
@@ -212,12 +201,13 @@ public struct CryptogramStatsView: Codable, Hashable, Sendable {
   public let points: Int
 
   public init(
-    played: Int, solved: Int, failed: Int, averageSeconds: Double?, bestSeconds: Double?, currentStreak: Int, bestStreak: Int,
+    played: Int, solved: Int, failed: Int, finished: Int = 0, averageSeconds: Double?, bestSeconds: Double?, currentStreak: Int, bestStreak: Int,
     history: [Solve], calendar: [Day], points: Int
   ) {
     self.played = played
     self.solved = solved
     self.failed = failed
+    self.finished = finished
     winRate = played == 0 ? 0 : Double(solved) / Double(played)
     self.averageSeconds = averageSeconds
     self.bestSeconds = bestSeconds

@@ -52,6 +52,9 @@ public struct ServerOptions: Sendable {
   /// The server runs behind a reverse proxy that appends the visitor's address to `X-Forwarded-For`: per-address
   /// limits (sign-in attempts, new guests) use that address instead of the proxy's.
   public var trustProxy = false
+  /// The address people reach this server at (`https://games.example.org`), for absolute links such as a shared
+  /// daily's link preview; without it those links name the address the server listens on.
+  public var publicURL: String?
   /// When set, `/metrics` answers only requests bearing this token.
   public var metricsToken: String?
   /// New guest accounts one client address may make per hour (0: no limit). A guest is made on a visitor's
@@ -135,6 +138,7 @@ public struct ServerOptions: Sendable {
     options.trustProxy = environment["COMPLETIONKIT_TRUST_PROXY"] == "1"
     if let seconds = environment["COMPLETIONKIT_IDLE_TIMEOUT"].flatMap(Double.init), seconds >= 1 { options.idleTimeout = seconds }
     if let token = environment["COMPLETIONKIT_METRICS_TOKEN"], !token.isEmpty { options.metricsToken = token }
+    options.publicURL = environment["COMPLETIONKIT_PUBLIC_URL"].flatMap(Self.publicURL)
     if let guests = environment["COMPLETIONKIT_GUESTS_PER_HOUR"].flatMap(Int.init), guests >= 0 {
       options.guestsPerAddressPerHour = guests
     }
@@ -154,5 +158,17 @@ public struct ServerOptions: Sendable {
     return URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Public", isDirectory: true)
+  }
+}
+
+extension ServerOptions {
+  /// `text` as a public address: http(s), a host, no query; the trailing slash dropped. Nil for anything else.
+  static func publicURL(_ text: String) -> String? {
+    guard let url = URL(string: text.trimmingCharacters(in: .whitespaces)), let scheme = url.scheme?.lowercased(),
+      scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
+    else { return nil }
+    var origin = url.absoluteString
+    while origin.hasSuffix("/") { origin.removeLast() }
+    return origin
   }
 }

@@ -19,7 +19,7 @@ struct PlayCommand: AsyncParsableCommand {
     abstract: "Play the cryptogram in this terminal.",
     discussion: """
       Type letters to fill the highlighted cell; Tab or the arrow keys move, ? gives a hint, Space pauses, \
-      ! starts a new puzzle, Esc quits. Without --server it starts a server of its own on the data folder \
+      ! starts a new puzzle (after a yes when one is under way), Esc quits. Without --server it starts a server of its own on the data folder \
       (the same puzzles, stats and streak as `completionkit serve`). Colours are left out under NO_COLOR; \
       when the input is not a terminal, each line is a move (letters, or hint, pause, next, new, quit) and \
       the board is printed after it.
@@ -74,8 +74,11 @@ struct PlayCommand: AsyncParsableCommand {
     let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     let color = interactive && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
     let mode: CryptogramModel.Mode = random ? .random(length) : .daily
+    // What brings this game back: the same server and data folder (the mode is added on leaving).
+    let command = (["completionkit play"] + (server.map { ["--server", $0] } ?? []) + (data.dataDirectory.map { ["--data-dir", $0] } ?? []))
+      .joined(separator: " ")
     let outcome: Result<Void, any Error> = await Task { @MainActor in
-      let game = TerminalGame(client: client, color: color, interactive: interactive) { cookie in sessions.save(cookie) }
+      let game = TerminalGame(client: client, color: color, interactive: interactive, command: command) { cookie in sessions.save(cookie) }
       do {
         try await game.play(mode: mode)
         return .success(())
@@ -130,12 +133,15 @@ final class TerminalGame {
   let interactive: Bool
   /// Keeps the session once the server has made one (a guest's first move), so a closed window loses nothing.
   let keepSession: (String) -> Void
+  /// The command that started this game, less its mode, for the goodbye.
+  let command: String
   private var savedSession: String?
   private var size = TerminalSize.standard
   private var saved = termios()
   private var frameTimer: ScheduledAction?
 
-  init(client: CompletionClient, color: Bool, interactive: Bool, keepSession: @escaping (String) -> Void) {
+  init(client: CompletionClient, color: Bool, interactive: Bool, command: String, keepSession: @escaping (String) -> Void) {
+    self.command = command
     self.color = color
     self.interactive = interactive
     self.keepSession = keepSession
@@ -276,11 +282,9 @@ final class TerminalGame {
     frameTimer?.cancel()
     FileHandle.standardOutput.write(Data("\u{1B}[?25h\u{1B}[?1049l".utf8))
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-    if let game = model.game {
-      let line =
-        model.isSolved
-        ? "Solved in \(model.formattedTime)." + (game.mode == "daily" ? " See you tomorrow!" : "")
-        : "Your puzzle is saved (\(game.progress.displayPercent) % found): `completionkit play` goes on."
+    let parts = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+    let today = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    if let line = CryptogramTerminal.goodbye(model, command: command, today: today) {
       FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
   }

@@ -42,3 +42,19 @@ struct ShareTests {
     #expect(CryptogramShare.clock(.infinity) == "0:00")
   }
 }
+
+@Suite("Cryptogram share after Continue")
+struct FinishedShareTests {
+  @Test("A solve after Continue is shared as finished, never as a solve with its mistakes")
+  func finished() {
+    let share = CryptogramShare(dailyDate: nil, length: .short, seconds: 95, mistakes: 4, hints: 1, streak: 0, outcome: .finished)
+    #expect(share.text == """
+      Cryptogram · a random short quote
+      Finished in 1:35 after running out of mistakes · 4 mistakes · 1 hint
+      Crack a quote of your own:
+      """)
+    #expect(!share.text.contains("Solved"))
+    #expect(share.eyebrow == "CRYPTOGRAM · FINISHED")
+    #expect(CryptogramShare(dailyDate: nil, length: .short, seconds: 95, mistakes: 1, hints: 1, streak: 0).eyebrow == "CRYPTOGRAM · SOLVED")
+  }
+}

@@ -579,10 +579,10 @@ def test_stats_page_shows_solves_and_one_bar_each(page, server):
     expect(page.locator("svg.cgs-chart title").first).to_contain_text("Solve times")
     expect(page.locator("svg.cgs-chart text.label").first).to_have_text("0:00")
     expect(page.locator(".cgs-empty")).to_have_count(0)
-    # Two solves on one day are told apart: the day under the first bar, the time of day under the second.
+    # One kind of label on the axis: the day, under its first bar (two solves today: one label, no time of day).
     bar_labels = page.locator("svg.cgs-chart .bars text.label").all_text_contents()
-    assert len(bar_labels) == 2 and bar_labels[0] != bar_labels[1], bar_labels
-    assert re.search(r"\d{1,2}:\d\d", bar_labels[1]), bar_labels
+    assert len(bar_labels) == 1, bar_labels
+    assert not re.search(r"\d{1,2}:\d\d|AM|PM", bar_labels[0]), bar_labels
     # Weeks start on Monday, whatever day the five weeks begin on.
     heads = page.locator(".cgs-calendar .dow").all_text_contents()
     assert heads[0] == page.evaluate("() => new Date(2024, 0, 1).toLocaleDateString(undefined, { weekday: 'short' })"), heads
@@ -885,3 +885,239 @@ def test_a_phone_on_its_side_keeps_board_and_keys_in_the_window(browser, server)
           return document.activeElement.id === 'next-puzzle' && b.top >= c.top - 1 && b.bottom <= Math.min(c.bottom, innerHeight) + 1 }""")
     finally:
         context.close()
+
+
+GAME_STATE = """async (id) => {
+  const response = await fetch(`/api/cryptogram/games/${id}`, { headers: { Accept: 'application/json' } });
+  return response.json();
+}"""
+
+
+def game_id_of(page):
+    match = re.search(r"[?&]game=([0-9A-Fa-f-]+)", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def advance_server_clock(page, server, seconds):
+    answer = page.request.post(server + "/api/test/clock", data={"advanceSeconds": seconds},
+                               headers={"X-CompletionKit": "1"})
+    assert answer.ok, answer.text()
+
+
+def start_the_clock(page):
+    """A hint starts the puzzle's clock (as the first letter does)."""
+    page.click("#hint")
+    expect(page.locator("#hints")).to_have_attribute("data-count", "1")
+    expect(page.locator("#timer")).to_have_class(re.compile("is-running"))
+
+
+def test_leaving_the_page_pauses_the_clock_and_coming_back_shows_it_paused(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    start_the_clock(page)
+    game = game_id_of(page)
+
+    # The player goes to another page: the puzzle is paused on the server as they leave …
+    page.goto(server + "/")
+    page.wait_for_function(f"({GAME_STATE})('{game}').then((g) => g.isPaused)", polling=100)
+    # … and twenty minutes pass before they come back.
+    advance_server_clock(page, server, 1200)
+    page.go_back()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#paused-panel")).to_be_visible()
+    expect(page.locator("#timer")).to_have_text(re.compile(r"^0:\d\d$"))
+    page.click("#resume")
+    expect(page.locator("#timer")).to_have_class(re.compile("is-running"))
+    away = page.evaluate(GAME_STATE, game)
+    assert away["elapsedSeconds"] < 60, away["elapsedSeconds"]
+    # The finish card and the stats get the time without the time away.
+    solve_with_hints(page)
+    expect(page.locator("#complete-stats")).to_contain_text(re.compile(r"Time: 0:\d\d"))
+
+
+def test_hiding_the_page_pauses_the_clock_until_the_player_is_back(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    start_the_clock(page)
+    game = game_id_of(page)
+
+    # The tab goes to the background (another tab, a phone's home screen).
+    page.evaluate("""() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    page.wait_for_function(f"({GAME_STATE})('{game}').then((g) => g.isPaused)", polling=100)
+    advance_server_clock(page, server, 1200)
+    page.evaluate("""() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    expect(page.locator("#paused-panel")).to_be_visible()
+    expect(page.locator("#message")).to_contain_text("while you were away")
+    expect(page.locator("#timer")).to_have_text(re.compile(r"^0:\d\d$"))
+    page.click("#resume")
+    expect(page.locator("#timer")).to_have_class(re.compile("is-running"))
+    expect(page.locator("#timer")).to_have_text(re.compile(r"^0:\d\d$"))
+
+
+def test_a_solve_after_continue_is_finished_not_a_win(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    for count in (1, 2, 3):
+        page.keyboard.press(selected_cell(page).get_attribute("data-cipher"))
+        expect(page.locator("#mistakes")).to_have_attribute("data-count", str(count))
+    expect(page.locator("#failed-panel")).to_be_visible()
+    page.click("#continue")
+    expect(page.locator("#continue-friction")).to_contain_text("finished, not a win")
+    page.click("#continue-yes")
+    expect(page.locator("#game")).to_have_attribute("data-status", "playing")
+    solve_with_hints(page)
+    expect(page.locator("#complete")).to_be_visible()
+    expect(page.locator("#complete-title")).to_have_text("Finished")
+    expect(page.locator("#complete-note")).to_be_visible()
+    expect(page.locator("#complete-note")).to_contain_text("not a win")
+    page.click("#share-open")
+    expect(page.locator("#share-text")).to_contain_text("Finished in")
+    expect(page.locator("#share-text")).not_to_contain_text("Solved")
+    page.click("#share-close")
+
+    open_cryptogram(page, server, "/cryptogram/stats")
+    expect(page.locator("#tiles [data-stat=finished] dd")).to_contain_text("1")
+    expect(page.locator("#tiles [data-stat=solved] dd")).to_have_text("0")
+    expect(page.locator("#tiles [data-stat=points] dd")).to_have_text("0")
+    expect(page.locator("svg.cgs-chart rect.bar.finished")).to_have_count(1)
+    expect(page.locator(".cgs-legend")).to_contain_text("Finished after Continue")
+
+
+def test_start_screen_says_todays_daily_is_solved_and_opens_past_dailies(page, server):
+    open_cryptogram(page, server)
+    expect(page.locator("#daily-next")).to_contain_text("Next daily in")
+    expect(page.locator("#daily-status")).to_be_hidden()
+    expect(page.locator("#archive")).to_be_visible()
+    today = page.locator("#archive-days a.is-today")
+    expect(today).to_have_count(1)
+    expect(today).to_have_attribute("data-status", "unplayed")
+
+    page.click("#play-daily")
+    expect(page.locator("#game-title")).to_have_text("Daily puzzle")
+    solve_with_hints(page)
+    expect(page.locator("#complete")).to_have_attribute("data-played", "done", timeout=15000)
+    # Back on the start screen (a solved puzzle is not reopened).
+    open_cryptogram(page, server)
+    expect(page.locator("#start")).to_be_visible()
+    status = page.locator("#daily-status")
+    expect(status).to_be_visible()
+    expect(status).to_contain_text("Solved today")
+    expect(status.locator(".cg-tick")).to_be_visible()
+    expect(status.locator(".cg-streak")).to_have_attribute("data-streak", "1")
+    expect(status).to_contain_text("1-day streak")
+    expect(page.locator("#daily-next")).to_contain_text(re.compile(r"Next daily in (\d+ h|\d+ min|under a minute)"))
+    expect(page.locator("#archive-days a.is-today")).to_have_attribute("data-status", "solved")
+    expect(page.locator("#archive-days a.is-today")).to_have_class(re.compile("is-on-day"))
+
+    # Last month's dailies are a click away, each a link to its puzzle.
+    month = page.locator("#archive-month").text_content()
+    page.click("#archive-prev")
+    expect(page.locator("#archive-month")).not_to_have_text(month)
+    day = page.locator("#archive-days a.cg-day").first
+    date = day.get_attribute("data-date")
+    assert day.get_attribute("href") == f"/cryptogram?daily={date}"
+    expect(day).to_have_attribute("data-status", "unplayed")
+    day.click()
+    expect(page.locator("#game")).to_be_visible()
+    expect(page.locator("#game-title")).to_have_text("Daily puzzle")
+    opened = page.evaluate(GAME_STATE, game_id_of(page))
+    assert opened["date"] == date and opened["mode"] == "daily", opened
+
+
+def test_a_shared_daily_link_has_preview_tags_whose_links_ignore_the_host_header(page, server):
+    # A request that claims another host: the preview's absolute links still name this server.
+    answer = page.request.get(server + "/cryptogram?daily=2026-11-20", headers={"Host": "evil.example"})
+    assert answer.ok
+    html = answer.text()
+    tags = dict(re.findall(r'<meta (?:property|name)="((?:og|twitter):[a-z:_]+)" content="([^"]*)">', html))
+    assert tags["og:title"] == "Cryptogram · Daily puzzle, Friday 20 November 2026", tags
+    assert tags["og:url"] == f"{server}/cryptogram?daily=2026-11-20", tags
+    assert tags["og:image"] == f"{server}/api/cryptogram/dailies/2026-11-20/card.png", tags
+    assert tags["twitter:card"] == "summary_large_image"
+    assert "evil.example" not in html
+    image = page.request.get(tags["og:image"])
+    assert image.ok and image.headers["content-type"] == "image/png"
+    assert image.body()[:8] == b"\x89PNG\r\n\x1a\n"
+    # Without a daily, the page is the plain page; the link still opens the day's puzzle.
+    assert "og:url" not in page.request.get(server + "/cryptogram").text()
+    open_cryptogram(page, server, "/cryptogram?daily=2026-11-20")
+    expect(page.locator("#game-title")).to_have_text("Daily puzzle")
+
+
+def test_phone_toolbar_names_its_actions_and_reaches_the_stats(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        open_cryptogram(page, server)
+        start_random(page, "short")
+        labels = page.locator(".cg-toolbar .cg-label")
+        expect(labels).to_have_count(4)
+        assert [text.strip() for text in labels.all_inner_texts()] == ["Hint", "Pause", "New", "Stats"], labels.all_inner_texts()
+        for index in range(4):
+            expect(labels.nth(index)).to_be_visible()
+            box = labels.nth(index).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["height"] >= 8, box
+        expect(page.get_by_role("button", name="New puzzle")).to_be_visible()
+        # The board still starts near the top and the keys stay in the window.
+        assert page.locator("#keyboard").bounding_box()["y"] + page.locator("#keyboard").bounding_box()["height"] <= 844
+        page.get_by_role("link", name="Stats", exact=True).click()
+        expect(page).to_have_url(re.compile(r"/cryptogram/stats$"))
+    finally:
+        context.close()
+
+
+def test_a_tapped_key_keeps_no_hover_outline_on_a_touch_screen(browser, server):
+    """A phone leaves the last tapped element "hovered", so the keys' and cells' hover looks must not apply where
+    nothing hovers. (Headless Chromium does not keep a tap's hover, so the test reads the style sheet's rules and
+    the touch screen's media features instead of a tap's look.)"""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        open_cryptogram(page, server)
+        start_random(page, "short")
+        rules = page.evaluate("""() => {
+          const found = [];
+          const walk = (list, media) => {
+            for (const rule of list) {
+              if (rule instanceof CSSMediaRule) walk(rule.cssRules, rule.conditionText);
+              else if (rule.selectorText && /\\.cg-(key|cell)[^,]*:hover/.test(rule.selectorText)) found.push({ selector: rule.selectorText, media });
+            }
+          };
+          for (const sheet of document.styleSheets) if ((sheet.href || '').endsWith('/css/cryptogram.css')) walk(sheet.cssRules, null);
+          return found;
+        }""")
+        assert len(rules) >= 2, rules
+        for rule in rules:
+            assert rule["media"] and "hover: hover" in rule["media"], rule
+            assert not page.evaluate("(media) => matchMedia(media).matches", rule["media"]), rule
+        # A tap still types.
+        cipher = selected_cell(page).get_attribute("data-cipher")
+        page.tap(f"#keyboard [data-key={cipher}]")
+        expect(page.locator("#mistakes")).to_have_text("1 / 3")
+    finally:
+        context.close()
+
+
+def test_the_calm_switch_shows_the_systems_reduced_motion(reduced_page, server):
+    open_cryptogram(reduced_page, server)
+    calm = reduced_page.locator("#calm")
+    expect(calm).to_be_checked()
+    expect(calm).to_be_disabled()
+    expect(reduced_page.locator("#calm-help")).to_contain_text("reduced motion")
+    open_cryptogram(reduced_page, server, "/cryptogram/stats")
+    expect(reduced_page.locator("#calm")).to_be_checked()
+
+
+def test_the_calm_switch_is_off_and_free_without_reduced_motion(page, server):
+    open_cryptogram(page, server)
+    expect(page.locator("#calm")).not_to_be_checked()
+    expect(page.locator("#calm")).to_be_enabled()

@@ -45,6 +45,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let invalidLetter = APIErrorCode(rawValue: "invalid_letter")
   public static let noQuotes = APIErrorCode(rawValue: "no_quotes")
   public static let invalidDate = APIErrorCode(rawValue: "invalid_date")
+  public static let invalidMonth = APIErrorCode(rawValue: "invalid_month")
   public static let dailyNotYet = APIErrorCode(rawValue: "daily_not_yet")
   public static let notSolved = APIErrorCode(rawValue: "not_solved")
   public static let notPlaying = APIErrorCode(rawValue: "not_playing")
@@ -134,7 +135,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .notReady, .metricsTokenRequired, .uploadQuotaExceeded, .internalError,
     .forbidden, .invalidIdempotencyKey, .idempotencyKeyReused, .gameNotFound,
     .invalidMode, .invalidTimeZone, .invalidLetter, .noQuotes,
-    .invalidDate, .dailyNotYet, .notSolved, .notPlaying,
+    .invalidDate, .invalidMonth, .dailyNotYet, .notSolved, .notPlaying,
     .paused, .noSuchCell, .notALetter, .alreadyRevealed,
     .notPaused, .notFailed, .nothingToReveal, .unknownEvent,
     .missingField, .invalidField, .videoNotFound, .unsupportedVideoType,

@@ -72,4 +72,15 @@ extension CompletionClient {
   public func cryptogramCard(_ id: String) async throws -> DownloadedFile {
     try await download(.getCryptogramCard, id)
   }
+
+  /// Today's daily (solved or not, the streak, seconds to the next) and `month`'s dailies ("2026-11"; this
+  /// month when nil), each with how the person's attempts went.
+  public func cryptogramDailies(month: String? = nil, timeZone: String? = nil) async throws -> CryptogramDailiesView {
+    try await send(.getCryptogramDailies, query: [("month", month), ("timeZone", timeZone)])
+  }
+
+  /// A daily's link-preview picture (PNG): its day and an invitation, no letter of the quote.
+  public func cryptogramDailyCard(date: String) async throws -> DownloadedFile {
+    try await download(.getCryptogramDailyCard, date)
+  }
 }

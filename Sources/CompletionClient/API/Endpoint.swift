@@ -38,6 +38,8 @@ public enum Endpoint: String, CaseIterable, Sendable {
   case resumeCryptogram
   case shareCryptogram
   case getCryptogramStats
+  case getCryptogramDailies
+  case getCryptogramDailyCard
   case getFeed
   case feedEvents
   case sendKidsEvent
@@ -84,7 +86,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
   /// The HTTP method.
   public var method: String {
     switch self {
-    case .getCelebrations, .listSignIns, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard: "GET"
+    case .getCelebrations, .listSignIns, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard: "GET"
     case .login, .logout, .logoutEverywhere, .register, .createToken, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .follow, .createTask: "POST"
     case .setCelebrations, .orderProjects, .orderTasks: "PUT"
     case .updateActivity, .updateProject, .updateTask: "PATCH"
@@ -130,6 +132,8 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case .resumeCryptogram: "/api/cryptogram/games/{id}/resume"
     case .shareCryptogram: "/api/cryptogram/games/{id}/share"
     case .getCryptogramStats: "/api/cryptogram/stats"
+    case .getCryptogramDailies: "/api/cryptogram/dailies"
+    case .getCryptogramDailyCard: "/api/cryptogram/dailies/{date}/card.png"
     case .getFeed: "/api/feed"
     case .feedEvents: "/api/feed/events"
     case .sendKidsEvent: "/api/kids/events"

@@ -30,9 +30,26 @@ public final class CryptogramModel {
     case random(QuoteLength?)
   }
 
-  /// Seconds a wrong letter stays drawn in its cell: how the flash looks, as the web page's CSS animation
-  /// does; the rules only count the mistake.
-  public static let mistakeFlashSeconds = 0.6
+  /// A choice that lets something go, waiting for the person's yes (the web page asks the same).
+  public enum Confirmation: Hashable, Sendable {
+    /// Leave the puzzle being played for a new random one.
+    case newPuzzle
+    /// After a loss: play on without a mistake limit.
+    case continueAfterLoss
+
+    /// The question, in words for the person.
+    public var question: String {
+      switch self {
+      case .newPuzzle: "Leave this puzzle for a new one? It stays unfinished."
+      case .continueAfterLoss:
+        "Keep going without a mistake limit? Mistakes still count, and a solve then counts as finished, not a win."
+      }
+    }
+  }
+
+  /// Seconds a wrong letter stays drawn in its cell: the core's timing, which every mistake the server sends
+  /// carries (the web page's CSS animation plays over the same value).
+  public static let mistakeFlashSeconds = CryptogramTiming.mistakeFlashSeconds
 
   // MARK: What views read
 
@@ -54,6 +71,8 @@ public final class CryptogramModel {
   public private(set) var problem: String?
   /// Whether a move is on its way to the server.
   public private(set) var isSending = false
+  /// The question waiting for a yes or no, or nil.
+  public private(set) var confirmation: Confirmation?
 
   // MARK: Services
 
@@ -180,6 +199,36 @@ public final class CryptogramModel {
         }
       model.show(try await model.client.newCryptogram(request))
     }
+  }
+
+  /// Asks before `choice` is carried out: `confirm()` does it, `dismissConfirmation()` lets it go. A new puzzle
+  /// needs no question while nothing would be left behind (no letter yet, or solved): it starts at once.
+  @discardableResult
+  public func ask(_ choice: Confirmation) -> Task<Void, Never> {
+    switch choice {
+    case .newPuzzle:
+      guard let game, game.hasStarted, game.status == "playing" || game.status == "failed" else { return start(.random(nil)) }
+    case .continueAfterLoss:
+      guard hasFailed else { return Task {} }
+    }
+    confirmation = choice
+    return Task {}
+  }
+
+  /// Carries out the question waiting for a yes.
+  @discardableResult
+  public func confirm() -> Task<Void, Never> {
+    guard let choice = confirmation else { return Task {} }
+    confirmation = nil
+    switch choice {
+    case .newPuzzle: return start(.random(nil))
+    case .continueAfterLoss: return continuePlaying()
+    }
+  }
+
+  /// Answers no to the question waiting.
+  public func dismissConfirmation() {
+    confirmation = nil
   }
 
   /// After a solve: a new random puzzle of the same length (the completion view's Next).
@@ -335,22 +384,24 @@ public final class CryptogramModel {
   }
 
   private func react(to effect: CryptogramEffectView) {
-    switch effect.type {
-    case "mistake":
-      guard let cell = effect.cells?.first, let letter = effect.letter?.first else { return }
+    switch effect {
+    case .mistake(let cell, let letter, let flashSeconds):
+      guard let letter = letter.first else { return }
       mistakeTimer?.cancel()
       mistake = MistakeMark(cell: cell, letter: letter)
       haptics.play(.warning)
-      mistakeTimer = clock.schedule(after: Self.mistakeFlashSeconds) { [weak self] in self?.mistake = nil }
-    case "revealed", "hint":
-      if let mistake, effect.cells?.contains(mistake.cell) == true {
+      mistakeTimer = clock.schedule(after: flashSeconds) { [weak self] in self?.mistake = nil }
+    case .revealed(let cells, _), .hint(let cells):
+      if let mistake, cells.contains(mistake.cell) {
         mistakeTimer?.cancel()
         self.mistake = nil
       }
-    case "restarted":
+    case .restarted:
       resetMoments()
-    default:
-      if effect.type.hasPrefix("refused:") { problem = Self.refusalLine(effect.type) }
+    case .refused(let refusal):
+      problem = Self.refusalLine(refusal)
+    case .failed, .solved, .paused, .resumed, .continued, .abandoned:
+      break
     }
   }
 
@@ -378,15 +429,15 @@ public final class CryptogramModel {
   }
 
   /// A refused move in words (the server's reason names which).
-  static func refusalLine(_ type: String) -> String {
-    switch type.dropFirst("refused:".count) {
-    case "already_revealed": "That letter is already there."
-    case "not_a_letter", "no_such_cell": "Choose a letter cell."
-    case "invalid_letter": "Type a letter from A to Z."
-    case "paused": "The puzzle is paused: resume to go on."
-    case "not_playing": "This puzzle is over."
-    case "nothing_to_reveal": "Every letter is already shown."
-    default: "That move is not possible now."
+  static func refusalLine(_ refusal: Board.Refusal) -> String {
+    switch refusal {
+    case .alreadyRevealed: "That letter is already there."
+    case .notALetter, .noSuchCell: "Choose a letter cell."
+    case .invalidLetter: "Type a letter from A to Z."
+    case .paused: "The puzzle is paused: resume to go on."
+    case .notPlaying: "This puzzle is over."
+    case .nothingToReveal: "Every letter is already shown."
+    case .notPaused, .notFailed: "That move is not possible now."
     }
   }
 }

@@ -96,6 +96,9 @@ public enum TerminalKey: Hashable, Sendable {
     case "new", "!": return [.newPuzzle]
     case "restart": return [.restart]
     case "continue", "": return [.enter]
+    // Answers to a question ("Leave this puzzle for a new one?"): y or n, as in a terminal.
+    case "yes", "y": return [.letter("y")]
+    case "no": return [.letter("n")]
     case "quit", "exit": return [.quit]
     default: return word.filter { $0.isLetter && $0.isASCII }.map { .letter($0) }
     }
@@ -114,7 +117,16 @@ public enum CryptogramTerminal {
 
   /// Carries out `key` on `model`. Letters are guesses while the puzzle is played; once it is solved or the
   /// mistakes ran out they choose what comes next (`n` new, `r` try again, `c` continue).
+  /// A question (a new puzzle over one being played, Continue after a loss) waits for `y`; any other key is no.
   public static func handle(_ key: TerminalKey, on model: CryptogramModel) async -> Outcome {
+    if model.confirmation != nil {
+      switch key {
+      case .quit: return .quit
+      case .letter(let letter) where letter.lowercased() == "y": await model.confirm().value
+      default: model.dismissConfirmation()
+      }
+      return .keepPlaying
+    }
     switch key {
     case .quit: return .quit
     case .other: return .keepPlaying
@@ -123,13 +135,13 @@ public enum CryptogramTerminal {
     case .hint: await model.hint().value
     case .pause:
       if model.game?.isPaused == true { await model.resume().value } else if model.acceptsInput { await model.pause().value }
-    case .newPuzzle: await model.start(.random(nil)).value
+    case .newPuzzle: await model.ask(.newPuzzle).value
     case .restart: await model.restart().value
     case .enter:
       if model.isSolved {
         await model.next().value
       } else if model.hasFailed {
-        await model.continuePlaying().value
+        await model.ask(.continueAfterLoss).value
       } else if model.game?.isPaused == true {
         await model.resume().value
       }
@@ -140,7 +152,7 @@ public enum CryptogramTerminal {
         switch letter.lowercased() {
         case "n": await model.next().value
         case "r": if model.hasFailed { await model.restart().value }
-        case "c": if model.hasFailed { await model.continuePlaying().value }
+        case "c": if model.hasFailed { await model.ask(.continueAfterLoss).value }
         case "q": return .quit
         default: break
         }
@@ -149,6 +161,24 @@ public enum CryptogramTerminal {
       }
     }
     return .keepPlaying
+  }
+
+  /// What the terminal says on leaving: the result, or the command that really brings this puzzle back.
+  /// - Parameters:
+  ///   - command: how this game was started, less its mode (`completionkit play`, with `--server …` if given).
+  ///   - today: today's date where the player is ("2026-11-25"): only today's daily comes back without a date.
+  public static func goodbye(_ model: CryptogramModel, command: String, today: String) -> String? {
+    guard let game = model.game else { return nil }
+    if model.isSolved {
+      let word = game.outcome == .finished ? "Finished" : "Solved"
+      return "\(word) in \(model.formattedTime)." + (game.mode == "daily" ? " See you tomorrow!" : "")
+    }
+    let saved = "Your puzzle is saved (\(game.progress.displayPercent) % found)"
+    if game.mode == "random" { return saved + ": `\(command) --random` brings it back." }
+    if let date = game.date, date != today {
+      return saved + ": open /cryptogram?daily=\(date) in the browser to finish it."
+    }
+    return saved + ": `\(command)` goes on."
   }
 
   // MARK: Drawing
@@ -306,10 +336,11 @@ public enum CryptogramTerminal {
   }
 
   private static func statusText(_ model: CryptogramModel, game: CryptogramGameView) -> (text: String, style: Style) {
+    if let question = model.confirmation { return (question.question + " (y/n)", .warning) }
     if let problem = model.problem { return (problem, .warning) }
     if model.isSending { return ("Waiting for the server…", .dim) }
     if model.hasFailed { return ("Out of mistakes. Enter or c: keep playing · r: try again · n: new puzzle", .warning) }
-    if model.isSolved { return ("Solved!", .good) }
+    if model.isSolved { return (game.outcome == .finished ? "Finished." : "Solved!", .good) }
     if let mistake = model.mistake { return ("\(mistake.letter) is not the letter there.", .mistake) }
     if !game.hasStarted { return ("Type a letter for the highlighted cell. The clock starts with your first move.", .plain) }
     return ("\(game.progress.displayPercent) % found", .plain)
@@ -324,7 +355,10 @@ public enum CryptogramTerminal {
       return [appearance.opacity < 0.5 ? spans.map { Span(text: $0.text, style: .dim) } : spans]
     }
     var lines: [[Span]] = []
-    lines += part("trophy", [Span(text: "*  S O L V E D  *", style: .good)])
+    // A solve after Continue is finished, not won (the core's `PuzzleOutcome`).
+    let finished = game.outcome == .finished
+    lines += part("trophy", [Span(text: finished ? "*  F I N I S H E D  *" : "*  S O L V E D  *", style: .good)])
+    if finished { lines += part("trophy", [Span(text: "  Kept going past the mistake limit: not a win.", style: .dim)]) }
     lines.append([])
     if let solution = game.solution {
       for line in wrap("“\(solution.text)”", width: width - 4) {
@@ -347,6 +381,9 @@ public enum CryptogramTerminal {
 
   private static func helpLines(_ model: CryptogramModel, width: Int, keys: KeyHelp) -> [[Span]] {
     let items: [String]
+    if model.confirmation != nil {
+      return [[Span(text: keys == .lines ? "Lines: yes or no" : "y: yes · any other key: no", style: .dim)]]
+    }
     switch (keys, model.isSolved) {
     case (.lines, true): items = ["Lines: next (or n) for the next puzzle", "quit"]
     case (.lines, false): items = ["Lines: letters to guess", "hint", "pause", "next", "new", "quit"]

@@ -55,6 +55,16 @@ public struct PuzzleCompletionView: View {
           .accessibilityHidden(true)
           .choreographed(step("trophy"))
 
+        // A solve after Continue is finished, not won (the core's `PuzzleOutcome`): said in words.
+        if game.outcome == .finished {
+          Text("Finished after continuing past the mistake limit: not a win, no points or streak day.")
+            .font(.footnote)
+            .foregroundStyle(.secondary)
+            .multilineTextAlignment(.center)
+            .padding(.horizontal, 32)
+            .choreographed(step("trophy"))
+        }
+
         Spacer()
 
         Text(solution.text)

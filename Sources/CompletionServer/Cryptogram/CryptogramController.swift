@@ -12,10 +12,13 @@ import Vapor
 /// solve is recorded by the ``CompletionRecorder`` (points, streak, totals, celebration).
 struct CryptogramController: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
+    // The page itself, with a shared daily link's preview tags, and that preview's picture.
+    try routes.register(collection: CryptogramPage())
     let api = routes.grouped("api", "cryptogram")
     api.post("games", use: create)
     api.get("current", use: current)
     api.get("stats", use: stats)
+    api.get("dailies", use: dailies)
     let game = api.grouped("games", ":id")
     game.get(use: show)
     game.get("share", use: share)
@@ -60,18 +63,15 @@ struct CryptogramController: RouteCollection {
       if body.mode == "daily" {
         // A daily lost and let go ("New puzzle") is not reopened as a dead board: asking for it again is a
         // fresh attempt at the same puzzle.
-        if let existing = try await CryptogramGame.query(on: db)
-          .filter(\.$user.$id == userID).filter(\.$dailyDate == day.description)
-          .sort(\.$createdAt, .descending).first(),
+        if let existing = try await GameRecord.latestDaily(of: userID, day: day.description, on: db),
           existing.status != Board.Status.abandoned.rawValue
         {
-          return try await Self.view(of: try GameRecord(existing), services: services, on: db, at: now)
+          return try await Self.view(of: existing, services: services, on: db, at: now)
         }
         guard let chosen = day == today ? daily : PuzzleSelection.daily(for: day, in: library) else { throw CryptogramError.noQuotes }
         (quote, seed) = chosen
       } else {
-        let solved = Set(
-          try await CryptogramGame.query(on: db).filter(\.$user.$id == userID).filter(\.$status == "solved").all(\.$quoteID))
+        let solved = try await GameRecord.solvedQuoteIDs(of: userID, on: db)
         var generator = SystemRandomNumberGenerator()
         guard
           let pick = PuzzleSelection.random(
@@ -86,25 +86,15 @@ struct CryptogramController: RouteCollection {
       let mode = body.mode
       let zoneID = zone.identifier
       let record = try await services.runner.write(on: db) { db -> GameRecord? in
-        // The model is made inside the write: a group commit may run its writes a second time.
-        let game = CryptogramGame()
-        game.$user.id = userID
-        game.quoteID = quote.id
-        game.seed = Int64(bitPattern: seed)
-        game.mode = mode
-        game.dailyDate = mode == "daily" ? day.description : nil
-        game.timeZone = zoneID
-        game.board = board
-        game.status = Board.Status.playing.rawValue
-        game.mistakes = 0
-        game.hints = 0
-        game.version = 0
-        game.createdAt = now
-        game.updatedAt = now
-        try await game.create(on: db)
+        // The row is made inside the write (fixed statements, no model): a group commit may run its writes a
+        // second time, and each run then writes a whole row of its own.
+        let record = GameRecord.new(
+          userID: userID, quoteID: quote.id, seed: seed, mode: mode, dailyDate: mode == "daily" ? day.description : nil,
+          timeZone: zoneID, board: board)
+        try await record.insert(at: now, on: db)
         // Counted as played once a letter goes in (see `move`), not when it is opened.
-        try await Self.ensureStats(for: userID, on: db)
-        return try GameRecord(game)
+        try await GameRecord.ensureStats(for: userID, on: db)
+        return record
       }
       guard let record else { throw RunnerError.busy }
       return try Self.view(of: record, puzzle: puzzle, board: Board(puzzle: puzzle), at: now)
@@ -160,7 +150,7 @@ struct CryptogramController: RouteCollection {
     let share = try await Self.share(of: game, req: req)
     let fonts = try CardFonts.shared()
     let content = ResultCardContent(
-      eyebrow: "CRYPTOGRAM · SOLVED", title: share.heading, subtitle: share.subheading,
+      eyebrow: share.eyebrow, title: share.heading, subtitle: share.subheading,
       figures: share.figures.map { ResultFigure($0.label, $0.value) }, invitation: share.invitation)
     let png = try await req.application.threadPool.runIfActive { ResultCard.render(content, fonts: fonts) }
     var headers = HTTPHeaders()
@@ -184,9 +174,10 @@ struct CryptogramController: RouteCollection {
       let streak = try await CompletionRecorder.loadStreak(userID: userID, name: rule.name, on: sql)
       streakDays = streak.current(on: CalendarDay(services.clock.now(), in: zone), in: zone, dayStartHour: rule.dayStartHour)
     }
+    let outcome = try decode(game.board).outcome ?? .solved
     return CryptogramShare(
       dailyDate: game.mode == "daily" ? game.dailyDate.flatMap(CalendarDay.init) : nil, length: puzzle.quote.length,
-      seconds: seconds, mistakes: game.mistakes, hints: game.hints, streak: streakDays)
+      seconds: seconds, mistakes: game.mistakes, hints: game.hints, streak: outcome.isWin ? streakDays : 0, outcome: outcome)
   }
 
   /// `GET /api/cryptogram/stats?timeZone=Europe/Berlin`.
@@ -209,24 +200,76 @@ struct CryptogramController: RouteCollection {
       .filter(\.$user.$id == userID).filter(\.$status == "solved").filter(\.$mode == "daily")
       .filter(\.$dailyDate >= firstDay.description).all()
     let onTime = Set(dailies.compactMap { game -> String? in
-      guard let solvedAt = game.solvedAt, let date = game.dailyDate, let zone = TimeZone(identifier: game.timeZone) else { return nil }
+      guard PuzzleOutcome.ofSolve(mistakes: game.mistakes).isWin, let solvedAt = game.solvedAt, let date = game.dailyDate, let zone = TimeZone(identifier: game.timeZone) else { return nil }
       return CalendarDay(solvedAt, in: zone).description == date ? date : nil
     })
+    // Solves after "Continue" are the solved games with the limit's mistakes (only a continued board gets there).
+    let finished = try await CryptogramGame.query(on: req.db)
+      .filter(\.$user.$id == userID).filter(\.$status == "solved").filter(\.$mistakes >= Board.mistakeLimit).count()
     return CryptogramStatsView(
-      played: row?.played ?? 0, solved: totals.completed, failed: row?.failed ?? 0,
+      played: row?.played ?? 0, solved: totals.completed, failed: row?.failed ?? 0, finished: finished,
       averageSeconds: totals.timed > 0 ? totals.totalSeconds / Double(totals.timed) : nil, bestSeconds: totals.bestSeconds,
       currentStreak: streak.current(on: today, in: zone, dayStartHour: rule?.dayStartHour ?? 0), bestStreak: streak.longest,
       history: recent.reversed().compactMap { game in
         guard let id = game.id, let solvedAt = game.solvedAt, let seconds = game.solveSeconds else { return nil }
         return .init(
           gameID: id.uuidString, solvedAt: solvedAt.timeIntervalSince1970, seconds: seconds, mode: game.mode, mistakes: game.mistakes,
-          hints: game.hints)
+          hints: game.hints, outcome: .ofSolve(mistakes: game.mistakes))
       },
       calendar: (0..<35).map { offset in
         let day = firstDay.adding(days: offset).description
         return .init(date: day, solved: onTime.contains(day))
       },
       points: try await SQLLedgerStore.balance(userID: userID, currency: CryptogramCompletion.currency, on: sql))
+  }
+
+  /// `GET /api/cryptogram/dailies?month=2026-11&timeZone=…`: today's daily (solved or not, the streak, when the
+  /// next comes) and one month of the archive, each day with how the person's attempts at it went.
+  @Sendable func dailies(req: Request) async throws -> CryptogramDailiesView {
+    let zone = try Self.timeZone(req.query[String.self, at: "timeZone"])
+    let services = req.application.services
+    let now = services.clock.now()
+    let today = CalendarDay(now, in: zone)
+    let month: DailyArchive.Month
+    if let text = req.query[String.self, at: "month"] {
+      guard let asked = DailyArchive.Month(text), DailyArchive.shows(asked, today: today) else { throw CryptogramError.invalidMonth(text) }
+      month = asked
+    } else {
+      month = DailyArchive.Month(containing: today)
+    }
+    let days = month.days
+    var games: [CryptogramGame] = []
+    var streak = 0
+    // A visitor without an account has played nothing: every day is unplayed.
+    if let user = try await req.currentUser(), let userID = user.id {
+      let first = min(days[0], today).description
+      let last = max(days[days.count - 1], today).description
+      games = try await CryptogramGame.query(on: req.db)
+        .filter(\.$user.$id == userID).filter(\.$mode == "daily")
+        .filter(\.$dailyDate >= first).filter(\.$dailyDate <= last).all()
+      if let rule = CryptogramCompletion.rules.streak {
+        guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+        streak = try await CompletionRecorder.loadStreak(userID: userID, name: rule.name, on: sql)
+          .current(on: today, in: zone, dayStartHour: rule.dayStartHour)
+      }
+    }
+    let attempts = Dictionary(grouping: games) { $0.dailyDate ?? "" }
+    func view(of day: CalendarDay) -> CryptogramDailiesView.Day {
+      let tries = attempts[day.description] ?? []
+      let status = DailyArchive.status(of: tries.compactMap { game in Board.Status(rawValue: game.status).map { ($0, game.mistakes) } })
+      // Solved on its own date where the player was, as the streak counts it.
+      let onDay = tries.contains { game in
+        guard game.status == Board.Status.solved.rawValue, PuzzleOutcome.ofSolve(mistakes: game.mistakes).isWin,
+          let solvedAt = game.solvedAt, let solvedZone = TimeZone(identifier: game.timeZone)
+        else { return false }
+        return CalendarDay(solvedAt, in: solvedZone) == day
+      }
+      return .init(date: day.description, available: DailyArchive.isOut(day, today: today), status: status, solvedOnDay: onDay)
+    }
+    return CryptogramDailiesView(
+      month: month.description, previousMonth: DailyArchive.previous(of: month, today: today)?.description,
+      nextMonth: DailyArchive.next(of: month, today: today)?.description, today: view(of: today), currentStreak: streak,
+      secondsToNextDaily: DailyArchive.secondsUntilNextDaily(at: now, in: zone), days: days.map(view(of:)))
   }
 
   // MARK: Moves
@@ -275,6 +318,10 @@ struct CryptogramController: RouteCollection {
         default: continue
         }
       }
+      // A solve after "Continue" is finished, not won (see `PuzzleOutcome`): the loss it had counted becomes a
+      // finish, and nothing is paid or counted as a win.
+      let finished = solved != nil && board.outcome == .finished
+      if finished { counters["failed", default: 0] -= 1 }
       var changed = game
       changed.board = try Self.encode(board)
       changed.status = board.status.rawValue
@@ -299,7 +346,9 @@ struct CryptogramController: RouteCollection {
             effects: effects.map(CryptogramEffectView.init),
             celebration: celebration.map { ChoreographyPayload($0, preference: preference) },
             wiggle: celebration == nil
-              ? nil : WigglePayload(CompletionCelebration.wiggle, count: puzzle.cells.count, seed: puzzle.seed, preference: preference)))
+              ? nil : WigglePayload(
+                CompletionCelebration.wiggle, count: puzzle.cells.count, seed: puzzle.seed, preference: preference,
+                framesPerSecond: CompletionCelebration.wiggleSamplesPerSecond)))
       }
       // Most moves change only the board: one UPDATE, which needs no transaction around it.
       guard solved != nil || !counters.isEmpty else {
@@ -310,6 +359,15 @@ struct CryptogramController: RouteCollection {
         guard try await updated.save(at: now, on: db) else { return nil }
         if !counters.isEmpty { try await Self.increment(userID, counters, on: db) }
         guard let solved else { return try response(nil) }
+        if finished {
+          // No completion is recorded, but the card still arrives as the seed times it (unless turned off).
+          guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+          let profile = try await CompletionRecorder.profile(userID: userID, on: sql)
+          let decision = CryptogramCompletion.rules.celebration.decide(
+            .init(count: 1, optedOut: profile.optedOut, preference: preference, now: now))
+          guard case .celebrate(let choreography) = decision else { return try response(nil) }
+          return try response(choreography)
+        }
         let completion = CryptogramCompletion.completion(
           gameID: gameID.uuidString, account: userID.uuidString, mode: updated.mode, dailyDate: updated.dailyDate.flatMap(CalendarDay.init),
           timeZone: updated.timeZone, at: now, stats: Completion.Stats(seconds: solved.seconds, mistakes: solved.mistakes, hints: solved.hints))
@@ -322,12 +380,6 @@ struct CryptogramController: RouteCollection {
   }
 
   // MARK: Helpers
-
-  static func ensureStats(for userID: UUID, on db: any Database) async throws {
-    if try await CryptogramStats.query(on: db).filter(\.$user.$id == userID).first() == nil {
-      try await CryptogramStats(userID: userID).create(on: db)
-    }
-  }
 
   /// Adds to integer counters in one UPDATE, so concurrent games of one person never lose a count.
   static func increment(_ userID: UUID, _ counters: [String: Int], on db: any Database) async throws {
@@ -386,3 +438,6 @@ struct CryptogramController: RouteCollection {
     try JSONDecoder().decode(Board.self, from: Data(text.utf8))
   }
 }
+
+// Kept beside its route (the other cryptogram views are listed in Support/Content+API.swift).
+extension CryptogramDailiesView: Content {}

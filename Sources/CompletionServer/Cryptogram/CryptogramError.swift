@@ -10,6 +10,7 @@ enum CryptogramError: APIErrorConvertible, Equatable {
   case invalidLetter
   case noQuotes
   case invalidDate(String)
+  case invalidMonth(String)
   case dailyNotYet(CalendarDay)
   case notSolved
   case refused(Board.Refusal)
@@ -17,7 +18,7 @@ enum CryptogramError: APIErrorConvertible, Equatable {
   var status: HTTPResponseStatus {
     switch self {
     case .gameNotFound: .notFound
-    case .invalidMode, .invalidTimeZone, .invalidLetter, .invalidDate: .badRequest
+    case .invalidMode, .invalidTimeZone, .invalidLetter, .invalidDate, .invalidMonth: .badRequest
     case .dailyNotYet, .notSolved: .conflict
     case .noQuotes: .serviceUnavailable
     case .refused(let refusal):
@@ -36,6 +37,7 @@ enum CryptogramError: APIErrorConvertible, Equatable {
     case .invalidLetter: "invalid_letter"
     case .noQuotes: "no_quotes"
     case .invalidDate: "invalid_date"
+    case .invalidMonth: "invalid_month"
     case .dailyNotYet: "daily_not_yet"
     case .notSolved: "not_solved"
     case .refused(let refusal): refusal.rawValue
@@ -50,6 +52,8 @@ enum CryptogramError: APIErrorConvertible, Equatable {
     case .invalidLetter: "Send one letter from A to Z."
     case .noQuotes: "There are no quotes to play yet. Import some with `completionkit quotes import`."
     case .invalidDate(let text): "'\(text)' is not a day with a daily puzzle: a daily puzzle's link ends in a date like 2026-11-24 (from the year 2000 on)."
+    case .invalidMonth(let text):
+      "'\(text)' is not a month of the daily archive: use a month like 2026-11, from April 2025 to this month."
     case .dailyNotYet(let day): "The daily puzzle for \(CryptogramShare.longDate(day)) is not out yet: it opens when that day begins."
     case .notSolved: "Only a solved puzzle can be shared: finish it first."
     case .refused(let refusal):

@@ -33,9 +33,10 @@ struct SiteController: RouteCollection {
       path: "/challenges"),
   ]
 
-  /// Page routes and the HTML file that renders each.
+  /// Page routes and the HTML file that renders each (`/cryptogram` is `CryptogramPage`'s: a shared daily link
+  /// gets link-preview tags).
   static let pages: [(path: String, file: String)] = [
-    ("", "index.html"), ("motion", "motion.html"), ("cryptogram", "cryptogram.html"), ("cryptogram/stats", "cryptogram-stats.html"), ("kids", "kids.html"), ("projects", "projects.html"), ("projects/lab", "projects-lab.html"),
+    ("", "index.html"), ("motion", "motion.html"), ("cryptogram/stats", "cryptogram-stats.html"), ("kids", "kids.html"), ("projects", "projects.html"), ("projects/lab", "projects-lab.html"),
     ("challenges", "challenges.html"), ("api", "api.html"),
   ]
 

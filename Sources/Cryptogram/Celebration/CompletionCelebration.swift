@@ -31,4 +31,19 @@ public enum CompletionCelebration {
 
   /// The letter-cell wiggle (seed 000), from the core.
   public static let wiggle = Wiggle.completion
+
+  /// How often the wiggle's shape is sampled for clients (per second). Each leg plays the whole spring in a
+  /// tenth of a second, so its swings come every few milliseconds: at 60 samples a second the overshoot fell
+  /// between samples and the cells barely moved past their offset. A spring's turning points come every half
+  /// damped period; four samples per half period (rounded to a whole number per leg, so every leg starts on a
+  /// sample) land on them. The timing is unchanged: the same legs, the same length.
+  public static let wiggleSamplesPerSecond: Double = {
+    let spring = wiggle.spring
+    let zeta = spring.dampingFraction
+    guard zeta < 1 else { return 60 }
+    let damped = spring.angularFrequency * (1 - zeta * zeta).squareRoot()
+    let halfPeriodInLeg = Double.pi / damped * wiggle.legDuration / spring.settlingTime
+    let perLeg = max((wiggle.legDuration / (halfPeriodInLeg / 4)).rounded(), 6)
+    return perLeg / wiggle.legDuration
+  }()
 }

@@ -19,13 +19,20 @@ public struct CryptogramShare: Sendable {
   public let figures: [(label: String, value: String)]
   /// The card's closing line.
   public let invitation: String
+  /// The card's top line: "CRYPTOGRAM · SOLVED" or "CRYPTOGRAM · FINISHED".
+  public let eyebrow: String
 
   /// The share of a solved game.
   /// - Parameters:
   ///   - dailyDate: the daily puzzle's day; nil for a random puzzle.
   ///   - length: the quote's length band, named for a random puzzle.
   ///   - streak: the player's current daily streak in days (0 leaves the line out).
-  public init(dailyDate: CalendarDay?, length: QuoteLength, seconds: Double, mistakes: Int, hints: Int, streak: Int) {
+  ///   - outcome: solved, or finished after continuing past the mistake limit (said as such, never as a solve).
+  public init(
+    dailyDate: CalendarDay?, length: QuoteLength, seconds: Double, mistakes: Int, hints: Int, streak: Int,
+    outcome: PuzzleOutcome = .solved
+  ) {
+    eyebrow = "CRYPTOGRAM · \(outcome.word.uppercased())"
     heading = dailyDate == nil ? "Random quote" : "Daily puzzle"
     subheading = dailyDate.map(Self.longDate) ?? "\(length.rawValue.prefix(1).uppercased())\(length.rawValue.dropFirst()) quote"
     invitation = dailyDate == nil ? "Crack a quote of your own" : "Can you crack the same one?"
@@ -33,8 +40,9 @@ public struct CryptogramShare: Sendable {
       + (streak > 0 ? [("Day streak", "\(streak)")] : [])
     let puzzle = dailyDate.map { "Daily puzzle, \(Self.longDate($0))" } ?? "a random \(length.rawValue) quote"
     title = "Cryptogram · \(puzzle)"
-    var result = ["Solved in \(Self.clock(seconds))", Self.count(mistakes, "mistake"), Self.count(hints, "hint")]
-    if mistakes == 0 && hints == 0 { result = ["Solved in \(Self.clock(seconds))", "no mistakes, no hints"] }
+    let time = outcome == .solved ? "Solved in \(Self.clock(seconds))" : "Finished in \(Self.clock(seconds)) after running out of mistakes"
+    var result = [time, Self.count(mistakes, "mistake"), Self.count(hints, "hint")]
+    if mistakes == 0 && hints == 0 { result = [time, "no mistakes, no hints"] }
     var lines = [title, result.joined(separator: " · ")]
     if streak > 0 { lines.append("Daily streak: \(Self.count(streak, "day"))") }
     lines.append(invitation + (dailyDate == nil ? ":" : ""))

@@ -79,6 +79,12 @@ public struct Board: Hashable, Sendable, Codable {
   /// Whether this attempt counts as played (a letter went in).
   public var isPlayed: Bool { enteredLetter == true }
 
+  /// How the solved board counts (nil until it is solved): finished rather than solved after "Continue".
+  public var outcome: PuzzleOutcome? {
+    guard status == .solved else { return nil }
+    return limitsMistakes ? .solved : .finished
+  }
+
   /// A fresh board with the puzzle's prefilled cells shown.
   public init(puzzle: Puzzle) {
     revealed = puzzle.prefilled
