@@ -104,15 +104,17 @@ struct FamilyTests {
     #expect(game.send(.playTimeUpdated(minutesToday: 49)).spoken == ["Bald machen wir eine Pause."])
   }
 
-  @Test("Restoring with the video clock: time left plays on, time up goes home; without it, the seed's rule")
+  @Test("Restoring with the video clock: home, the time left kept for the child; time up owes nothing; without it, the seed's rule")
   func restoreVideo() throws {
     var game = Game(coins: 10)
     game.toVideoPlaying()
     let saved = try game.machine.encoded()
     let (kept, keptNote) = GameMachine.restore(from: saved, seed: 1, videoClockAt: at(60))
-    #expect(kept.state == .videoPlaying && keptNote.outcome == .restored)
+    #expect(kept.state == .home && keptNote.outcome == .movedToSafeState)
+    #expect(kept.data.player("alexander")?.unwatchedVideo?.timer.remaining(at: at(999)) == 240)
     let (ended, endedNote) = GameMachine.restore(from: saved, seed: 1, videoClockAt: at(301))
     #expect(ended.state == .home && endedNote.outcome == .movedToSafeState)
+    #expect(ended.data.player("alexander")?.unwatchedVideo == nil)
     let (seedRule, _) = GameMachine.restore(from: saved, seed: 1)
     #expect(seedRule.state == .home)
   }

@@ -39,6 +39,10 @@ public struct PlayerData: Hashable, Sendable, Codable, Identifiable {
   public internal(set) var announcedPlayTimeStage: PlayTimeStage
   /// Difficulty per activity, keyed by ``ActivityType`` raw value (nil in saves from before it existed).
   public internal(set) var difficulties: [String: AdaptiveDifficulty]?
+  /// Paid video time this child has not watched yet: a film left before its clock ran out (a sibling's
+  /// turn, a reload, the parent area, the day's limit). Its clock stands still until the child takes it up
+  /// again from the home screen ("Weiterschauen"); nil when nothing is owed (and in older saves).
+  public internal(set) var unwatchedVideo: VideoSession?
 
   /// A child's record (negative counts are raised to zero).
   public init(
