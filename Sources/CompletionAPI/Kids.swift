@@ -204,12 +204,15 @@ public struct KidsPlayerView: Codable, Hashable, Sendable {
   public let chest: String
   /// The coins in words, "1 Münze", "7 Münzen" (the core's one rule for one and many).
   public let coinsLabel: String
+  /// The child's animal picture, 1…6 (`/img/kids/avatar-N.svg`), the same wherever the child is listed.
+  public let avatar: Int
 
   public init(_ player: PlayerData) {
     id = player.id
     name = player.name
     coins = player.coins
     coinsLabel = ScreenText.coinCount.text(LineValues(x: player.coins))
+    avatar = player.avatarNumber
     let progress = CoinProgress(coins: player.coins)
     filledSlots = progress.filledSlots
     chests = progress.chests
@@ -466,10 +469,13 @@ public struct KidsDashboardView: Codable, Hashable, Sendable {
     public let difficulty: [String: Double]
     /// Sign → what the difficulty chooses there today, in words ("Zahlen 1–5").
     public let difficultyLabel: [String: String]
+    /// The child's animal picture, 1…6.
+    public let avatar: Int?
 
     public init(
       id: String, name: String, coins: Int, playedMinutes: Int, limitMinutes: Int, band: String, usage: Double,
-      activities: [String: Bool], numberChoiceMode: String, difficulty: [String: Double] = [:], difficultyLabel: [String: String] = [:]
+      activities: [String: Bool], numberChoiceMode: String, difficulty: [String: Double] = [:], difficultyLabel: [String: String] = [:],
+      avatar: Int? = nil
     ) {
       self.id = id
       self.name = name
@@ -482,6 +488,7 @@ public struct KidsDashboardView: Codable, Hashable, Sendable {
       self.numberChoiceMode = numberChoiceMode
       self.difficulty = difficulty
       self.difficultyLabel = difficultyLabel
+      self.avatar = avatar
     }
   }
 

@@ -41,6 +41,26 @@ struct FamilyTests {
     #expect(game.send(.back).transitions == [.playerSelection])
   }
 
+  @Test("Each child keeps their own animal picture when a sibling is removed; a new child gets one no sibling has")
+  func avatarsStayPerChild() {
+    var game = Game()
+    game.toParentDashboard()
+    game.send(.parent(.addPlayer(name: "Mia")))
+    game.send(.parent(.addPlayer(name: "Ben")))
+    let before = Dictionary(uniqueKeysWithValues: game.machine.data.players.map { ($0.id, $0.avatarNumber) })
+    #expect(before == ["alexander": 1, "oliver": 2, "mia": 3, "ben": 4])
+    game.send(.parent(.removePlayer(player: "oliver")))
+    #expect(game.machine.data.player("mia")?.avatarNumber == 3)
+    #expect(game.machine.data.player("ben")?.avatarNumber == 4)
+    // The freed picture goes to the next new child; the others keep theirs.
+    game.send(.parent(.addPlayer(name: "Lea")))
+    #expect(game.machine.data.player("lea")?.avatarNumber == 2)
+    // An older save without pictures: one made from the id, the same at any place in the list.
+    let old = PlayerData(id: "kim", name: "Kim")
+    #expect(old.avatarNumber == PlayerData(id: "kim", name: "Kim").avatarNumber)
+    #expect((1...PlayerData.avatarCount).contains(old.avatarNumber))
+  }
+
   @Test("Family commands need the parent gate")
   func familyNeedsGate() {
     var game = Game()

@@ -112,3 +112,22 @@ def test_the_parent_dashboard_fits_a_phone(browser, server):
         expect(page.locator("[data-testid=confirm]")).to_be_visible()
     finally:
         context.close()
+
+
+def test_a_childs_picture_stays_theirs_when_a_sibling_is_removed(page, server):
+    choose_player(page, server)
+    open_dashboard(page)
+    page.fill("[data-testid=new-player-name]", "Mia")
+    page.click("[data-testid=add-player]")
+    mia = page.locator("[data-testid=player-card][data-player=mia] .parent-avatar")
+    expect(mia).to_have_attribute("src", "/img/kids/avatar-3.svg")
+    page.click("[data-testid=player-card][data-player=oliver] [data-testid=remove-player]")
+    page.click("[data-testid=confirm-yes]")
+    expect(page.locator("[data-testid=player-card][data-player=oliver]")).to_have_count(0)
+    expect(mia).to_have_attribute("src", "/img/kids/avatar-3.svg")
+    page.click("[data-testid=parent-back]")
+    expect(main(page)).to_have_attribute("data-screen", "home")
+    page.click(".screen:not(.is-leaving) [data-testid=change-player]")
+    expect(main(page)).to_have_attribute("data-screen", "playerSelection")
+    card = page.locator(".screen:not(.is-leaving) [data-testid=player-card][data-player=mia] .player-avatar")
+    expect(card).to_have_attribute("src", "/img/kids/avatar-3.svg")

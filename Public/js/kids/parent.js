@@ -81,7 +81,7 @@ function section(title, ...children) {
   return h("section", { class: "parent-section" }, h("h2", { class: "parent-heading" }, title), ...children);
 }
 
-function playerCard(card, view, index, ui) {
+function playerCard(card, view, ui) {
   const send = (type, fields) => ui.send(type, { player: card.id, ...fields });
   const usage = Math.max(0, card.usage);
   // The server says which signs have no games yet: the child sees them locked, so their switch is off
@@ -134,7 +134,7 @@ function playerCard(card, view, index, ui) {
   }, nameInput, h("button", { type: "submit", class: "parent-button primary small", data: { testid: "rename-save" } }, "Speichern"));
   return h("article", { class: "parent-player", data: { testid: "player-card", player: card.id, band: card.band } },
     h("header", { class: "parent-player-head" },
-      art(`avatar-${(index % 6) + 1}`, { className: "parent-avatar", width: 64, height: 64 }),
+      art(`avatar-${card.avatar}`, { className: "parent-avatar", width: 64, height: 64 }),
       h("h2", { class: "parent-player-name" }, card.name),
       h("div", { class: "parent-player-actions" },
         h("button", {
@@ -273,7 +273,7 @@ const dashboard = {
       players.dataset.key = playersKey;
       const addName = h("input", { type: "text", class: "parent-input", maxlength: String(ui.catalog.timing.maxNameLength), placeholder: "Name", "aria-label": "Name des Kindes", data: { testid: "new-player-name" } });
       fill(players,
-        view.dashboard.players.map((card, index) => playerCard(card, view, index, ui)),
+        view.dashboard.players.map((card) => playerCard(card, view, ui)),
         h("form", {
           class: "add-player", data: { testid: "add-player-form" },
           onsubmit: (event) => {

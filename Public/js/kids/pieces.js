@@ -20,7 +20,7 @@ export function lockOverlay() {
   return art("sign-locked", { className: "lock-overlay" });
 }
 
-/** A child's animal picture. */
-export function avatarOf(player, players) {
-  return `avatar-${(players.findIndex((p) => p.id === player.id) % 6) + 1}`;
+/** A child's animal picture (the server keeps it per child). */
+export function avatarOf(player) {
+  return `avatar-${player.avatar}`;
 }

@@ -110,7 +110,7 @@ const playerSelection = {
         "aria-label": `${player.name}, ${player.coinsLabel}`,
         onclick: () => ui.send("selectPlayer", { player: player.id }),
       },
-      art(avatarOf(player, view.players), { className: "player-avatar", width: 120, height: 120 }),
+      art(avatarOf(player), { className: "player-avatar", width: 120, height: 120 }),
       h("span", { class: "player-name" }, player.name),
       h("span", { class: "player-coins" }, art("coin", { className: "coin-icon" }), h("span", {}, String(player.coins))))));
   },
@@ -188,7 +188,7 @@ const home = {
     setText(coins, player ? player.coinsLabel : "");
     if (player) setData(coins, "coins", player.coins);
     const avatar = element.querySelector(".who-avatar");
-    const avatarName = player ? avatarOf(player, view.players) : "";
+    const avatarName = player ? avatarOf(player) : "";
     if (avatar.dataset.avatar !== avatarName) {
       avatar.dataset.avatar = avatarName;
       fill(avatar, player ? art(avatarName, { className: "who-avatar-img", width: 56, height: 56 }) : null);

@@ -150,7 +150,8 @@ enum KidsPresenter {
         difficultyLabel: Dictionary(
           uniqueKeysWithValues: ActivityType.allCases.filter(\.isAvailable).map { activity in
             (activity.rawValue, difficultyLabel(player.difficulty(in: activity), in: activity))
-          }))
+          }),
+        avatar: player.avatarNumber)
     }
     return KidsDashboardView(
       players: cards, videos: parent.approvedVideos.map(KidsVideoView.init), limitOptions: PlayTimeLimit.options,

@@ -77,7 +77,10 @@ extension GameMachine {
     case .addPlayer(let name):
       guard let name = Self.validName(name) else { return refuse(.invalidName, event) }
       guard data.players.count < Self.maxPlayers else { return refuse(.tooManyPlayers, event) }
-      data.players.append(PlayerData(id: newPlayerID(for: name), name: name))
+      // The first picture no sibling has, so every child keeps their own.
+      let taken = Set(data.players.map(\.avatarNumber))
+      let avatar = (1...PlayerData.avatarCount).first { !taken.contains($0) } ?? data.players.count % PlayerData.avatarCount + 1
+      data.players.append(PlayerData(id: newPlayerID(for: name), name: name, avatar: avatar))
     case .renamePlayer(let player, let name):
       guard data.player(player) != nil else { return refuse(.unknownPlayer, event) }
       guard let name = Self.validName(name) else { return refuse(.invalidName, event) }
