@@ -5,6 +5,8 @@ themselves, so nothing reaches the internet), an uploaded film shows a frame of 
 dashboard fits a 390 px phone with every control reachable. No sleeps: every wait is on the page's state.
 """
 import base64
+import json
+import uuid
 
 import pytest
 from playwright.sync_api import expect
@@ -131,3 +133,56 @@ def test_a_childs_picture_stays_theirs_when_a_sibling_is_removed(page, server):
     expect(main(page)).to_have_attribute("data-screen", "playerSelection")
     card = page.locator(".screen:not(.is-leaving) [data-testid=player-card][data-player=mia] .player-avatar")
     expect(card).to_have_attribute("src", "/img/kids/avatar-3.svg")
+
+
+def send_event(page, server, kind, **fields):
+    """One event as the page sends it (same session), for reaching a screen quickly."""
+    answer = page.request.post(server + "/api/kids/events", data=json.dumps({"type": kind, "eventID": str(uuid.uuid4()), **fields}),
+                               headers={"Content-Type": "application/json", "X-CompletionKit": "1"})
+    assert answer.status < 500, answer.text()
+    return answer.json()
+
+
+def advance(page, server, seconds):
+    answer = page.request.post(server + "/api/test/clock", data={"advanceSeconds": seconds})
+    assert answer.ok, answer.text()
+
+
+def test_on_a_phone_bennie_never_covers_the_treasure_buttons(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        choose_player(page, server)
+        send_event(page, server, "tapActivity", activity="zahlen")
+        send_event(page, server, "tapSubActivity", game="wuerfel")
+        coins = 0
+        while coins < 20:
+            advance(page, server, 1)
+            rolled = send_event(page, server, "rollDie")
+            advance(page, server, 2)
+            solved = send_event(page, server, "tapNumber", number=rolled["view"]["level"]["askedNumber"])
+            coins = solved["view"]["activePlayer"]["coins"]
+            advance(page, server, 3)
+            after = send_event(page, server, "levelCompleteFinished")
+            if after["view"]["screen"] == "celebrationOverlay":
+                after = send_event(page, server, "tapWeiter")
+            if after["view"]["screen"] == "treasureScreen" and coins < 20:
+                send_event(page, server, "back")
+                send_event(page, server, "tapActivity", activity="zahlen")
+                send_event(page, server, "tapSubActivity", game="wuerfel")
+        page.reload()
+        expect(main(page)).to_have_attribute("data-screen", "playerSelection", timeout=20000)
+        page.click("[data-testid=player-card][data-player=alexander]")
+        expect(main(page)).to_have_attribute("data-screen", "treasureScreen")
+        page.wait_for_function("() => document.querySelectorAll('#stage > .screen').length === 1")
+        # Bennie lets taps through, so look at the picture: his figure and his bubble stay off both buttons.
+        bennie = page.locator(".guide-bennie").bounding_box()
+        assert bennie
+        for tier in ["fiveMinutes", "twelveMinutes"]:
+            box = page.locator(f"[data-testid=tier-{tier}]").bounding_box()
+            assert box["y"] + box["height"] <= 844, (tier, box)
+            overlaps = not (box["x"] + box["width"] <= bennie["x"] or bennie["x"] + bennie["width"] <= box["x"]
+                            or box["y"] + box["height"] <= bennie["y"] or bennie["y"] + bennie["height"] <= box["y"])
+            assert not overlaps, (tier, box, bennie)
+    finally:
+        context.close()
