@@ -127,13 +127,13 @@ const home = {
       h("header", { class: "home-top" },
         sound,
         plaque(ui.t("homeTitle"), { className: "plaque-large" }),
+        // Siblings hand over here: the turn ends on home, and "Wer spielt heute?" asks again.
+        h("button", { type: "button", class: "wood-button who-plays", data: { testid: "change-player" }, onclick: () => ui.send("changePlayer") },
+          h("span", { class: "who-avatar" }), h("span", {}, ui.t("changePlayer"))),
         woodIconButton("settings-button", "Elternbereich", "settings", () => ui.send("tapSettings"))),
       h("div", { class: "signs" }),
       h("div", { class: "chest-area" }, chest, h("p", { class: "chest-coins", data: { testid: "home-coins" } })),
       h("div", { class: "home-bottom" },
-        // Siblings hand over here: the turn ends on home, and "Wer spielt heute?" asks again.
-        h("button", { type: "button", class: "wood-button who-plays", data: { testid: "change-player" }, onclick: () => ui.send("changePlayer") },
-          h("span", { class: "who-avatar" }), h("span", {}, ui.t("changePlayer"))),
         // Paid film time left unwatched (a sibling's turn, a reload, the day's end) waits here for its child.
         h("button", {
           type: "button", class: "resume-film", hidden: true, data: { testid: "resume-film" },
