@@ -3,11 +3,15 @@
 // flight, scheduled events…) and sends what the child or the parent did. It keeps no game rule of its own.
 import { timeZone as currentTimeZone } from "./app.js";
 import { preference } from "./motion.js";
-import { Narrator, playSound, setAudioEnabled, unlockAudio } from "./kids/audio.js";
-import { playConfetti, stopConfetti } from "./kids/confetti.js";
+import { Narrator, playSound, setAudioEnabled } from "./kids/audio.js";
+import { playConfetti } from "./kids/confetti.js";
 import { h, newEventID, wait } from "./kids/dom.js";
+import { holdForTimeUp, pauseVideo, syncVideo } from "./kids/film.js";
+import { flyCoin, syncCelebration } from "./kids/moments.js";
 import { parentMessage, parentScreens, showGateMessage } from "./kids/parent.js";
-import { rollDie, screens, setFilmPlaying, setLoadingProgress, setTraceProgress, celebrationCard } from "./kids/screens.js";
+import { confirmDialog, parentNotice, upload } from "./kids/parent-tools.js";
+import { rollDie, screens, setLoadingProgress, setTraceProgress } from "./kids/screens.js";
+import { watchPage, watchPuzzleRoom } from "./kids/watch.js";
 
 const $ = (selector) => document.querySelector(selector);
 const main = $("#kids");
@@ -74,9 +78,9 @@ function motionStep(name, id) {
 }
 
 /** A keyframe from an appearance (opacity and scale). */
-const scaled = (appearance) => ({ opacity: appearance.opacity, transform: `scale(${appearance.scale})` });
 
 /** Seconds from the server's report intervals, in milliseconds. */
+const scaled = (appearance) => ({ opacity: appearance.opacity, transform: `scale(${appearance.scale})` });
 const every = (name) => state.catalog.timing[name] * 1000;
 
 // MARK: Speech bubble
@@ -104,10 +108,11 @@ function typewrite(target, text) {
       clearInterval(typing);
       target.textContent = text;
     }
-  }, 38);
+  }, every("typewriterSecondsPerCharacter"));
 }
 
 const narrator = new Narrator({
+  holdMs: () => every("bubbleHoldSeconds"),
   show(line) {
     const holder = state.celebration ? state.celebration.querySelector(".celebration-bubble") : bubble;
     holder.hidden = false;
@@ -202,7 +207,7 @@ async function deliver(path, payload, { background = false } = {}) {
 
 /** A request the server did not understand: parents get a plain message, children see nothing. */
 function problem(code) {
-  if (state.view && state.view.screen === "parentDashboard") parentNotice(parentMessage(code, ui), "error");
+  if (state.view && state.view.screen === "parentDashboard") parentNotice(page, parentMessage(code, ui), "error");
   else if (code) console.warn("Waldabenteuer: request refused", code);
 }
 
@@ -258,14 +263,14 @@ async function apply(body, { refusedCode = null, background = false } = {}) {
   prepare(effects);
   const timeUp = effects.find((e) => e.type === "videoTimeUp");
   if (timeUp && state.current && state.current.kind === "videoPlaying") {
-    await holdForTimeUp(timeUp, effects);
+    await holdForTimeUp(page, timeUp, effects);
     render(view);
     perform(effects.filter((e) => e.type !== "speak" && e.type !== "sound"));
   } else {
     render(view);
     perform(effects);
   }
-  if (refusedCode && view.screen === "parentDashboard") parentNotice(parentMessage(refusedCode, ui), "error");
+  if (refusedCode && view.screen === "parentDashboard") parentNotice(page, parentMessage(refusedCode, ui), "error");
 }
 
 function prepare(effects) {
@@ -319,7 +324,7 @@ function perform(effects) {
         setLoadingProgress(state.loadingBar || (element && element.querySelector(".loading-bar")), effect.value);
         break;
       case "coinsChanged":
-        if (effect.amount > 0 && effect.reason === "earned") flyCoin();
+        if (effect.amount > 0 && effect.reason === "earned") flyCoin(page);
         break;
       case "confetti":
         if (!reduced()) playConfetti($("#confetti"), { amount: celebrating ? 1 : 0.35, duration: motionStep("kidsCelebration", "confetti").duration });
@@ -347,10 +352,10 @@ function perform(effects) {
         if (element) hintPuzzleCell(element, effect.value, effect.seconds || 0);
         break;
       case "pauseVideoTimer":
-        pauseVideo(true);
+        pauseVideo(page, true);
         break;
       case "resumeVideoTimer":
-        pauseVideo(false);
+        pauseVideo(page, false);
         break;
       case "videoOneMinuteWarning":
         if (state.video.clock) {
@@ -366,7 +371,7 @@ function perform(effects) {
         schedule(effect.event, effect.seconds || 0);
         break;
       case "settingsChanged":
-        if (state.view.screen === "parentDashboard") parentNotice("Gespeichert.", "ok");
+        if (state.view.screen === "parentDashboard") parentNotice(page, "Gespeichert.", "ok");
         break;
       default:
         // transition (drawn by render), save, gateInput, gateNewQuestion (in the view), playTimeStage, refused.
@@ -433,9 +438,9 @@ function render(view) {
   main.dataset.audio = String(view.audioEnabled);
   $("#guide").dataset.place = GUIDE_PLACES[kind] || "corner";
   $("#guide").setAttribute("aria-hidden", String(GUIDE_PLACES[kind] === "hidden"));
-  syncCelebration(view);
+  syncCelebration(page, view);
   syncLoading(view);
-  syncVideo(view, kind);
+  syncVideo(page, view, kind);
   const enteredPlay = view.screen === "playing" && (!previous || previous.screen !== "playing"
     || (previous.level && view.level && previous.level.level !== view.level.level));
   if (enteredPlay) resetIdle();
@@ -487,46 +492,6 @@ function leave(old) {
   if (old.kind === "loading") state.loadingBar = null;
 }
 
-function syncCelebration(view) {
-  const layer = $("#celebration-layer");
-  const want = view.screen === "celebrationOverlay";
-  const activity = state.current && state.current.kind === "activity" ? state.current.element : null;
-  if (activity) {
-    activity.classList.toggle("is-dimmed", want);
-    // Under the card nothing can be reached: only "Weiter" closes it.
-    activity.inert = want;
-  }
-  if (want && !state.celebration) {
-    const card = celebrationCard(view, ui);
-    layer.textContent = "";
-    layer.append(card);
-    layer.hidden = false;
-    layer.dataset.coins = view.activePlayer ? String(view.activePlayer.coins) : "";
-    state.celebration = card;
-    const entrance = motionStep("kidsCelebration", "card");
-    if (!reduced() && card.animate && entrance) {
-      card.animate([scaled(entrance.from), scaled(entrance.to)], { duration: entrance.duration, easing: entrance.easing });
-    }
-    card.querySelector(".weiter").focus({ preventScroll: true });
-  } else if (!want && state.celebration) {
-    const card = state.celebration;
-    state.celebration = null;
-    const close = () => {
-      if (state.celebration) return;
-      layer.hidden = true;
-      layer.textContent = "";
-    };
-    if (reduced() || !card.animate) return close();
-    layer.classList.add("is-leaving");
-    const exit = motionStep("kidsCelebrationExit", "card");
-    card.animate([scaled(exit.from), scaled(exit.to)], { duration: exit.duration, easing: exit.easing, fill: "forwards" })
-      .finished.catch(() => null).then(() => {
-        layer.classList.remove("is-leaving");
-        close();
-      });
-  }
-}
-
 // MARK: Loading ticks
 
 function syncLoading(view) {
@@ -564,151 +529,6 @@ function resetIdle() {
   }, seconds * 1000));
 }
 
-// MARK: Coin flight
-
-function flyCoin() {
-  const element = state.current && state.current.element;
-  const bar = element && element.querySelector(".coin-bar");
-  if (!bar) return;
-  const player = state.view.activePlayer;
-  const target = player && player.filledSlots > 0
-    ? bar.querySelectorAll(".coin-slot")[player.filledSlots - 1]
-    : bar.querySelector(".coin-chest:last-child") || bar;
-  if (!target || reduced()) return;
-  const from = (element.querySelector(".die, .trace-box, .tablet, .puzzle-mine .puzzle-grid") || element).getBoundingClientRect();
-  const to = target.getBoundingClientRect();
-  const coin = h("img", { src: "/img/kids/coin.svg", alt: "", class: "flying-coin", "aria-hidden": "true" });
-  document.body.append(coin);
-  target.classList.add("is-arriving");
-  const startX = from.left + from.width / 2 - 32;
-  const startY = from.top + from.height / 2 - 32;
-  const endX = to.left + to.width / 2 - 32;
-  const endY = to.top + to.height / 2 - 32;
-  const flight = motionStep("kidsCoinFlight", "coin");
-  const landing = motionStep("kidsCoinFlight", "slot");
-  const animation = coin.animate([
-    { transform: `translate(${startX}px, ${startY}px) scale(${flight.from.scale})`, opacity: flight.from.opacity },
-    { transform: `translate(${startX}px, ${startY - 40}px) scale(${flight.from.scale})`, opacity: flight.to.opacity, offset: 0.2 },
-    { transform: `translate(${endX}px, ${endY}px) scale(${flight.to.scale})`, opacity: flight.to.opacity },
-  ], { duration: flight.duration, easing: flight.easing, fill: "forwards" });
-  animation.id = "coin-flight";
-  animation.finished.catch(() => null).then(() => {
-    coin.remove();
-    target.classList.remove("is-arriving");
-    if (target.animate) {
-      target.animate([{ transform: `scale(${landing.from.scale})` }, { transform: `scale(${landing.to.scale})` }],
-        { duration: landing.duration, easing: landing.easing });
-    }
-  });
-}
-
-// MARK: Video
-
-function syncVideo(view, kind) {
-  const video = state.video;
-  if (kind !== "videoPlaying") return;
-  if (!video.ticker) {
-    video.ticker = setInterval(() => {
-      if (document.visibilityState === "visible" && !video.over) send("videoTick");
-    }, every("videoTickSeconds"));
-    video.clock.element.dataset.ticking = "true";
-  }
-}
-
-function pauseVideo(paused) {
-  const { clock, player } = state.video;
-  if (clock) clock.setPaused(paused);
-  setFilmPlaying(player, !paused && document.visibilityState === "visible" && !state.video.over, () => {
-    const start = main.querySelector(".video-start");
-    if (start && !state.video.over) start.hidden = false;
-  });
-}
-
-async function holdForTimeUp(effect, effects) {
-  const video = state.video;
-  video.over = true;
-  clearInterval(video.ticker);
-  if (video.player && video.player.tagName === "VIDEO") video.player.pause();
-  if (video.player && video.player.tagName === "IFRAME") video.player.src = "about:blank";
-  if (video.clock) video.clock.finish(t("timeUp"));
-  const overlay = $("#timeup");
-  $("#timeup-text").textContent = t("timeUp");
-  overlay.hidden = false;
-  const fade = motionStep("kidsTimeUp", "overlay");
-  if (!reduced() && overlay.animate) {
-    overlay.animate([{ opacity: fade.from.opacity }, { opacity: fade.to.opacity }], { duration: fade.duration, easing: fade.easing });
-  }
-  for (const each of effects) {
-    if (each.type === "speak") narrator.say(each);
-    if (each.type === "sound") playSound(each.name);
-  }
-  await wait((effect.seconds || 0) * 1000);
-  overlay.hidden = true;
-}
-
-// MARK: Parent area helpers
-
-function parentNotice(text, kind = "info") {
-  const notice = state.current && state.current.element.querySelector(".parent-notice");
-  if (!notice) return;
-  notice.textContent = text;
-  notice.dataset.kind = kind;
-  notice.hidden = false;
-  clearTimeout(notice._timer);
-  if (kind === "ok") notice._timer = setTimeout(() => { notice.textContent = ""; }, 2500);
-}
-
-/** An in-page question ("Video entfernen?") with Abbrechen and a confirming button. */
-function confirmDialog({ title, message, confirm, danger = false, kids = false, onConfirm }) {
-  const previous = document.activeElement;
-  const close = () => {
-    layer.remove();
-    if (previous && previous.focus) previous.focus({ preventScroll: true });
-  };
-  const yes = h("button", { type: "button", class: `parent-button ${danger ? "danger" : "primary"}`, data: { testid: "confirm-yes" }, onclick: () => { close(); onConfirm(); } }, confirm);
-  const no = h("button", { type: "button", class: "parent-button quiet", data: { testid: "confirm-no" }, onclick: close }, t("gateCancel") || "Abbrechen");
-  // A child's question (the puzzle's "Neu anfangen?") gets big buttons, like every child's target.
-  const layer = h("div", { class: `dialog-layer${kids ? " is-kids" : ""}`, data: { testid: "confirm" } },
-    h("div", { class: "dialog", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "dialog-title", "aria-describedby": "dialog-text" },
-      h("h2", { id: "dialog-title", class: "dialog-title" }, title),
-      h("p", { id: "dialog-text", class: "dialog-text" }, message),
-      h("div", { class: "dialog-actions" }, no, yes)));
-  layer.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") close();
-  });
-  main.append(layer);
-  no.focus({ preventScroll: true });
-}
-
-function upload(file, title) {
-  const max = state.view.dashboard ? state.view.dashboard.maxUploadBytes : 0;
-  if (max && file.size > max) {
-    parentNotice(`Das Video ist zu groß (höchstens ${Math.floor(max / (1024 * 1024))} MB).`, "error");
-    return Promise.resolve();
-  }
-  parentNotice("Das Video wird hochgeladen …", "info");
-  return enqueue(async () => {
-    let response;
-    try {
-      response = await fetch(`/api/kids/videos?title=${encodeURIComponent(title)}`, {
-        method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": file.type || "video/mp4", Accept: "application/json", "X-CompletionKit": "1" },
-        body: file,
-      });
-    } catch {
-      parentNotice("Der Server ist gerade nicht erreichbar. Bitte versuche es gleich noch einmal.", "error");
-      return;
-    }
-    const body = await response.json().catch(() => null);
-    if (body && body.view) await apply(body, { refusedCode: response.ok ? null : body.code });
-    if (response.ok) parentNotice("Das Video ist jetzt in der Liste.", "ok");
-    else if (!body || !body.view) {
-      const code = body && body.code ? body.code : response.status === 413 ? "upload_too_large" : response.status === 415 ? "unsupported_video_type" : null;
-      parentNotice(parentMessage(code, ui), "error");
-    }
-  });
-}
-
 // MARK: The screens' helpers
 
 const ui = {
@@ -722,77 +542,20 @@ const ui = {
   say: (line) => narrator.say(line),
   motion: motionStep,
   noInternetLine: () => state.catalog.lines.noInternet,
-  confirm: confirmDialog,
-  upload,
-  parentNotice,
+  confirm: (question) => confirmDialog(page, question),
+  upload: (file, title) => upload(page, file, title),
+  parentNotice: (text, kind) => parentNotice(page, text, kind),
+};
+
+/** What the page's modules (film, moments, parent tools, watchers) share of it. */
+const page = {
+  state, main, tab, ui, narrator, t, send, every, motionStep, reduced, enqueue, apply, refresh, resetIdle,
 };
 
 // MARK: Start
 
-function watchPage() {
-  // Any touch counts as input for the idle prompts, and unlocks sound.
-  const input = () => {
-    unlockAudio();
-    if (state.view && state.view.screen === "playing") resetIdle();
-  };
-  window.addEventListener("pointerdown", input, { capture: true, passive: true });
-  window.addEventListener("keydown", input, { capture: true });
-  document.addEventListener("visibilitychange", () => {
-    if (!state.view) return;
-    if (document.visibilityState === "hidden") {
-      send("appBackgrounded");
-      // The film stops with the clock, at once (the server's answer may come after the page is gone).
-      setFilmPlaying(state.video.player, false);
-    } else {
-      send("appForegrounded");
-    }
-  });
-  const connectivity = () => {
-    main.dataset.online = String(navigator.onLine);
-    refresh();
-  };
-  window.addEventListener("online", connectivity);
-  window.addEventListener("offline", connectivity);
-  const motion = () => {
-    main.dataset.motion = preference();
-    if (reduced()) stopConfetti($("#confetti"));
-  };
-  window.addEventListener("motionpreferencechange", motion);
-  motion();
-  connectivity();
-}
-
-/**
- * Tells the server how large a Puzzle Matching grid this screen holds with child-sized cells: the DU grid's
- * room comes from the style sheet (--du-room, read through a hidden probe), the cell size from --target. The
- * server keeps later levels within it. Sent at the start and whenever a resize changes the answer.
- */
-function watchPuzzleRoom() {
-  const probe = document.createElement("div");
-  probe.className = "puzzle-room-probe";
-  probe.setAttribute("aria-hidden", "true");
-  document.body.append(probe);
-  let reported = null;
-  const report = () => {
-    const style = getComputedStyle(document.documentElement);
-    const target = parseFloat(style.getPropertyValue("--target")) || 96;
-    const chrome = parseFloat(style.getPropertyValue("--du-chrome")) || 0;
-    const fits = Math.max(1, Math.floor((probe.getBoundingClientRect().width - chrome) / target));
-    main.dataset.puzzleRoom = String(fits);
-    if (fits === reported || !state.view) return;
-    reported = fits;
-    send("screenFits", { number: fits });
-  };
-  let pending = 0;
-  window.addEventListener("resize", () => {
-    cancelAnimationFrame(pending);
-    pending = requestAnimationFrame(report);
-  });
-  report();
-}
-
 async function start() {
-  watchPage();
+  watchPage(page);
   const catalog = await getJSON("/api/kids/text");
   state.catalog = catalog;
   // Play time counts while the page is visible: the server says how often to report it.
@@ -801,7 +564,7 @@ async function start() {
   }, every("heartbeatSeconds"));
   document.title = t("homeTitle") || "Waldabenteuer";
   await enqueue(() => deliver("/api/kids/launch", { timeZone, tab, reload: reloaded }));
-  watchPuzzleRoom();
+  watchPuzzleRoom(page);
   main.dataset.ready = "true";
   // /kids#eltern opens the parent area (through the gate, as always).
   if (location.hash === "#eltern") {

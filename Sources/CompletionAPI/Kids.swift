@@ -7,7 +7,7 @@ import KidsGame
 /// `POST /api/kids/events`: one thing the child or the parent did. `type` names the event; the other
 /// fields are read only for the events that need them. Times are the server's, never the client's.
 public struct KidsEventRequest: Codable, Hashable, Sendable {
-  /// loadingTick, selectPlayer, tapActivity, tapSubActivity, tapChest, tapSettings, back, home, rollDie,
+  /// loadingTick, selectPlayer, tapActivity, tapSubActivity, tapChest, tapSettings, resumeUnwatchedVideo, changePlayer, back, home, rollDie,
   /// tapNumber, traceStroke, traceLabyrinth (points), paintCell (cell, colour), eraseCell (cell), resetPuzzle, idle, levelCompleteFinished, tapWeiter, redeem, chooseVideo, videoTick,
   /// gateDigit, gateErase, gateConfirm, openParentDeepLink, appBackgrounded, appForegrounded, setAudio,
   /// screenFits (number: the largest puzzle grid with child-sized cells on this screen),
@@ -129,6 +129,8 @@ public struct KidsView: Codable, Hashable, Sendable {
   public let treasure: KidsTreasureView?
   /// Minutes paid for, waiting for a video to be chosen (videoSelection).
   public let paidMinutes: Int?
+  /// "Du hast 5 Minuten Zeit!" for `paidMinutes` (videoSelection).
+  public let paidTimeLabel: String?
   /// The videos a child may choose (videoSelection).
   public let videos: [KidsVideoView]
   /// The video playing and its clock (videoPlaying).
@@ -143,12 +145,14 @@ public struct KidsView: Codable, Hashable, Sendable {
   public let dailyLimitReached: Bool
   /// The largest puzzle grid the last screen reported room for (`screenFits`); nil before any report.
   public let largestPuzzleGrid: Int?
+  /// Paid video time the active child left unwatched, offered on home ("Weiterschauen"); nil when none.
+  public let unwatchedVideo: KidsUnwatchedVideoView?
 
   public init(
     screen: String, activity: String?, game: String?, players: [KidsPlayerView], activePlayer: KidsPlayerView?,
     signs: [KidsSignView], games: [KidsGameView], level: KidsLevelView?, treasure: KidsTreasureView?, paidMinutes: Int?,
     videos: [KidsVideoView], playback: KidsPlaybackView?, gate: KidsGateView?, dashboard: KidsDashboardView?,
-    audioEnabled: Bool, dailyLimitReached: Bool, largestPuzzleGrid: Int? = nil
+    audioEnabled: Bool, dailyLimitReached: Bool, largestPuzzleGrid: Int? = nil, unwatchedVideo: KidsUnwatchedVideoView? = nil
   ) {
     self.screen = screen
     self.activity = activity
@@ -160,6 +164,7 @@ public struct KidsView: Codable, Hashable, Sendable {
     self.level = level
     self.treasure = treasure
     self.paidMinutes = paidMinutes
+    paidTimeLabel = paidMinutes.map { ScreenText.videoTimeAvailable.text(LineValues(x: $0)) }
     self.videos = videos
     self.playback = playback
     self.gate = gate
@@ -167,6 +172,23 @@ public struct KidsView: Codable, Hashable, Sendable {
     self.audioEnabled = audioEnabled
     self.dailyLimitReached = dailyLimitReached
     self.largestPuzzleGrid = largestPuzzleGrid
+    self.unwatchedVideo = unwatchedVideo
+  }
+}
+
+/// Paid video time a child left unwatched (a sibling's turn, a reload, the parent area, the day's limit).
+public struct KidsUnwatchedVideoView: Codable, Hashable, Sendable {
+  /// The film it was for; nil when the parent has removed it (the child then chooses another).
+  public let video: KidsVideoView?
+  /// Seconds left on its clock.
+  public let remainingSeconds: Double
+  /// "Noch 9 Minuten", as under the clock.
+  public let label: String
+
+  public init(video: KidsVideoView?, remainingSeconds: Double, label: String) {
+    self.video = video
+    self.remainingSeconds = remainingSeconds
+    self.label = label
   }
 }
 
@@ -180,11 +202,17 @@ public struct KidsPlayerView: Codable, Hashable, Sendable {
   public let chests: Int
   /// The home chest: "closed" (0–9), "open" (10–19), "openWithSparkles" (20+).
   public let chest: String
+  /// The coins in words, "1 Münze", "7 Münzen" (the core's one rule for one and many).
+  public let coinsLabel: String
+  /// The child's animal picture, 1…6 (`/img/kids/avatar-N.svg`), the same wherever the child is listed.
+  public let avatar: Int
 
   public init(_ player: PlayerData) {
     id = player.id
     name = player.name
     coins = player.coins
+    coinsLabel = ScreenText.coinCount.text(LineValues(x: player.coins))
+    avatar = player.avatarNumber
     let progress = CoinProgress(coins: player.coins)
     filledSlots = progress.filledSlots
     chests = progress.chests
@@ -348,12 +376,18 @@ public struct KidsTreasureView: Codable, Hashable, Sendable {
 
 /// An approved video.
 public struct KidsVideoView: Codable, Hashable, Sendable {
+  /// Where an uploaded film's file is served (`GET /api/kids/videos/{id}/file`).
+  public static func fileURL(id: String) -> String { "/api/kids/videos/\(id)/file" }
+
   public let id: String
   public let title: String
   /// "youtube" or "upload".
   public let source: String
   /// YouTube's thumbnail (nil for uploads).
   public let thumbnailURL: String?
+  /// For an uploaded film: its file at a moment a second in, whose frame is the film's picture (nil for
+  /// YouTube).
+  public let frameURL: String?
   /// Whether it needs the internet (YouTube).
   public let needsInternet: Bool
   public let addedAt: Date
@@ -363,6 +397,7 @@ public struct KidsVideoView: Codable, Hashable, Sendable {
     title = video.title
     source = video.source.rawValue
     thumbnailURL = video.thumbnailURL
+    frameURL = video.source == .upload ? "\(Self.fileURL(id: video.id))#t=1" : nil
     needsInternet = video.needsInternet
     addedAt = video.addedAt
   }
@@ -434,10 +469,13 @@ public struct KidsDashboardView: Codable, Hashable, Sendable {
     public let difficulty: [String: Double]
     /// Sign → what the difficulty chooses there today, in words ("Zahlen 1–5").
     public let difficultyLabel: [String: String]
+    /// The child's animal picture, 1…6.
+    public let avatar: Int?
 
     public init(
       id: String, name: String, coins: Int, playedMinutes: Int, limitMinutes: Int, band: String, usage: Double,
-      activities: [String: Bool], numberChoiceMode: String, difficulty: [String: Double] = [:], difficultyLabel: [String: String] = [:]
+      activities: [String: Bool], numberChoiceMode: String, difficulty: [String: Double] = [:], difficultyLabel: [String: String] = [:],
+      avatar: Int? = nil
     ) {
       self.id = id
       self.name = name
@@ -450,6 +488,7 @@ public struct KidsDashboardView: Codable, Hashable, Sendable {
       self.numberChoiceMode = numberChoiceMode
       self.difficulty = difficulty
       self.difficultyLabel = difficultyLabel
+      self.avatar = avatar
     }
   }
 
@@ -556,10 +595,30 @@ public struct KidsTimingView: Codable, Hashable, Sendable {
   public let heartbeatSeconds: Double
   public let videoTickSeconds: Double
   public let loadingTickSeconds: Double
+  /// Bennie's bubble types this many seconds per character.
+  public let typewriterSecondsPerCharacter: Double
+  /// A parent-area confirmation stays this long.
+  public let parentNoticeSeconds: Double
+  /// Bennie's bubble stays this long after the last line.
+  public let bubbleHoldSeconds: Double
+  /// The longest child's name and video title the parent area takes.
+  public let maxNameLength: Int
+  public let maxTitleLength: Int
 
-  public init(heartbeatSeconds: Double, videoTickSeconds: Double, loadingTickSeconds: Double) {
+  public init(
+    heartbeatSeconds: Double, videoTickSeconds: Double, loadingTickSeconds: Double,
+    typewriterSecondsPerCharacter: Double = KidsClientTiming.typewriterSecondsPerCharacter,
+    parentNoticeSeconds: Double = KidsClientTiming.parentNoticeSeconds,
+    bubbleHoldSeconds: Double = KidsClientTiming.bubbleHoldSeconds, maxNameLength: Int = GameMachine.maxNameLength,
+    maxTitleLength: Int = GameMachine.maxTitleLength
+  ) {
     self.heartbeatSeconds = heartbeatSeconds
     self.videoTickSeconds = videoTickSeconds
     self.loadingTickSeconds = loadingTickSeconds
+    self.typewriterSecondsPerCharacter = typewriterSecondsPerCharacter
+    self.parentNoticeSeconds = parentNoticeSeconds
+    self.bubbleHoldSeconds = bubbleHoldSeconds
+    self.maxNameLength = maxNameLength
+    self.maxTitleLength = maxTitleLength
   }
 }

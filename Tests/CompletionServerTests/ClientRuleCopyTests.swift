@@ -72,6 +72,8 @@ struct ClientRuleCopyTests {
       #expect(catalog.timing == KidsTimingView(
         heartbeatSeconds: KidsClientTiming.heartbeatSeconds, videoTickSeconds: KidsClientTiming.videoTickSeconds,
         loadingTickSeconds: KidsClientTiming.loadingTickSeconds))
+      #expect(catalog.timing.typewriterSecondsPerCharacter == 0.035 && catalog.timing.parentNoticeSeconds == 2.5)
+      #expect(catalog.timing.maxNameLength == GameMachine.maxNameLength && catalog.timing.maxTitleLength == GameMachine.maxTitleLength)
       #expect(KidsClientTiming.heartbeatSeconds < KidsController.maxHeartbeatGap, "a heartbeat on time always counts whole")
       #expect(Set(catalog.motion.keys) == Set(KidsChoreography.all.map(\.name)))
       #expect(catalog.motion["kidsCelebration"] == ChoreographyPayload(KidsChoreography.celebration, preference: .full))
@@ -94,7 +96,7 @@ struct ClientRuleCopyTests {
       // The report intervals and idle marks, the tier costs and the chest threshold.
       for copy in [
         #"\b15000\b"#, #"\b4000\b"#, #"\b5000\b"#, #"\b250\b"#, #"\[\s*10\s*,\s*(15|20)"#, #"\?\s*10\s*:\s*20"#, #"coins\s*>=\s*\d"#,
-        #"\|\|\s*10\)"#,
+        #"\|\|\s*10\)"#, #"\b2500\b"#, #"\b38\)"#, #"maxlength:\s*"\d+""#,
       ] {
         #expect(Self.matches(copy, in: text).isEmpty, "\(name) copies a rule: \(copy)")
       }

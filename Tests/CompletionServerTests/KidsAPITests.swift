@@ -1,6 +1,7 @@
 import CompletionAPI
 import CompletionServer
 import Foundation
+import KidsGame
 import Testing
 import FluentSQL
 import Vapor
@@ -472,6 +473,56 @@ struct KidsAPITests {
     }
   }
 
+  @Test("A tab that was hidden or closed gives up its place: a page opened seconds later launches (loading, then who plays)")
+  func hiddenTabGivesUpItsPlace() async throws {
+    try await withTestApp(options: Self.options) { client in
+      let family = Family(client: client)
+      try await family.launch(tab: "first")
+      try await family.send("loadingTick") { $0.seconds = 2.5 }
+      try await family.send("selectPlayer") { $0.player = "alexander" }
+      try await family.send("heartbeat") {
+        $0.timeZone = KidsAPITests.quietZone
+        $0.tab = "first"
+      }
+      try await family.send("appBackgrounded") { $0.tab = "first" }
+      let reopened = try await family.launch(tab: "second")
+      #expect(reopened.view.screen == "loading")
+      let asked = try await family.send("loadingTick") { $0.seconds = 2.5 }
+      #expect(asked.view.screen == "playerSelection")
+      // "Wer spielt?" on home hands over without closing the app.
+      try await family.send("selectPlayer") { $0.player = "alexander" }
+      let handOver = try await family.send("changePlayer")
+      #expect(handOver.view.screen == "playerSelection")
+      #expect(handOver.effects.contains { $0.text == "Wie heißt du? Alexander oder Oliver?" })
+      let oliver = try await family.send("selectPlayer") { $0.player = "oliver" }
+      #expect(oliver.view.screen == "home" && oliver.view.activePlayer?.id == "oliver")
+    }
+  }
+
+  @Test("The Content-Security-Policy lets YouTube's thumbnails in, from exactly their host and no other")
+  func thumbnailsPassThePolicy() async throws {
+    try await withTestApp(options: Self.options) { client in
+      let page = try await client.send(.GET, "/kids")
+      let policy = try #require(page.headers.first(name: "Content-Security-Policy"))
+      let images = policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("img-src") }
+      #expect(images == ["img-src 'self' data: blob: https://i.ytimg.com"])
+      #expect(YouTubeLink.thumbnailURL(id: "M7lc1UVf-VE").hasPrefix(YouTubeLink.thumbnailOrigin + "/"))
+    }
+  }
+
+  @Test("/kids#eltern from a cold start: the link sent during loading is kept, and the gate follows the loading screen")
+  func deepLinkFromColdStart() async throws {
+    try await withTestApp(options: Self.options) { client in
+      let family = Family(client: client)
+      let launched = try await family.launch()
+      #expect(launched.view.screen == "loading")
+      let link = try await family.send("openParentDeepLink")
+      #expect(link.view.screen == "loading")
+      let gate = try await family.send("loadingTick") { $0.seconds = 2.5 }
+      #expect(gate.view.screen == "parentGate" && gate.view.gate != nil)
+    }
+  }
+
   @Test("Another account sees its own family: no shared players, coins, videos or files")
   func accountsAreSeparate() async throws {
     try await withTestApp(options: Self.options) { client in
@@ -566,13 +617,19 @@ struct KidsAPITests {
       #expect(playing.view.playback?.src == "/api/kids/videos/\(videoID)/file")
       try await family.refused("back", status: .conflict, code: "video_running")
       try await family.wait(100)
-      // A reload keeps the clock (the server holds it) and stops it until the child is back in front of it.
+      // A reload sends the film home (the seed's recovery rule); the server's clock stops at the launch and
+      // the time left waits on home for the child who paid it.
       let reloaded = try await family.launch()
       #expect(reloaded.view.screen == "loading")
       try await family.send("loadingTick") { $0.seconds = 2.5 }
       try await family.wait(30)
-      let back = try await family.send("selectPlayer") { $0.player = "alexander" }
-      #expect(back.view.screen == "videoPlaying")
+      let home = try await family.send("selectPlayer") { $0.player = "alexander" }
+      #expect(home.view.screen == "home")
+      let waiting = try #require(home.view.unwatchedVideo)
+      #expect(waiting.video?.id == videoID && waiting.remainingSeconds <= 200.5 && waiting.remainingSeconds > 170)
+      #expect(waiting.label == "Noch 4 Minuten")
+      let back = try await family.send("resumeUnwatchedVideo") { $0.online = false }
+      #expect(back.view.screen == "videoPlaying" && back.view.unwatchedVideo == nil)
       #expect(back.effects.contains { $0.type == "resumeVideoTimer" })
       #expect(back.view.playback?.paused == false)
       let left = back.view.playback?.remainingSeconds ?? 0

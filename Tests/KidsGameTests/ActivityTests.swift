@@ -159,7 +159,7 @@ struct ActivityTests {
     #expect(game.state == .levelComplete)
   }
 
-  @Test("Trace mode: the target glows; a poor trace clears with \"Versuch es nochmal.\"; the same number stays")
+  @Test("Trace mode: the target glows; a poor trace clears with encouragement (\"Fast! Mal die 5 nochmal.\"); the same number stays")
   func traceMode() {
     var game = Game()
     game.toActivitySelection()
@@ -170,7 +170,7 @@ struct ActivityTests {
     // A short dash in a corner, far from every number.
     let miss = game.send(.traceStroke([TracePoint(x: 0.95, y: 0.95), TracePoint(x: 0.99, y: 0.99)], at: game.later()))
     #expect(miss.contains(.clearTrace))
-    #expect(miss.spoken == ["Versuch es nochmal."])
+    #expect(miss.spoken == ["Fast! Mal die \(target) nochmal."])
     #expect(game.machine.activity?.askedNumber == target)
     if case .numberChoice(let round) = game.machine.activity?.round { #expect(round.strokes.isEmpty && round.wrongAttempts == 1) }
     #expect(game.send(.tapNumber(target, at: game.later())).refusals == [.wrongMode])

@@ -74,6 +74,46 @@ struct AdaptiveDifficultyTests {
     #expect(difficulty.level < before)
   }
 
+  @Test("Bonuses piled up while changes wait, or quits at once, move one band and no further")
+  func oneBandPerStep() {
+    // Quick clean levels inside the 60 s lockout pile up bonuses: the wide paths (60 px) go to the middle
+    // band (44 px), not straight to the narrowest (36 px).
+    var climbing = AdaptiveDifficulty()
+    for offset in [0.0, 5, 10] { _ = climbing.record(Self.solved(30, mistakes: 2, pauses: 1, at: offset)) }
+    #expect(climbing.level == 0.25)
+    #expect(climbing.labyrinthTolerance == 60)
+    for index in 0..<12 { #expect(climbing.record(Self.solved(5, at: 11 + 5 * Double(index))).changedTo == nil) }
+    #expect(climbing.record(Self.solved(5, at: 71)).changedTo == 0.69)
+    #expect(climbing.labyrinthTolerance == 44)
+    // Four quits piled up at the top: one band down (to 0.4, 44 px paths), not to the floor.
+    var falling = AdaptiveDifficulty()
+    for offset in [0.0, 5, 10] { _ = falling.record(Self.solved(5, at: offset)) }
+    for offset in [70.0, 75, 80] { _ = falling.record(Self.solved(5, at: offset)) }
+    #expect(falling.level == 0.9)
+    for offset in [81.0, 82, 83] { #expect(falling.recordQuit(at: at(offset)) == nil) }
+    #expect(falling.recordQuit(at: at(141)) == 0.4)
+    #expect(falling.labyrinthTolerance == 44)
+  }
+
+  @Test("Property: over any run of levels and quits, each change crosses at most one band edge")
+  func oneBandProperty() async {
+    let step = zip(Gen.int(in: 0...120), Gen.int(in: 0...6), Gen.int(in: 0...3), Gen.int(in: 0...200), Gen.int(in: 0...4))
+    await propertyCheck(count: 300, input: step.array(of: 1...120)) { steps in
+      var difficulty = AdaptiveDifficulty()
+      var now = 0.0
+      for (seconds, mistakes, pauses, gap, kind) in steps {
+        now += Double(gap)
+        let before = AdaptiveDifficulty.band(of: difficulty.level)
+        if kind == 0 {
+          _ = difficulty.recordQuit(at: at(now))
+        } else {
+          _ = difficulty.record(Self.solved(Double(seconds), mistakes: mistakes, pauses: pauses, at: now))
+        }
+        #expect(abs(AdaptiveDifficulty.band(of: difficulty.level) - before) <= 1, "\(before) → \(difficulty.level)")
+      }
+    }
+  }
+
   @Test("The parent's reset starts again at 0.3")
   func reset() {
     var difficulty = AdaptiveDifficulty()

@@ -41,6 +41,26 @@ struct FamilyTests {
     #expect(game.send(.back).transitions == [.playerSelection])
   }
 
+  @Test("Each child keeps their own animal picture when a sibling is removed; a new child gets one no sibling has")
+  func avatarsStayPerChild() {
+    var game = Game()
+    game.toParentDashboard()
+    game.send(.parent(.addPlayer(name: "Mia")))
+    game.send(.parent(.addPlayer(name: "Ben")))
+    let before = Dictionary(uniqueKeysWithValues: game.machine.data.players.map { ($0.id, $0.avatarNumber) })
+    #expect(before == ["alexander": 1, "oliver": 2, "mia": 3, "ben": 4])
+    game.send(.parent(.removePlayer(player: "oliver")))
+    #expect(game.machine.data.player("mia")?.avatarNumber == 3)
+    #expect(game.machine.data.player("ben")?.avatarNumber == 4)
+    // The freed picture goes to the next new child; the others keep theirs.
+    game.send(.parent(.addPlayer(name: "Lea")))
+    #expect(game.machine.data.player("lea")?.avatarNumber == 2)
+    // An older save without pictures: one made from the id, the same at any place in the list.
+    let old = PlayerData(id: "kim", name: "Kim")
+    #expect(old.avatarNumber == PlayerData(id: "kim", name: "Kim").avatarNumber)
+    #expect((1...PlayerData.avatarCount).contains(old.avatarNumber))
+  }
+
   @Test("Family commands need the parent gate")
   func familyNeedsGate() {
     var game = Game()
@@ -104,15 +124,17 @@ struct FamilyTests {
     #expect(game.send(.playTimeUpdated(minutesToday: 49)).spoken == ["Bald machen wir eine Pause."])
   }
 
-  @Test("Restoring with the video clock: time left plays on, time up goes home; without it, the seed's rule")
+  @Test("Restoring with the video clock: home, the time left kept for the child; time up owes nothing; without it, the seed's rule")
   func restoreVideo() throws {
     var game = Game(coins: 10)
     game.toVideoPlaying()
     let saved = try game.machine.encoded()
     let (kept, keptNote) = GameMachine.restore(from: saved, seed: 1, videoClockAt: at(60))
-    #expect(kept.state == .videoPlaying && keptNote.outcome == .restored)
+    #expect(kept.state == .home && keptNote.outcome == .movedToSafeState)
+    #expect(kept.data.player("alexander")?.unwatchedVideo?.timer.remaining(at: at(999)) == 240)
     let (ended, endedNote) = GameMachine.restore(from: saved, seed: 1, videoClockAt: at(301))
     #expect(ended.state == .home && endedNote.outcome == .movedToSafeState)
+    #expect(ended.data.player("alexander")?.unwatchedVideo == nil)
     let (seedRule, _) = GameMachine.restore(from: saved, seed: 1)
     #expect(seedRule.state == .home)
   }

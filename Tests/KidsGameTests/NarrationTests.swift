@@ -64,6 +64,29 @@ struct NarrationTests {
     #expect(Narration.fill("Noch [X] Münzen!", with: LineValues(x: Int.max)) == "Noch \(Int.max) Münzen!")
   }
 
+  @Test("One and many, from one rule: every count from 0 to 30 in the lines and on screen")
+  func singularAndPlural() {
+    for count in 0...30 {
+      let screen = ScreenText.coinCount.text(LineValues(x: count))
+      #expect(screen == (count == 1 ? "1 Münze" : "\(count) Münzen"))
+      #expect(ScreenText.videoTimeAvailable.text(LineValues(x: count)) == (count == 1 ? "Du hast 1 Minute Zeit!" : "Du hast \(count) Minuten Zeit!"))
+      #expect(Narration.counted(count, " Münzen", spoken: false) == screen)
+      let missing = Narration.lines(for: .chestClosed, LineValues(x: count)).map(\.text)
+      let spoken = count == 0 ? "keine Münzen" : count == 1 ? "eine Münze" : "\(count) Münzen"
+      #expect(missing == ["Noch \(spoken)!"])
+      let treasure = Narration.lines(for: .treasureBelowTen, LineValues(x: count, y: 10 - count)).map(\.text)
+      #expect(treasure.first?.hasPrefix("Wir haben \(spoken).") == true, "\(treasure)")
+      let many = Narration.lines(for: .coinsMore, LineValues(x: count)).map(\.text)
+      #expect(many.first?.hasPrefix("Wir haben \(count == 0 ? "keine" : count == 1 ? "eine" : String(count)) Goldmünze\(count == 1 ? "" : "n")!") == true)
+      for line in missing + treasure + many {
+        #expect(LanguageRules.violations(in: line).isEmpty, "\(line)")
+      }
+    }
+    #expect(Narration.lines(for: .chestClosed, LineValues(x: 1)).map(\.text) == ["Noch eine Münze!"])
+    // Only a counted noun agrees: other numbers stay digits.
+    #expect(Narration.fill("Zeig mir die [N]!", with: LineValues(n: 1)) == "Zeig mir die 1!")
+  }
+
   @Test("Speakers and order follow the script")
   func speakers() {
     let home = Narration.templates(for: .homeFirstVisit)

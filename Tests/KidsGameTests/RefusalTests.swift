@@ -26,6 +26,9 @@ struct RefusalTests {
     ("tapPuzzle", .tapSubActivity(.puzzleMatching)),
     ("tapChest", .tapChest),
     ("tapSettings", .tapSettings),
+    ("changePlayer", .changePlayer),
+    // Nobody in these fixtures has unwatched video time: refused everywhere.
+    ("resumeFilm", .resumeUnwatchedVideo(online: true, at: at(506))),
     ("back", .back),
     ("home", .home),
     ("rollDie", .rollDie(at: at(500))),
@@ -53,14 +56,15 @@ struct RefusalTests {
   static let withPlayer: Set<String> = lifecycle.union(["playTime"])
 
   static let cases: [StateCase] = [
-    .init(state: .loading, setup: { Game() }, accepted: lifecycle.union(["loadingTick"])),
+    // The parent's link from a cold start waits for the end of the loading screen.
+    .init(state: .loading, setup: { Game() }, accepted: lifecycle.union(["loadingTick", "deepLink"])),
     .init(
       state: .playerSelection,
       setup: { .reached { $0.toPlayerSelection() } }, accepted: lifecycle.union(["selectPlayer", "deepLink"])),
     .init(
       state: .home,
       setup: { .reached(coins: 12) { $0.toHome() } },
-      accepted: withPlayer.union(["tapRaetsel", "tapZahlen", "tapChest", "tapSettings", "deepLink"])),
+      accepted: withPlayer.union(["tapRaetsel", "tapZahlen", "tapChest", "tapSettings", "changePlayer", "deepLink"])),
     .init(
       state: .activitySelection(.zahlen),
       setup: { .reached { $0.toActivitySelection() } }, accepted: withPlayer.union(["tapWuerfel", "back", "home", "deepLink"])),

@@ -135,10 +135,11 @@ def test_a_child_copies_the_pattern_and_earns_the_coin(page, server):
     expect(cell).to_have_attribute("aria-label", f"Reihe {row}, Feld {column}: leer")
     expect(stage(page)).to_have_attribute("data-filled", "1")
 
-    # Reset asks first: Abbrechen keeps the leaves, "Neu anfangen" clears them.
+    # Reset asks first: "Nein, weiterspielen" keeps the leaves, "Neu anfangen" clears them.
     page.click("[data-testid=puzzle-reset]")
     dialog = page.locator("[data-testid=confirm]")
     expect(dialog).to_be_visible()
+    expect(page.locator("[data-testid=confirm-no]")).to_have_text("Nein, weiterspielen")
     expect(dialog.locator(".dialog-title")).to_have_text("Neu anfangen?")
     expect(dialog.locator(".dialog-text")).to_have_text("Alle Blätter kommen weg.")
     expect(page.locator("[data-testid=confirm-yes]")).to_have_text("Neu anfangen")

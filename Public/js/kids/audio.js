@@ -73,9 +73,11 @@ function sayAloud(text, cancel) {
  * once the queue is empty. Lines of one response follow each other; a new screen may `clear()` the queue.
  */
 export class Narrator {
-  constructor({ show, hide }) {
+  constructor({ show, hide, holdMs }) {
     this.show = show;
     this.hide = hide;
+    // How long the last line stays (the server's bubbleHoldSeconds).
+    this.holdMs = holdMs;
     this.queue = [];
     this.running = false;
     this.generation = 0;
@@ -132,7 +134,7 @@ export class Narrator {
     // The last line stays a moment longer, then the bubble goes.
     this.hideTimer = setTimeout(() => {
       if (!this.running) this.hide();
-    }, 2500);
+    }, this.holdMs());
   }
 }
 

@@ -81,7 +81,7 @@ function section(title, ...children) {
   return h("section", { class: "parent-section" }, h("h2", { class: "parent-heading" }, title), ...children);
 }
 
-function playerCard(card, view, index, ui) {
+function playerCard(card, view, ui) {
   const send = (type, fields) => ui.send(type, { player: card.id, ...fields });
   const usage = Math.max(0, card.usage);
   // The server says which signs have no games yet: the child sees them locked, so their switch is off
@@ -124,7 +124,7 @@ function playerCard(card, view, index, ui) {
     onchange: (event) => send("setDailyLimit", { number: Number(event.target.value) }),
   }, view.dashboard.limitOptions.map((minutes) => h("option", { value: String(minutes), selected: minutes === card.limitMinutes }, `${minutes} min`)));
   limit.value = String(card.limitMinutes);
-  const nameInput = h("input", { type: "text", class: "parent-input", value: card.name, maxlength: "20", "aria-label": "Neuer Name", data: { testid: "rename-input" } });
+  const nameInput = h("input", { type: "text", class: "parent-input", value: card.name, maxlength: String(ui.catalog.timing.maxNameLength), "aria-label": "Neuer Name", data: { testid: "rename-input" } });
   const renameForm = h("form", {
     class: "rename-form", hidden: true,
     onsubmit: (event) => {
@@ -134,7 +134,7 @@ function playerCard(card, view, index, ui) {
   }, nameInput, h("button", { type: "submit", class: "parent-button primary small", data: { testid: "rename-save" } }, "Speichern"));
   return h("article", { class: "parent-player", data: { testid: "player-card", player: card.id, band: card.band } },
     h("header", { class: "parent-player-head" },
-      art(`avatar-${(index % 6) + 1}`, { className: "parent-avatar", width: 64, height: 64 }),
+      art(`avatar-${card.avatar}`, { className: "parent-avatar", width: 64, height: 64 }),
       h("h2", { class: "parent-player-name" }, card.name),
       h("div", { class: "parent-player-actions" },
         h("button", {
@@ -192,7 +192,7 @@ function videoRow(video, ui) {
 
 function addVideoForms(view, ui) {
   const link = h("input", { type: "text", inputmode: "url", spellcheck: "false", autocapitalize: "off", class: "parent-input", id: "video-link", placeholder: "https://www.youtube.com/watch?v=…", data: { testid: "video-link" }, autocomplete: "off" });
-  const title = h("input", { type: "text", class: "parent-input", id: "video-title", maxlength: "80", data: { testid: "video-title" }, autocomplete: "off" });
+  const title = h("input", { type: "text", class: "parent-input", id: "video-title", maxlength: String(ui.catalog.timing.maxTitleLength), data: { testid: "video-title" }, autocomplete: "off" });
   const paste = navigator.clipboard && navigator.clipboard.readText
     ? h("button", {
       type: "button", class: "parent-button quiet small",
@@ -226,7 +226,7 @@ function addVideoForms(view, ui) {
     },
   });
   const pick = h("label", { class: "file-pick" }, file, h("span", { class: "parent-button quiet small" }, "Datei auswählen"), fileName);
-  const uploadTitle = h("input", { type: "text", class: "parent-input", id: "upload-title", maxlength: "80", data: { testid: "upload-title" }, autocomplete: "off" });
+  const uploadTitle = h("input", { type: "text", class: "parent-input", id: "upload-title", maxlength: String(ui.catalog.timing.maxTitleLength), data: { testid: "upload-title" }, autocomplete: "off" });
   const uploadForm = h("form", {
     class: "add-video", data: { testid: "upload-form" },
     onsubmit: (event) => {
@@ -271,9 +271,9 @@ const dashboard = {
     const playersKey = JSON.stringify([view.dashboard.players, view.signs.map((s) => s.title)]);
     if (players.dataset.key !== playersKey) {
       players.dataset.key = playersKey;
-      const addName = h("input", { type: "text", class: "parent-input", maxlength: "20", placeholder: "Name", "aria-label": "Name des Kindes", data: { testid: "new-player-name" } });
+      const addName = h("input", { type: "text", class: "parent-input", maxlength: String(ui.catalog.timing.maxNameLength), placeholder: "Name", "aria-label": "Name des Kindes", data: { testid: "new-player-name" } });
       fill(players,
-        view.dashboard.players.map((card, index) => playerCard(card, view, index, ui)),
+        view.dashboard.players.map((card) => playerCard(card, view, ui)),
         h("form", {
           class: "add-player", data: { testid: "add-player-form" },
           onsubmit: (event) => {

@@ -4,26 +4,10 @@
 import { art, fill, h, setData, setText } from "./dom.js";
 import { TraceBox } from "./trace.js";
 import { LabyrinthBoard } from "./labyrinth.js";
-import { CountdownClock } from "./clock.js";
-
-/** The die tumbles this long after `dieRolled` (the number buttons wait for it). */
+import { avatarOf, backButton, lockOverlay, plaque, woodIconButton } from "./pieces.js";
+import { filmPicture, treasureScreen, videoSelection, videoPlaying } from "./video.js";
 
 // MARK: Shared pieces
-
-function plaque(text, { testid, tag = "h1", className = "" } = {}) {
-  return h(tag, { class: `plaque ${className}`.trim(), data: testid ? { testid } : {} }, text);
-}
-
-function woodIconButton(name, label, testid, onclick) {
-  return h("button", { type: "button", class: "icon-button", "aria-label": label, title: label, data: { testid }, onclick },
-    art(name, { width: 96, height: 96 }));
-}
-
-/** "Zurück" as a wooden button with the arrow. */
-function backButton(ui, testid = "back-button") {
-  return h("button", { type: "button", class: "wood-button back-wood", data: { testid }, onclick: () => ui.send("back") },
-    art("back-button", { className: "wood-button-icon", width: 56, height: 56 }), h("span", {}, ui.t("back")));
-}
 
 /** The coin bar: a slot per coin of a chest, filled to `filledSlots`, then a chest for every full one. */
 export function coinBar(ui) {
@@ -39,7 +23,7 @@ export function updateCoinBar(bar, player, ui) {
   const previous = Number(bar.dataset.filled);
   setData(bar, "filled", filled);
   setData(bar, "coins", player.coins);
-  bar.setAttribute("aria-label", ui.t("coinCount", { X: player.coins }));
+  bar.setAttribute("aria-label", player.coinsLabel);
   bar.querySelectorAll(".coin-slot").forEach((slot, index) => slot.classList.toggle("is-filled", index < filled));
   const chests = bar.querySelector(".coin-chests");
   if (Number(bar.dataset.chests) !== player.chests || chests.childElementCount !== player.chests) {
@@ -79,10 +63,6 @@ function gameIcon(game) {
   const holder = h("span", { class: "game-icon", "aria-hidden": "true" });
   holder.innerHTML = icons[game] || icons.wuerfel;
   return holder;
-}
-
-function lockOverlay() {
-  return art("sign-locked", { className: "lock-overlay" });
 }
 
 // MARK: Loading
@@ -127,10 +107,10 @@ const playerSelection = {
     fill(list, view.players.map((player, index) =>
       h("button", {
         type: "button", class: "player-card", data: { player: player.id, testid: "player-card" },
-        "aria-label": `${player.name}, ${ui.t("coinCount", { X: player.coins })}`,
+        "aria-label": `${player.name}, ${player.coinsLabel}`,
         onclick: () => ui.send("selectPlayer", { player: player.id }),
       },
-      art(`avatar-${(index % 6) + 1}`, { className: "player-avatar", width: 120, height: 120 }),
+      art(avatarOf(player), { className: "player-avatar", width: 120, height: 120 }),
       h("span", { class: "player-name" }, player.name),
       h("span", { class: "player-coins" }, art("coin", { className: "coin-icon" }), h("span", {}, String(player.coins))))));
   },
@@ -147,9 +127,18 @@ const home = {
       h("header", { class: "home-top" },
         sound,
         plaque(ui.t("homeTitle"), { className: "plaque-large" }),
+        // Siblings hand over here: the turn ends on home, and "Wer spielt heute?" asks again.
+        h("button", { type: "button", class: "wood-button who-plays", data: { testid: "change-player" }, onclick: () => ui.send("changePlayer") },
+          h("span", { class: "who-avatar" }), h("span", {}, ui.t("changePlayer"))),
         woodIconButton("settings-button", "Elternbereich", "settings", () => ui.send("tapSettings"))),
       h("div", { class: "signs" }),
-      h("div", { class: "chest-area" }, chest, h("p", { class: "chest-coins", data: { testid: "home-coins" } })));
+      h("div", { class: "chest-area" }, chest, h("p", { class: "chest-coins", data: { testid: "home-coins" } })),
+      h("div", { class: "home-bottom" },
+        // Paid film time left unwatched (a sibling's turn, a reload, the day's end) waits here for its child.
+        h("button", {
+          type: "button", class: "resume-film", hidden: true, data: { testid: "resume-film" },
+          onclick: () => ui.send("resumeUnwatchedVideo", { online: navigator.onLine }),
+        })));
   },
   update(element, view, ui) {
     const sound = element.querySelector(".sound-button");
@@ -196,8 +185,25 @@ const home = {
         state === "openWithSparkles" ? h("span", { class: "sparkles", "aria-hidden": "true" }, h("i"), h("i"), h("i"), h("i"), h("i")) : null);
     }
     const coins = element.querySelector(".chest-coins");
-    setText(coins, player ? ui.t("coinCount", { X: player.coins }) : "");
+    setText(coins, player ? player.coinsLabel : "");
     if (player) setData(coins, "coins", player.coins);
+    const avatar = element.querySelector(".who-avatar");
+    const avatarName = player ? avatarOf(player) : "";
+    if (avatar.dataset.avatar !== avatarName) {
+      avatar.dataset.avatar = avatarName;
+      fill(avatar, player ? art(avatarName, { className: "who-avatar-img", width: 56, height: 56 }) : null);
+    }
+    const resume = element.querySelector(".resume-film");
+    const unwatched = view.unwatchedVideo;
+    const resumeKey = unwatched ? JSON.stringify([unwatched.video && unwatched.video.id, unwatched.label, navigator.onLine]) : "";
+    if (resume.dataset.key !== resumeKey) {
+      resume.dataset.key = resumeKey;
+      resume.hidden = !unwatched;
+      fill(resume, unwatched
+        ? [h("span", { class: "resume-picture" }, filmPicture(unwatched.video || { needsInternet: false })),
+          h("span", { class: "resume-text" }, h("span", { class: "resume-title" }, ui.t("resumeFilm")), h("span", { class: "resume-time" }, unwatched.label))]
+        : []);
+    }
   },
 };
 
@@ -573,7 +579,7 @@ export function celebrationCard(view, ui) {
   const coins = view.activePlayer ? view.activePlayer.coins : 0;
   const weiter = h("button", { type: "button", class: "weiter", data: { testid: "weiter" }, onclick: () => ui.send("tapWeiter") }, ui.t("weiter"));
   return h("div", { class: "celebration-card", role: "dialog", "aria-modal": "true", "aria-labelledby": "celebration-title", data: { testid: "celebration-card" } },
-    h("p", { class: "celebration-coins", id: "celebration-title" }, art("coin", { className: "coin-icon" }), h("span", {}, ui.t("coinCount", { X: coins }))),
+    h("p", { class: "celebration-coins", id: "celebration-title" }, art("coin", { className: "coin-icon" }), h("span", {}, view.activePlayer ? view.activePlayer.coinsLabel : "")),
     h("div", { class: "celebration-bubble", data: { testid: "celebration-line" } }, h("p", { class: "bubble-text" })),
     h("div", { class: "celebration-friends" },
       art("lemming-excited", { className: "lemming l1" }),
@@ -583,196 +589,7 @@ export function celebrationCard(view, ui) {
     weiter);
 }
 
-// MARK: Treasure
-
-function tierButton(tier, ui) {
-  const label = tier === "fiveMinutes" ? ui.t("fiveMinutesButton") : ui.t("twelveMinutesButton");
-  const cost = ui.catalog.tiers[tier].cost;
-  return h("button", {
-    type: "button", class: "tier", data: { tier, testid: `tier-${tier}` },
-    onclick: (event) => {
-      if (event.currentTarget.getAttribute("aria-disabled") === "true") return;
-      ui.send("redeem", { tier, online: navigator.onLine });
-    },
-  },
-  h("span", { class: "tier-play", "aria-hidden": "true" }),
-  h("span", { class: "tier-label" }, label),
-  h("span", { class: "tier-cost" }, art("coin", { className: "coin-icon" }), ui.t("coinCount", { X: cost })),
-  tier === "twelveMinutes" ? h("span", { class: "tier-badges", "aria-hidden": "true" }, h("span", { class: "badge" }, ui.t("bonusBadge")), h("span", { class: "badge badge-soft" }, ui.t("bonusMinutesBadge"))) : null,
-  lockOverlay());
-}
-
-const treasureScreen = {
-  build(view, ui) {
-    return h("section", { class: "screen screen-treasure" },
-      h("header", { class: "plain-top" }, backButton(ui)),
-      h("div", { class: "treasure-body" },
-        h("p", { class: "treasure-count plaque", data: { testid: "treasure-coins" } }, art("coin", { className: "coin-icon" }), h("span", {})),
-        h("div", { class: "treasure-chest" }, h("span", { class: "chest-glow", "aria-hidden": "true" }), art("chest-closed", { className: "chest-img" })),
-        h("div", { class: "tiers" }, tierButton("fiveMinutes", ui), tierButton("twelveMinutes", ui))));
-  },
-  update(element, view, ui) {
-    const treasure = view.treasure;
-    if (!treasure) return;
-    const count = element.querySelector(".treasure-count");
-    setData(count, "coins", treasure.coins);
-    setText(count.querySelector("span"), ui.t("coinCount", { X: treasure.coins }));
-    const chest = element.querySelector(".treasure-chest");
-    const open = treasure.chestOpen;
-    if (chest.dataset.open !== String(open)) {
-      chest.dataset.open = String(open);
-      chest.querySelector(".chest-img").src = `/img/kids/${open ? "chest-open" : "chest-closed"}.svg`;
-    }
-    for (const tier of ["fiveMinutes", "twelveMinutes"]) {
-      const button = element.querySelector(`[data-tier=${tier}]`);
-      const state = treasure[tier];
-      setData(button, "state", state);
-      const usable = state === "active" || state === "activeWithBonus";
-      button.setAttribute("aria-disabled", String(!usable));
-    }
-  },
-};
-
-// MARK: Video selection
-
-function uploadFrame() {
-  const frame = h("span", { class: "upload-frame", "aria-hidden": "true" });
-  frame.innerHTML = '<svg viewBox="0 0 200 112" preserveAspectRatio="xMidYMid meet"><rect x="4" y="4" width="192" height="104" rx="14" fill="#B3D1E6" stroke="#A67C52" stroke-width="8"/><path d="M4 84 C50 58 78 70 104 82 S160 70 196 60 V96 a12 12 0 0 1-12 12H16A12 12 0 0 1 4 96Z" fill="#7A9973"/><circle cx="156" cy="30" r="12" fill="#F5E6C8"/><circle cx="100" cy="52" r="24" fill="#FAF5EB" opacity=".92"/><path d="M92 40l20 12-20 12z" fill="#738F66"/></svg>';
-  return frame;
-}
-
-function videoCard(video, ui) {
-  const offline = video.needsInternet && !navigator.onLine;
-  const thumb = video.source === "upload" || !video.thumbnailURL || offline
-    ? uploadFrame()
-    : h("img", { class: "video-thumb", src: video.thumbnailURL, alt: "", width: 200, height: 112, loading: "lazy", referrerpolicy: "no-referrer" });
-  if (thumb.tagName === "IMG") thumb.addEventListener("error", () => thumb.replaceWith(uploadFrame()), { once: true });
-  return h("button", {
-    type: "button", class: `video-card${offline ? " is-offline" : ""}`,
-    data: { video: video.id, source: video.source, testid: "video-card" }, "aria-disabled": String(offline),
-    onclick: () => {
-      if (video.needsInternet && !navigator.onLine) {
-        ui.say({ speaker: "B", text: ui.noInternetLine(), delay: 0, trigger: "noInternet" });
-        return;
-      }
-      ui.send("chooseVideo", { video: video.id, online: navigator.onLine });
-    },
-  },
-  h("span", { class: "video-thumb-frame" }, thumb),
-  h("span", { class: "video-title" }, video.title),
-  offline ? h("span", { class: "video-offline", data: { testid: "video-offline" } }, ui.noInternetLine()) : null);
-}
-
-const videoSelection = {
-  build(view, ui) {
-    return h("section", { class: "screen screen-videos" },
-      h("header", { class: "plain-top" }, backButton(ui)),
-      h("div", { class: "videos-body" },
-        plaque(ui.t("videoSelectionTitle")),
-        h("p", { class: "videos-time", data: { testid: "video-time" } }),
-        h("div", { class: "video-grid", data: { testid: "video-grid" } })));
-  },
-  update(element, view, ui) {
-    setText(element.querySelector(".videos-time"), view.paidMinutes ? ui.t("videoTimeAvailable", { X: view.paidMinutes }) : "");
-    const grid = element.querySelector(".video-grid");
-    const key = JSON.stringify([view.videos.map((v) => v.id), navigator.onLine]);
-    if (grid.dataset.key === key) return;
-    grid.dataset.key = key;
-    if (!view.videos.length) {
-      fill(grid, h("div", { class: "videos-empty", data: { testid: "videos-empty" } },
-        art("lemming", { className: "empty-lemming" }),
-        h("p", { class: "empty-title" }, ui.t("noVideos")),
-        h("p", { class: "empty-text" }, ui.t("askParent"))));
-      return;
-    }
-    fill(grid, view.videos.map((video) => videoCard(video, ui)));
-  },
-};
-
-// MARK: Video playing
-
-const videoPlaying = {
-  build(view, ui) {
-    const playback = view.playback;
-    const clock = new CountdownClock();
-    ui.state.video.clock = clock;
-    clock.onLocalMark = () => ui.send("videoTick");
-    let player;
-    if (playback.video.source === "upload") {
-      player = h("video", {
-        // It starts only while the server's clock runs (see update), never on its own.
-        class: "video-element", src: playback.src, autoplay: !playback.paused, playsinline: true, loop: true,
-        disablepictureinpicture: true, controlslist: "nodownload noplaybackrate noremoteplayback", preload: "auto",
-        data: { testid: "video-element" },
-      });
-      player.controls = false;
-      guardAgainstSeeking(player);
-      player.addEventListener("contextmenu", (event) => event.preventDefault());
-    } else {
-      player = h("iframe", {
-        class: "video-element", src: playback.src, title: playback.video.title, allow: "autoplay; encrypted-media",
-        referrerpolicy: "strict-origin-when-cross-origin", data: { testid: "video-element" },
-      });
-    }
-    ui.state.video.player = player;
-    // When the browser does not start a film by itself (after a reload), one big tap starts it.
-    const start = h("button", {
-      type: "button", class: "video-start", hidden: true, "aria-label": "Film starten", data: { testid: "video-start" },
-      onclick: () => {
-        start.hidden = true;
-        if (player.play) player.play().catch(() => { start.hidden = false; });
-      },
-    });
-    return h("section", { class: "screen screen-video", data: { video: playback.video.id } },
-      h("div", { class: "video-frame", data: { testid: "video-player" } }, player, h("div", { class: "video-shield", "aria-hidden": "true" }), start),
-      h("aside", { class: "video-side" }, clock.element));
-  },
-  update(element, view, ui) {
-    if (!view.playback) return;
-    const clock = ui.state.video.clock;
-    clock.sync(view.playback);
-    const player = ui.state.video.player;
-    // The film plays exactly while the server's clock runs (and the page is in front).
-    const running = !view.playback.paused && document.visibilityState === "visible" && !ui.state.video.over;
-    setFilmPlaying(player, running, () => {
-      const start = element.querySelector(".video-start");
-      if (start && !ui.state.video.over) start.hidden = false;
-    });
-  },
-};
-
-/**
- * Starts or stops the film: a video element directly, a YouTube embed through its player API (the embed is
- * loaded with enablejsapi=1). `blocked` runs when the browser refuses to start a film without a tap.
- */
-export function setFilmPlaying(player, playing, blocked = () => {}) {
-  if (!player) return;
-  if (player.tagName === "VIDEO") {
-    if (!playing && !player.paused) player.pause();
-    else if (playing && player.paused) player.play().catch(blocked);
-    return;
-  }
-  if (player.tagName === "IFRAME" && player.contentWindow && player.dataset.playing !== String(playing)) {
-    player.dataset.playing = String(playing);
-    const command = { event: "command", func: playing ? "playVideo" : "pauseVideo", args: [] };
-    player.contentWindow.postMessage(JSON.stringify(command), "https://www.youtube-nocookie.com");
-  }
-}
-
-/** No seeking: a jump away from where the video was is put back. */
-function guardAgainstSeeking(video) {
-  let last = 0;
-  video.addEventListener("timeupdate", () => {
-    if (!video.seeking) last = video.currentTime;
-  });
-  video.addEventListener("seeking", () => {
-    // Looping back to the start is the video's own doing; anything else was a seek.
-    if (Math.abs(video.currentTime - last) > 1 && video.currentTime > 0.5) video.currentTime = last;
-  });
-  video.addEventListener("ratechange", () => {
-    if (video.playbackRate !== 1) video.playbackRate = 1;
-  });
-}
+export { setFilmPlaying } from "./video.js";
 
 export const screens = {
   loading, playerSelection, home, activitySelection, activity, treasureScreen, videoSelection, videoPlaying,

@@ -245,6 +245,12 @@ public final class WaldabenteuerModel {
   @discardableResult public func home() -> Task<Void, Never> { send("home") }
   /// The settings button: the parent gate.
   @discardableResult public func tapSettings() -> Task<Void, Never> { send("tapSettings") }
+  /// "Weiterschauen" on home: the paid video time this child left unwatched plays on.
+  @discardableResult public func resumeUnwatchedVideo() -> Task<Void, Never> {
+    send("resumeUnwatchedVideo") { $0.online = isOnline }
+  }
+  /// "Wer spielt?" on home: the turn ends and the player screen asks again.
+  @discardableResult public func changePlayer() -> Task<Void, Never> { send("changePlayer") }
   /// A digit on the parent gate's keypad.
   @discardableResult public func gateDigit(_ digit: Int) -> Task<Void, Never> { send("gateDigit") { $0.number = digit } }
   /// The gate's erase key.

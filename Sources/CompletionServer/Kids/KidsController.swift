@@ -99,9 +99,13 @@ struct KidsController: RouteCollection {
       }
     }
     let event = try KidsPresenter.event(from: body, at: req.application.services.clock.now())
-    let response = try await run(req, userID: userID, event: body) { machine, _, now, _ in
+    // A tab that goes out of sight (hidden, closed) is no longer the one in play: the next page opened is a
+    // launch, never a join.
+    let hiddenTab = try body.type == "appBackgrounded" ? Self.tab(body.tab) : nil
+    let response = try await run(req, userID: userID, event: body) { machine, record, now, _ in
+      if let hiddenTab, record.activeTab == hiddenTab { record.activeTab = nil }
       // The event's own time is taken when it is applied (after any queued event of the same family).
-      machine.handle(Self.retimed(event, at: now))
+      return machine.handle(Self.retimed(event, at: now))
     }
     // The file goes only once its removal is committed (an attempt may be judged again, or lose its save).
     if case .parent(.removeVideo(let id)) = event, response.status == .ok {
@@ -318,15 +322,16 @@ struct KidsController: RouteCollection {
     var effects = rollDay(&machine, &record, zone: zone, at: now)
     if let last = record.lastHeartbeatAt, let player = machine.activePlayer, countsAsPlay(machine.state) {
       let gap = min(max(0, now.timeIntervalSince(last)), maxHeartbeatGap)
-      effects += machine.handle(.playTimeUpdated(minutesToday: (player.totalPlayTimeToday + gap) / 60))
+      effects += machine.handle(.playTimeUpdated(minutesToday: (player.totalPlayTimeToday + gap) / 60, at: now))
     }
     if machine.state == .videoPlaying { effects += machine.handle(.videoTick(at: now)) }
     record.lastHeartbeatAt = now
     return effects.filter { $0.refusal == nil }
   }
 
-  /// Whether a launch from `tab` joins the game another tab is playing: not a reload, from a different tab,
-  /// and that tab was seen within a heartbeat gap (a visible page beats every ``KidsClientTiming/heartbeatSeconds``).
+  /// Whether a launch from `tab` joins the game another tab is playing: not a reload, from a different tab
+  /// that is still in front (a hidden or closed tab gives up its place with `appBackgrounded`), and that tab
+  /// was seen within a heartbeat gap (a visible page beats every ``KidsClientTiming/heartbeatSeconds``).
   static func joinsGameInPlay(_ record: KidsGameRecord, tab: String?, reload: Bool, at now: Date) -> Bool {
     guard !reload, let tab, let active = record.activeTab, active != tab, let last = record.lastHeartbeatAt,
       !record.snapshot.isEmpty
@@ -370,6 +375,7 @@ struct KidsController: RouteCollection {
     case .eraseCell(let cell, _): .eraseCell(cell, at: now)
     case .selectPlayer(let id, _): .selectPlayer(id, at: now)
     case .chooseVideo(let id, let online, _): .chooseVideo(id: id, online: online, at: now)
+    case .resumeUnwatchedVideo(let online, _): .resumeUnwatchedVideo(online: online, at: now)
     case .videoTick: .videoTick(at: now)
     case .appBackgrounded: .appBackgrounded(at: now)
     case .appForegrounded: .appForegrounded(at: now)

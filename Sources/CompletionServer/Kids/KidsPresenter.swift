@@ -28,7 +28,18 @@ enum KidsPresenter {
       treasure = KidsTreasureView(coins: active.coins, buttons: TreasureButtons(coins: active.coins))
     }
     let videos = state == .videoSelection ? settings.approvedVideos.map(KidsVideoView.init) : []
-    let paidMinutes = state == .videoSelection ? machine.navigation.redemption?.minutes : nil
+    var paidMinutes = state == .videoSelection ? machine.navigation.redemption?.minutes : nil
+    if state == .videoSelection, let saved = machine.navigation.video {
+      // Unwatched time whose film is gone: what is left of it.
+      paidMinutes = saved.timer.minutesLeft(at: saved.timer.session.pausedAt ?? now)
+    }
+    var unwatched: KidsUnwatchedVideoView?
+    if state == .home, let saved = active?.unwatchedVideo {
+      let stopped = saved.timer.session.pausedAt ?? now
+      unwatched = KidsUnwatchedVideoView(
+        video: settings.approvedVideos.first(where: { $0.id == saved.videoID }).map(KidsVideoView.init),
+        remainingSeconds: saved.timer.remaining(at: stopped), label: saved.timer.label(at: stopped))
+    }
     var playback: KidsPlaybackView?
     if state == .videoPlaying, let session = machine.navigation.video,
       let video = settings.approvedVideos.first(where: { $0.id == session.videoID })
@@ -46,14 +57,14 @@ enum KidsPresenter {
       activePlayer: active.map(KidsPlayerView.init), signs: signs, games: games, level: level, treasure: treasure,
       paidMinutes: paidMinutes, videos: videos, playback: playback, gate: gate, dashboard: dashboard,
       audioEnabled: machine.data.settings.audioEnabled, dailyLimitReached: machine.isDailyLimitReached,
-      largestPuzzleGrid: machine.navigation.largestPuzzleGrid)
+      largestPuzzleGrid: machine.navigation.largestPuzzleGrid, unwatchedVideo: unwatched)
   }
 
   /// Where the client plays `video`.
   static func source(of video: ApprovedVideo) -> String {
     switch video.source {
     case .youtube: YouTubeLink.embedURL(id: video.id)
-    case .upload: "/api/kids/videos/\(video.id)/file"
+    case .upload: KidsVideoView.fileURL(id: video.id)
     }
   }
 
@@ -139,7 +150,8 @@ enum KidsPresenter {
         difficultyLabel: Dictionary(
           uniqueKeysWithValues: ActivityType.allCases.filter(\.isAvailable).map { activity in
             (activity.rawValue, difficultyLabel(player.difficulty(in: activity), in: activity))
-          }))
+          }),
+        avatar: player.avatarNumber)
     }
     return KidsDashboardView(
       players: cards, videos: parent.approvedVideos.map(KidsVideoView.init), limitOptions: PlayTimeLimit.options,
@@ -276,6 +288,8 @@ enum KidsPresenter {
     case "tapSubActivity": return .tapSubActivity(try value(request.game, "game", SubActivity.init))
     case "tapChest": return .tapChest
     case "tapSettings": return .tapSettings
+    case "resumeUnwatchedVideo": return .resumeUnwatchedVideo(online: request.online ?? true, at: now)
+    case "changePlayer": return .changePlayer
     case "back": return .back
     case "home": return .home
     case "rollDie": return .rollDie(at: now)

@@ -1,15 +1,17 @@
+import KidsGame
 import Vapor
 
 /// Headers every page and API response carries: a Content-Security-Policy with no inline script (the pages
 /// load their scripts as files), no framing by other sites, no referrer sent to other origins, and no
-/// content-type sniffing. The one outside origin allowed is YouTube's privacy-enhanced player, for the
-/// films a parent chooses in Waldabenteuer.
+/// content-type sniffing. The outside origins allowed are YouTube's privacy-enhanced player and its still
+/// images (exactly the thumbnail host), for the films a parent chooses in Waldabenteuer: a child who cannot
+/// read tells the films apart by their pictures.
 struct SecurityHeadersMiddleware: AsyncMiddleware {
   static let contentSecurityPolicy = [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    "img-src 'self' data: blob: \(YouTubeLink.thumbnailOrigin)",
     "media-src 'self' blob:",
     "connect-src 'self'",
     "font-src 'self'",

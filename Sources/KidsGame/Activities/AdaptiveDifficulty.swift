@@ -37,6 +37,15 @@ public struct AdaptiveDifficulty: Hashable, Sendable, Codable {
   public static let hintAtMistakes = 3
   /// The level never leaves this range.
   public static let bounds = 0.1...0.9
+  /// Where a game made from the level changes: the puzzle's grid band below 0.2 and from 0.7, the numbers
+  /// and the labyrinth's paths at 0.4 and 0.7. The bands between them are the steps a child can feel; one
+  /// change crosses at most one of these edges, whatever piled up before it.
+  public static let bandEdges = [0.2, 0.4, 0.7]
+
+  /// The band `level` lies in: 0 below the first edge, up to `bandEdges.count` from the last.
+  public static func band(of level: Double) -> Int {
+    bandEdges.count { level >= $0 }
+  }
   /// Levels between two changes, at least.
   public static let levelsBetweenChanges = 3
   /// Seconds between two changes, at least.
@@ -112,8 +121,8 @@ public struct AdaptiveDifficulty: Hashable, Sendable, Codable {
   /// Numbers a Zahlen game asks for: 1–5, 1–7 or 1–10 (switching at 0.4 and 0.7).
   public var numberRange: ClosedRange<Int> {
     switch level {
-    case ..<0.4: 1...5
-    case ..<0.7: 1...7
+    case ..<Self.bandEdges[1]: 1...5
+    case ..<Self.bandEdges[2]: 1...7
     default: 1...10
     }
   }
@@ -121,8 +130,8 @@ public struct AdaptiveDifficulty: Hashable, Sendable, Codable {
   /// The labyrinth's path tolerance in points: 60, 44 or 36 (switching at 0.4 and 0.7).
   public var labyrinthTolerance: Double {
     switch level {
-    case ..<0.4: 60
-    case ..<0.7: 44
+    case ..<Self.bandEdges[1]: 60
+    case ..<Self.bandEdges[2]: 44
     default: 36
     }
   }
@@ -148,7 +157,12 @@ public struct AdaptiveDifficulty: Hashable, Sendable, Codable {
     guard levelsSinceChange >= Self.levelsBetweenChanges else { return nil }
     if let changedAt, date.timeIntervalSince(changedAt) < Self.secondsBetweenChanges { return nil }
     let delta = (ratings ?? 0) / Double(levelsSinceChange) + pending
-    let next = min(Self.bounds.upperBound, max(Self.bounds.lowerBound, level + delta))
+    var next = min(Self.bounds.upperBound, max(Self.bounds.lowerBound, level + delta))
+    // One band per step: bonuses that piled up while changes had to wait (or four quits at once) move the
+    // game into the next band, never past it.
+    let band = Self.band(of: level)
+    if band + 1 < Self.bandEdges.count { next = min(next, Self.bandEdges[band + 1] - 0.01) }
+    if band >= 2 { next = max(next, Self.bandEdges[band - 2]) }
     pending = 0
     ratings = 0
     levelsSinceChange = 0

@@ -91,7 +91,8 @@ public struct PuzzleMatchingRound: Hashable, Sendable, Codable {
 
   /// How the difficulty moves the table's band: −1 below 0.2, +1 from 0.7, else 0.
   public static func bandShift(difficulty: Double) -> Int {
-    difficulty < 0.2 ? -1 : (difficulty >= 0.7 ? 1 : 0)
+    let edges = AdaptiveDifficulty.bandEdges
+    return difficulty < edges[0] ? -1 : (difficulty >= edges[2] ? 1 : 0)
   }
 
   /// Cells per side.

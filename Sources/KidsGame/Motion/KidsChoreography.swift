@@ -78,4 +78,10 @@ public enum KidsClientTiming {
   public static let videoTickSeconds = 5.0
   /// The loading screen reports its progress this often.
   public static let loadingTickSeconds = 0.25
+  /// Bennie's bubble types a line at this many seconds per character (every client alike).
+  public static let typewriterSecondsPerCharacter = 0.035
+  /// A parent-area "Gespeichert." stays this long.
+  public static let parentNoticeSeconds = 2.5
+  /// Bennie's bubble stays this long after his last line before it goes.
+  public static let bubbleHoldSeconds = 2.5
 }

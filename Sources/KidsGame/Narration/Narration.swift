@@ -148,6 +148,8 @@ public enum NarrationTrigger: String, CaseIterable, Hashable, Sendable, Codable 
   case playTimeLastActivity
   /// 100 % of the daily play time.
   case playTimeGoodbye
+  /// 100 % of the daily play time reached during a film: the film stops (the goodbye follows).
+  case playTimeUpInFilm
   /// A started level left with Zurück or home: encouragement, never blame (Phase 12's quit rule).
   case levelLeft
   /// Rätsel, every third level of the puzzle: the other game is suggested.
@@ -217,7 +219,7 @@ public enum Narration {
     case .waehleIdle10: [.init(.bennie, "Wir suchen die [N].")]
     case .waehleIdle20: [.init(.bennie, "Wo ist die [N]?")]
     case .wrongNumber: [.init(.bennie, "Das ist die [X]. Probier es nochmal!")]
-    case .traceRetry: [.init(.bennie, "Versuch es nochmal.")]
+    case .traceRetry: [.init(.bennie, "Fast! Mal die [N] nochmal.")]
     case .success: successPhrases.map { LineTemplate(.both, $0) }
     case .coins5: [.init(.bennie, "Wir haben schon fünf Goldmünzen!")]
     case .coins10: [.init(.bennie, "Zehn Goldmünzen! Du kannst jetzt YouTube schauen.")]
@@ -235,6 +237,7 @@ public enum Narration {
     // No device named: the game runs on a tablet, a laptop or a phone alike.
     case .playTimeLastActivity: [.init(.bennie, "Noch ein Spiel. Dann machen wir Pause.")]
     case .playTimeGoodbye: [.init(.bennie, "Du hast heute so toll gespielt! Bis morgen! Sag Mama oder Papa Bescheid.")]
+    case .playTimeUpInFilm: [.init(.bennie, "Die Zeit ist um.")]
     case .levelLeft: [.init(.bennie, "Du hast toll geübt!")]
     case .suggestLabyrinth: [.init(.bennie, "Wollen wir mal das Labyrinth spielen?")]
     case .suggestPuzzle: [.init(.bennie, "Wollen wir mal das Puzzle spielen?")]
@@ -293,9 +296,23 @@ public enum Narration {
     }
   }
 
+  /// The nouns a number agrees with, as they follow a number gap in the script ("[X] Münzen"): plural as
+  /// written, and the singular for one.
+  public static let countedNouns: [(plural: String, singular: String)] = [
+    (" Goldmünzen", " Goldmünze"), (" Münzen", " Münze"), (" Minuten", " Minute"),
+  ]
+
+  /// A count with its noun, by the one rule every line and screen text follows: one takes the singular
+  /// ("1 Münze"; spoken "eine Münze"), every other count the plural; a spoken zero is "keine Münzen".
+  /// `plural` is one of ``countedNouns``' plurals, with its leading space.
+  public static func counted(_ count: Int, _ plural: String, spoken: Bool) -> String {
+    fill("[X]" + plural, with: LineValues(x: count), spoken: spoken)
+  }
+
   /// `template` with each gap replaced by its value; a gap without a value stays as written, so a
-  /// missing value is visible rather than silently dropped.
-  public static func fill(_ template: String, with values: LineValues) -> String {
+  /// missing value is visible rather than silently dropped. A number followed by one of ``countedNouns``
+  /// agrees with it (see ``counted(_:_:spoken:)``); `spoken` lines say "eine" and "keine" in words.
+  public static func fill(_ template: String, with values: LineValues, spoken: Bool = true) -> String {
     // One pass over the bytes (the gaps are ASCII) into a buffer on the stack, instead of a Foundation
     // search per gap: lines are filled inside a state transition, which has a 1 µs budget, and a line of up
     // to 15 bytes ("Zeig mir die 3!") then becomes a string with no allocation at all. A value is never
@@ -306,7 +323,7 @@ public enum Narration {
     var template = template
     return template.withUTF8 { bytes -> String in
       let name = values.name ?? ""
-      let capacity = bytes.count + name.utf8.count + 3 * 21  // each number at most a sign and 20 digits
+      let capacity = bytes.count + name.utf8.count + 3 * 21 + 16  // each number at most a sign and 20 digits; a spoken count a word
       return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out -> String in
         var count = 0
         func put(_ byte: UInt8) {
@@ -330,6 +347,28 @@ public enum Narration {
             magnitude /= 10
           } while magnitude > 0
         }
+        /// Puts `number` and, when a counted noun follows at `after`, agrees with it; returns the bytes of
+        /// the template it used beyond the gap.
+        func putCount(_ number: Int, after: Int) -> Int {
+          guard number == 0 || number == 1 else {
+            put(number)
+            return 0
+          }
+          let rest = UnsafeBufferPointer(rebasing: bytes[after...])
+          for noun in countedNouns {
+            var plural = noun.plural
+            guard plural.withUTF8({ rest.starts(with: $0) }) else { continue }
+            if number == 1 {
+              for byte in (spoken ? "eine" : "1").utf8 { put(byte) }
+              for byte in noun.singular.utf8 { put(byte) }
+              return noun.plural.utf8.count
+            }
+            for byte in (spoken ? "keine" : "0").utf8 { put(byte) }
+            return 0
+          }
+          put(number)
+          return 0
+        }
         var index = 0
         while index < bytes.count {
           let byte = bytes[index]
@@ -340,6 +379,7 @@ public enum Narration {
           }
           let rest = UnsafeBufferPointer(rebasing: bytes[index...])
           var matched = false
+          var extra = 0
           for placeholder in Placeholder.allCases {
             var key = placeholder.rawValue
             let fits = key.withUTF8 { key in rest.starts(with: key) }
@@ -350,20 +390,13 @@ public enum Narration {
               guard let name = values.name else { break }
               for byte in name.utf8 { put(byte) }
               matched = true
-            case .n:
-              guard let n = values.n else { break }
-              put(n)
-              matched = true
-            case .x:
-              guard let x = values.x else { break }
-              put(x)
-              matched = true
-            case .y:
-              guard let y = values.y else { break }
-              put(y)
+            case .n, .x, .y:
+              let number = placeholder == .n ? values.n : placeholder == .x ? values.x : values.y
+              guard let number else { break }
+              extra = putCount(number, after: index + length)
               matched = true
             }
-            if matched { index += length }
+            if matched { index += length + extra }
             break
           }
           if !matched {

@@ -1,8 +1,10 @@
 /// The German words on screen (titles, buttons, the parent area), as data, so every client shows the same.
 public enum ScreenText: String, CaseIterable, Hashable, Sendable {
-  case loading = "Lade Spielewelt…"
+  case loading = "Lade Spielwelt…"
   case playerSelectionTitle = "Wer spielt heute?"
   case homeTitle = "Waldabenteuer"
+  case changePlayer = "Wer spielt?"
+  case resumeFilm = "Weiterschauen"
   case puzzleTarget = "ZIEL"
   case puzzleYours = "DU"
   case labyrinthStart = "START"
@@ -23,6 +25,8 @@ public enum ScreenText: String, CaseIterable, Hashable, Sendable {
   case parentArea = "Elternbereich"
   case gatePrompt = "Bitte löse diese Aufgabe:"
   case gateCancel = "Abbrechen"
+  /// The child's "Neu anfangen?" question: the way out keeps playing.
+  case keepPlaying = "Nein, weiterspielen"
   case gateConfirm = "Bestätigen"
   case gateWrong = "Versuch es nochmal"
   case playedToday = "Heute gespielt: [X] min / [Y] min"
@@ -41,6 +45,6 @@ public enum ScreenText: String, CaseIterable, Hashable, Sendable {
 
   /// The text with its gaps filled.
   public func text(_ values: LineValues = LineValues()) -> String {
-    Narration.fill(rawValue, with: values)
+    Narration.fill(rawValue, with: values, spoken: false)
   }
 }

@@ -16,6 +16,10 @@ public enum GameEvent: Hashable, Sendable {
   case tapChest
   /// The settings button (the way into the parent gate).
   case tapSettings
+  /// "Weiterschauen" on the home screen: the child takes up the paid video time they left unwatched.
+  case resumeUnwatchedVideo(online: Bool, at: Date)
+  /// "Wer spielt?" on the home screen: this child's turn ends and the player screen asks again.
+  case changePlayer
   /// The back ("Zurück") button; in the parent gate it is "Abbrechen".
   case back
   /// The home button in the top bar.
@@ -54,8 +58,9 @@ public enum GameEvent: Hashable, Sendable {
   case gateConfirm
   /// A change made in the parent dashboard.
   case parent(ParentCommand)
-  /// How many minutes the active player has played today, as counted by the caller.
-  case playTimeUpdated(minutesToday: Double)
+  /// How many minutes the active player has played today, as counted by the caller, at `at` (a film the
+  /// day's limit stops is stopped then; without a time a film plays to its end).
+  case playTimeUpdated(minutesToday: Double, at: Date? = nil)
   /// A deep link straight to the parent dashboard (it still goes through the gate).
   case openParentDeepLink
   /// The app went to the background: save, and pause a running video clock.
@@ -79,6 +84,8 @@ public enum GameEvent: Hashable, Sendable {
     case .tapSubActivity: "tapSubActivity"
     case .tapChest: "tapChest"
     case .tapSettings: "tapSettings"
+    case .resumeUnwatchedVideo: "resumeUnwatchedVideo"
+    case .changePlayer: "changePlayer"
     case .back: "back"
     case .home: "home"
     case .rollDie: "rollDie"

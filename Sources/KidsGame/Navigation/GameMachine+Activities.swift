@@ -133,7 +133,7 @@ extension GameMachine {
         context.round = .numberChoice(choice)
         context.idlePromptsGiven = 0
         navigation.activity = context
-        return [.sound(.gentleBoop), .clearTrace] + speak(.traceRetry)
+        return [.sound(.gentleBoop), .clearTrace] + speak(.traceRetry, LineValues(n: choice.target))
       default: return refusal(outcome, event)
       }
 

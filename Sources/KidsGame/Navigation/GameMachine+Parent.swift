@@ -60,7 +60,8 @@ extension GameMachine {
       let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
       let videos = data.settings.parentSettings.approvedVideos
       let approved = ApprovedVideo(
-        id: video.videoID, title: trimmed.isEmpty ? Self.untitledYouTubeTitle(among: videos) : trimmed, addedAt: date)
+        id: video.videoID, title: trimmed.isEmpty ? Self.untitledYouTubeTitle(among: videos) : String(trimmed.prefix(Self.maxTitleLength)),
+        addedAt: date)
       data.settings.parentSettings.approvedVideos.insert(approved, at: 0)
     case .addUploadedVideo(let id, let title, let date):
       guard id.hasPrefix(Self.uploadIDPrefix), id.count > Self.uploadIDPrefix.count, id.count <= 64 else {
@@ -71,12 +72,15 @@ extension GameMachine {
       }
       let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
       let approved = ApprovedVideo(
-        id: id, title: trimmed.isEmpty ? "Video" : String(trimmed.prefix(80)), addedAt: date, source: .upload)
+        id: id, title: trimmed.isEmpty ? "Video" : String(trimmed.prefix(Self.maxTitleLength)), addedAt: date, source: .upload)
       data.settings.parentSettings.approvedVideos.insert(approved, at: 0)
     case .addPlayer(let name):
       guard let name = Self.validName(name) else { return refuse(.invalidName, event) }
       guard data.players.count < Self.maxPlayers else { return refuse(.tooManyPlayers, event) }
-      data.players.append(PlayerData(id: newPlayerID(for: name), name: name))
+      // The first picture no sibling has, so every child keeps their own.
+      let taken = Set(data.players.map(\.avatarNumber))
+      let avatar = (1...PlayerData.avatarCount).first { !taken.contains($0) } ?? data.players.count % PlayerData.avatarCount + 1
+      data.players.append(PlayerData(id: newPlayerID(for: name), name: name, avatar: avatar))
     case .renamePlayer(let player, let name):
       guard data.player(player) != nil else { return refuse(.unknownPlayer, event) }
       guard let name = Self.validName(name) else { return refuse(.invalidName, event) }
@@ -105,6 +109,8 @@ extension GameMachine {
         $0.totalPlayTimeToday = 0
         $0.announcedPlayTimeStage = .fine
         $0.difficulties = nil
+        // Paid film time goes with the coins.
+        $0.unwatchedVideo = nil
       }
       return effects + [.settingsChanged, .save]
     case .resetDifficulty(let player, let activity):
@@ -121,6 +127,8 @@ extension GameMachine {
   public static let maxPlayers = 6
   /// Longest name on a player card.
   public static let maxNameLength = 20
+  /// Longest video title (a longer one is cut).
+  public static let maxTitleLength = 80
 
   /// A readable name for a YouTube link added without a title, never its raw id: "YouTube-Video 1",
   /// "YouTube-Video 2", … (one more than the YouTube videos already listed, skipping a name in use).
@@ -160,9 +168,9 @@ extension GameMachine {
 
   /// Records today's play time for the active child and says the gentle-exit line of a newly reached stage
   /// (80 %, 95 %, 100 %), once each per day. At 100 % an open activity ends and the child goes home; a paid
-  /// video plays to its end. Lines wait while a video plays, the celebration shows or a parent is in the
+  /// video stops ("Die Zeit ist um.", then the goodbye) and its time left stays with the child for tomorrow. Lines wait while a video plays, the celebration shows or a parent is in the
   /// parent area: they come with the next update after that.
-  mutating func playTimeUpdated(minutes: Double, _ event: GameEvent) -> [GameEffect] {
+  mutating func playTimeUpdated(minutes: Double, at date: Date?, _ event: GameEvent) -> [GameEffect] {
     guard minutes.isFinite, minutes >= 0 else { return refuse(.numberOutOfRange, event) }
     guard let player = activePlayer else { return refuse(.noActivePlayer, event) }
     let seconds = minutes * 60
@@ -174,6 +182,12 @@ extension GameMachine {
       record.totalPlayTimeToday = seconds
     }
     let announced = activePlayer?.announcedPlayTimeStage ?? .fine
+    if state == .videoPlaying, stage == .finished, announced < .finished, let date {
+      // The day's time runs out during a film: it stops, and what it had left waits for tomorrow.
+      updateActivePlayer { $0.announcedPlayTimeStage = .finished }
+      keepUnwatchedVideo(of: player.id, stoppedAt: date)
+      return [.playTimeStage(.finished), .sound(.bell)] + speak(.playTimeUpInFilm) + speak(.playTimeGoodbye) + goHome(greeting: false)
+    }
     switch state {
     case .videoPlaying, .celebrationOverlay, .levelComplete, .parentGate, .parentDashboard:
       return []

@@ -30,8 +30,19 @@ extension GameMachine {
       }
       guard online || !video.needsInternet else { return refuse(.offline, event, lines: .noInternet) }
       navigation.redemption = nil
+      if var saved = navigation.video {
+        // Unwatched time whose film the parent has since removed: it runs on with the film chosen now.
+        saved.timer.resume(at: date)
+        navigation.video = VideoSession(videoID: id, tier: saved.tier, timer: saved.timer)
+        return [move(to: .videoPlaying), .resumeVideoTimer, .save]
+      }
       navigation.video = VideoSession(videoID: id, tier: tier, timer: VideoTimer(grantedMinutes: tier.minutes, startedAt: date))
       return [move(to: .videoPlaying), .startVideoTimer(minutes: tier.minutes, videoID: id), .save]
+    case .back where navigation.video != nil, .home where navigation.video != nil:
+      // Unwatched time being taken up again: it goes back to the child, still unwatched.
+      navigation.redemption = nil
+      keepUnwatchedVideo(of: player.id, stoppedAt: navigation.video?.timer.session.pausedAt ?? Date(timeIntervalSince1970: 0))
+      return goHome()
     case .back:
       // "Zurück" costs no coins: the paid time is given back and the treasure screen returns.
       navigation.redemption = nil
@@ -46,6 +57,27 @@ extension GameMachine {
     default:
       return refuse(.notAllowedHere, event)
     }
+  }
+
+  /// "Weiterschauen": the active child's unwatched video time plays on from where it stopped, the same film
+  /// when the parent still approves it, else a film the child chooses. Not once today's time is used up
+  /// (it waits for tomorrow), and a YouTube film not offline.
+  mutating func resumeUnwatchedVideo(online: Bool, at date: Date, _ event: GameEvent) -> [GameEffect] {
+    guard let player = activePlayer, var saved = player.unwatchedVideo else { return refuse(.notAllowedHere, event) }
+    guard !isDailyLimitReached else { return refuse(.dailyLimitReached, event, lines: .playTimeGoodbye) }
+    let videos = data.settings.parentSettings.approvedVideos
+    guard let film = videos.first(where: { $0.id == saved.videoID }) else {
+      guard online || data.settings.parentSettings.hasOfflineVideos else { return refuse(.offline, event, lines: .noInternet) }
+      updateActivePlayer { $0.unwatchedVideo = nil }
+      navigation.video = saved
+      navigation.redemption = saved.tier
+      return [.sound(.tapWood), move(to: .videoSelection), .save]
+    }
+    guard online || !film.needsInternet else { return refuse(.offline, event, lines: .noInternet) }
+    updateActivePlayer { $0.unwatchedVideo = nil }
+    saved.timer.resume(at: date)
+    navigation.video = saved
+    return [.sound(.tapWood), move(to: .videoPlaying), .resumeVideoTimer, .save]
   }
 
   mutating func handleVideoPlaying(_ event: GameEvent) -> [GameEffect] {

@@ -43,6 +43,9 @@ public struct Navigation: Hashable, Sendable, Codable {
   public internal(set) var resumeState: GameState?
   /// Whether the loading screen's line has been spoken.
   public internal(set) var loadingAnnounced = false
+  /// A parent deep link that arrived during loading: the gate opens when the loading screen ends
+  /// (nil when none waits, and in older saves).
+  public internal(set) var parentLinkWaiting: Bool?
   /// Whether the active child has had the first-visit greeting on the home screen.
   public internal(set) var greetedHome = false
   /// The last number asked in Wähle die Zahl, so the next one differs.
@@ -107,7 +110,7 @@ public struct GameMachine: Hashable, Sendable {
     switch event {
     case .appBackgrounded(let date): return backgrounded(at: date)
     case .appForegrounded(let date): return foregrounded(at: date)
-    case .playTimeUpdated(let minutes): return playTimeUpdated(minutes: minutes, event)
+    case .playTimeUpdated(let minutes, let date): return playTimeUpdated(minutes: minutes, at: date, event)
     case .openParentDeepLink: return deepLink(event)
     case .setAudio(let enabled):
       data.settings.audioEnabled = enabled
@@ -158,6 +161,11 @@ public struct GameMachine: Hashable, Sendable {
     }
     if elapsed >= LoadingScreen.handOffAfter {
       effects.append(move(to: .playerSelection))
+      if navigation.parentLinkWaiting == true {
+        // A parent's link that came with the launch: the gate, once the loading screen has had its time.
+        navigation.parentLinkWaiting = nil
+        return effects + deepLink(.openParentDeepLink)
+      }
       effects += askWhoPlays()
     }
     return effects
@@ -183,15 +191,13 @@ public struct GameMachine: Hashable, Sendable {
     return settled + hello + goHome()
   }
 
-  /// The child who was playing comes back to the screen the launch interrupted; a video's clock runs again
-  /// from now (it stood still from the launch on, while nobody watched).
+  /// The child who was playing comes back to the screen the launch interrupted.
   private mutating func resume(_ screen: GameState, at date: Date) -> [GameEffect] {
     switch screen {
     case .videoPlaying:
-      guard var session = navigation.video else { return goHome() }
-      if session.timer.isPaused { session.timer.resume(at: date) }
-      navigation.video = session
-      return [move(to: .videoPlaying), .resumeVideoTimer, .save]
+      // A film a launch cut short goes home, as the recovery rules say; its time waits there (older saves).
+      keepUnwatchedVideo(of: data.settings.lastActivePlayer, stoppedAt: date)
+      return goHome()
     case .videoSelection where navigation.redemption != nil:
       return [move(to: .videoSelection), .save]
     case .treasureScreen:
@@ -203,25 +209,30 @@ public struct GameMachine: Hashable, Sendable {
     }
   }
 
-  /// Time paid for and not yet used goes back to the child who paid (as "Zurück" on video selection
-  /// does); a video cut short is kept in that child's list with the time it ran.
-  private mutating func settleInterruptedScreen(of previous: String?, at date: Date) -> [GameEffect] {
+  /// Time paid for and not yet used stays with the child who paid: coins for a film not yet chosen come
+  /// back (as "Zurück" on video selection does), a film cut short waits for them with its time left.
+  mutating func settleInterruptedScreen(of previous: String?, at date: Date) -> [GameEffect] {
     var effects: [GameEffect] = []
-    if let previous, let tier = navigation.redemption,
-      let refund = changeCoins(of: previous, by: tier.cost, reason: .refunded)
-    {
+    if navigation.video != nil {
+      keepUnwatchedVideo(of: previous, stoppedAt: date)
+    } else if let previous, let tier = navigation.redemption, let refund = changeCoins(of: previous, by: tier.cost, reason: .refunded) {
       effects.append(refund)
-    }
-    if let previous, let session = navigation.video {
-      let ran = session.timer.grantedSeconds - session.timer.remaining(at: date)
-      updatePlayer(previous) {
-        $0.videosWatched.append(VideoRecord(videoId: session.videoID, watchedAt: session.timer.startedAt, duration: ran))
-      }
     }
     navigation.redemption = nil
     navigation.video = nil
     navigation.activity = nil
     return effects
+  }
+
+  /// Moves the film on screen to `player` with its clock stopped at `stoppedAt`, so the time left is theirs
+  /// to watch later (the film goes into their list once its time is used up). A clock with no time left
+  /// owes nothing. Clears the film from the screen either way.
+  mutating func keepUnwatchedVideo(of player: String?, stoppedAt: Date) {
+    defer { navigation.video = nil }
+    guard var session = navigation.video, let player, data.player(player) != nil else { return }
+    if !session.timer.isPaused { session.timer.pause(at: stoppedAt) }
+    guard !session.timer.isFinished, session.timer.remaining(at: stoppedAt) > 0 else { return }
+    updatePlayer(player) { $0.unwatchedVideo = session }
   }
 
   // MARK: - Home and activity selection
@@ -242,6 +253,12 @@ public struct GameMachine: Hashable, Sendable {
       return [.sound(.tapWood), move(to: .treasureScreen)] + Narration.treasure(coins: player.coins).map(GameEffect.speak)
     case .tapSettings:
       return openGate()
+    case .resumeUnwatchedVideo(let online, let date):
+      return resumeUnwatchedVideo(online: online, at: date, event)
+    case .changePlayer:
+      // The turn ends here, on home, where nothing is paid or running: the next child chooses their card.
+      navigation.greetedHome = false
+      return [.sound(.tapWood), move(to: .playerSelection), .save] + askWhoPlays()
     default:
       return refuse(.notAllowedHere, event)
     }
@@ -295,6 +312,10 @@ public struct GameMachine: Hashable, Sendable {
 
   private mutating func deepLink(_ event: GameEvent) -> [GameEffect] {
     switch state {
+    case .loading:
+      // A link opened from a cold start: the loading screen keeps its time, then the gate opens.
+      navigation.parentLinkWaiting = true
+      return [.save]
     case .playerSelection where navigation.resumeState != nil:
       // A parent's link while a child's screen waits: that screen is settled first. Its video clock has
       // stood still since the launch, so the time it ran is known without a date.
@@ -305,8 +326,8 @@ public struct GameMachine: Hashable, Sendable {
     case .playerSelection, .home, .activitySelection, .playing, .levelComplete, .treasureScreen:
       return openGate()
     default:
-      // Not while loading, not over a celebration only "Weiter" may close, not away from paid video time,
-      // and not again from inside the parent area.
+      // Not over a celebration only "Weiter" may close, not away from paid video time, and not again from
+      // inside the parent area.
       return refuse(.notAllowedHere, event)
     }
   }

@@ -39,12 +39,19 @@ public struct PlayerData: Hashable, Sendable, Codable, Identifiable {
   public internal(set) var announcedPlayTimeStage: PlayTimeStage
   /// Difficulty per activity, keyed by ``ActivityType`` raw value (nil in saves from before it existed).
   public internal(set) var difficulties: [String: AdaptiveDifficulty]?
+  /// Paid video time this child has not watched yet: a film left before its clock ran out (a sibling's
+  /// turn, a reload, the parent area, the day's limit). Its clock stands still until the child takes it up
+  /// again from the home screen ("Weiterschauen"); nil when nothing is owed (and in older saves).
+  public internal(set) var unwatchedVideo: VideoSession?
+  /// The child's animal picture (1…``avatarCount``), chosen when the child was added and kept when siblings
+  /// come and go; nil in older saves (see ``avatarNumber``).
+  public internal(set) var avatar: Int?
 
   /// A child's record (negative counts are raised to zero).
   public init(
     id: String, name: String, coins: Int = 0, totalCoinsEarned: Int = 0, activityProgress: [String: Int] = [:],
     lastPlayedDate: Date? = nil, totalPlayTimeToday: Double = 0, videosWatched: [VideoRecord] = [],
-    announcedPlayTimeStage: PlayTimeStage = .fine
+    announcedPlayTimeStage: PlayTimeStage = .fine, avatar: Int? = nil
   ) {
     self.id = id
     self.name = name
@@ -55,12 +62,25 @@ public struct PlayerData: Hashable, Sendable, Codable, Identifiable {
     self.totalPlayTimeToday = totalPlayTimeToday
     self.videosWatched = videosWatched
     self.announcedPlayTimeStage = announcedPlayTimeStage
+    self.avatar = avatar
+  }
+
+  /// Animal pictures there are.
+  public static let avatarCount = 6
+
+  /// The child's animal picture, 1…``avatarCount``: the one chosen for them, else (an older save) one made
+  /// from their id, so it never follows the child's place in the list.
+  public var avatarNumber: Int {
+    if let avatar, (1...Self.avatarCount).contains(avatar) { return avatar }
+    if let index = Self.defaults.firstIndex(where: { $0.id == id }) { return index + 1 }
+    let hash = id.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) & 0xFFFF }
+    return hash % Self.avatarCount + 1
   }
 
   /// The two children of the original game.
   public static let defaults = [
-    PlayerData(id: "alexander", name: "Alexander"),
-    PlayerData(id: "oliver", name: "Oliver"),
+    PlayerData(id: "alexander", name: "Alexander", avatar: 1),
+    PlayerData(id: "oliver", name: "Oliver", avatar: 2),
   ]
 
   /// Highest level completed in `game` (0 before the first).

@@ -91,10 +91,10 @@ extension GameMachine {
   /// - nothing saved → a new game; nothing readable → a new game at player selection.
   /// `seed` is only used when no random stream was saved.
   ///
-  /// `videoClockAt`: a caller that holds the video clock itself (the server) passes the current time; a
-  /// video whose clock still has time left then plays on instead of going home. The seed's rule sends a
-  /// video home because an app's clock may have run out while it was closed; a clock that provably has
-  /// not run out is paid time the child keeps.
+  /// `videoClockAt`: a caller that holds the video clock itself (the server) passes the current time; the
+  /// time a video still had left then stays with the child who paid it (``PlayerData/unwatchedVideo``),
+  /// offered again on home. The seed's rule sends a video home because an app's clock may have run out
+  /// while it was closed; a clock that provably has not run out is paid time the child keeps.
   public static func restore(from saved: Data?, seed: UInt64, videoClockAt: Date? = nil) -> (GameMachine, RecoveryNote) {
     guard let saved else {
       let machine = GameMachine(seed: seed)
@@ -137,8 +137,8 @@ extension GameMachine {
   /// A launch of the app (the page opened or reloaded): the saved game restored by the recovery rules, then
   /// the seed's flow on every launch — loading, then "Wer spielt heute?" — so siblings can take turns. The
   /// screen the recovery rules chose waits in ``Navigation/resumeState``: the child who was playing goes
-  /// back to it after choosing their card, another child starts at home. A video's clock stops at the
-  /// launch (nobody is watching while the app loads) and runs again when its child is back in front of it.
+  /// back to it after choosing their card, another child starts at home. A video goes home by the recovery
+  /// rules, its unwatched time kept for the child who paid it.
   public static func launch(from saved: Data?, seed: UInt64, at now: Date) -> (GameMachine, RecoveryNote) {
     var (machine, note) = restore(from: saved, seed: seed, videoClockAt: now)
     machine.relaunch(at: now)
@@ -151,17 +151,18 @@ extension GameMachine {
       switch state {
       // Launched again before a child was chosen: the screen from before still waits.
       case .loading, .playerSelection: navigation.resumeState
-      case .activitySelection, .treasureScreen, .videoSelection, .videoPlaying: state
+      case .activitySelection, .treasureScreen, .videoSelection: state
       default: nil
       }
-    if var session = navigation.video, !session.timer.isPaused {
-      session.timer.pause(at: now)
-      navigation.video = session
+    if interrupted == .videoPlaying {
+      // Saved before a film went home on a launch (older saves): its time stays with its child too.
+      keepUnwatchedVideo(of: data.settings.lastActivePlayer, stoppedAt: now)
     }
     navigation.activity = nil
     navigation.gate = nil
-    navigation.resumeState = interrupted
+    navigation.resumeState = interrupted == .videoPlaying ? nil : interrupted
     navigation.loadingAnnounced = false
+    navigation.parentLinkWaiting = nil
     navigation.state = .loading
   }
 
@@ -180,8 +181,10 @@ extension GameMachine {
       navigation.activity = nil
       navigation.state = .home
     case .videoPlaying:
-      if let now = videoClockAt, let video = navigation.video, !video.timer.isFinished, video.timer.remaining(at: now) > 0 {
-        return .restored
+      // Home, as the seed says. A caller that holds the clock knows the time left: it stays with the child
+      // who paid, offered again on home ("Weiterschauen"). Without one, the seed's reading holds (time up).
+      if let now = videoClockAt {
+        keepUnwatchedVideo(of: data.settings.lastActivePlayer, stoppedAt: now)
       }
       navigation.video = nil
       navigation.state = .home

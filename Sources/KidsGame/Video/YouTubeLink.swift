@@ -42,8 +42,12 @@ public struct YouTubeLink: Hashable, Sendable, Codable {
   /// YouTube's still image for the video (the 80×45 and 200×112 thumbnails scale it).
   public var thumbnailURL: String { Self.thumbnailURL(id: videoID) }
 
+  /// Where YouTube's still images come from (the one image origin the site's Content-Security-Policy allows
+  /// besides its own).
+  public static let thumbnailOrigin = "https://i.ytimg.com"
+
   /// YouTube's still image for the video with `id`.
-  public static func thumbnailURL(id: String) -> String { "https://i.ytimg.com/vi/\(id)/mqdefault.jpg" }
+  public static func thumbnailURL(id: String) -> String { "\(thumbnailOrigin)/vi/\(id)/mqdefault.jpg" }
 
   /// Whether `id` has the shape of a video ID.
   public static func isValidID(_ id: some StringProtocol) -> Bool {
