@@ -33,7 +33,9 @@ public struct AnimatedProgressIndicatorTest: View {
   /// The readout's own animator, retargeted exactly as the indicators' are, so its value is what they show.
   @State private var animator = ProjectRing.animator()
   @State private var trace: [TracePoint] = []
-  @State private var sampling: Task<Void, Never>?
+  @State private var sampling = false
+  /// The one source of time (the model's too): sampling and waiting go through it, never `Date()` or `Task.sleep`.
+  @State private var clock: any ModelClock
   /// The project as last read from the server directly (the independent side of the comparison).
   @State private var checked: ProjectView?
   /// What went wrong in the bench itself (the model's own problems show too).
@@ -41,9 +43,10 @@ public struct AnimatedProgressIndicatorTest: View {
   @Environment(\.accessibilityReduceMotion) private var reduceMotion
 
   /// A bench working through `client` (the person's account: the test project is theirs and shows everywhere).
-  public init(client: CompletionClient) {
+  public init(client: CompletionClient, clock: any ModelClock = SystemModelClock()) {
     _model = State(
-      initialValue: ProjectsModel(client: client, clock: SystemModelClock(), haptics: nil, animator: SwiftUIStateAnimator()))
+      initialValue: ProjectsModel(client: client, clock: clock, haptics: nil, animator: SwiftUIStateAnimator()))
+    _clock = State(initialValue: clock)
   }
 
   private var project: ProjectView? { model.projects.first { $0.name == Self.benchName } }
@@ -284,23 +287,34 @@ public struct AnimatedProgressIndicatorTest: View {
   }
 
   private func waitForRest() async {
-    while animator.isAnimating { try? await Task.sleep(for: .milliseconds(16)) }
+    while animator.isAnimating {
+      await withCheckedContinuation { (rested: CheckedContinuation<Void, Never>) in
+        clock.schedule(after: Self.frameSeconds) { rested.resume() }
+      }
+    }
   }
+
+  /// About one display frame: how often the readout samples the ring's value.
+  static let frameSeconds = 1.0 / 60
 
   /// Retargets the readout's animator as the indicators retarget theirs, and records its value frame by frame.
   private func follow(_ fraction: Double) {
     if reduceMotion { animator.reset(to: fraction) } else { animator.retarget(to: fraction) }
-    guard sampling == nil else { return }
-    let start = Date()
+    guard !sampling else { return }
+    sampling = true
+    let start = clock.now
     trace = [TracePoint(seconds: 0, value: animator.value)]
-    sampling = Task { @MainActor in
-      while !Task.isCancelled {
-        trace.append(TracePoint(seconds: Date().timeIntervalSince(start), value: animator.value))
-        if !animator.isAnimating { break }
-        try? await Task.sleep(for: .milliseconds(16))
-      }
-      sampling = nil
+    sample(since: start)
+  }
+
+  /// Records the ring's value now, and again a frame later until it rests.
+  private func sample(since start: Date) {
+    trace.append(TracePoint(seconds: clock.now.timeIntervalSince(start), value: animator.value))
+    guard animator.isAnimating else {
+      sampling = false
+      return
     }
+    clock.schedule(after: Self.frameSeconds) { sample(since: start) }
   }
 
   /// "37.5%": the ring's value as a percentage with one decimal (a reading, not the server's whole percent).

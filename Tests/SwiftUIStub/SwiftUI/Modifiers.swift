@@ -1,6 +1,13 @@
 // NOT SwiftUI: the stub's view modifiers, with SwiftUI's labels, types and defaults (see ../README.md).
 
 extension View {
+  // MARK: Navigation
+
+  nonisolated public func navigationTitle(_ title: Text) -> some View { _StubView() }
+  nonisolated public func navigationTitle(_ titleKey: LocalizedStringKey) -> some View { _StubView() }
+  @_disfavoredOverload
+  nonisolated public func navigationTitle<S: StringProtocol>(_ title: S) -> some View { _StubView() }
+
   // MARK: Layout
 
   nonisolated public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center) -> some View { _StubView() }

@@ -14,6 +14,11 @@ public struct Color: ShapeStyle, Hashable {
   public static let red = Color(red: 1, green: 0, blue: 0)
   public static let orange = Color(red: 1, green: 0.5, blue: 0)
   public static let yellow = Color(red: 1, green: 1, blue: 0)
+  public static let green = Color(red: 0, green: 1, blue: 0)
+  public static let gray = Color(white: 0.5)
+  public static let blue = Color(red: 0, green: 0, blue: 1)
+  public static let pink = Color(red: 1, green: 0.75, blue: 0.8)
+  public static let purple = Color(red: 0.5, green: 0, blue: 0.5)
   public static let clear = Color(white: 0, opacity: 0)
   public static let primary = Color(white: 0)
   public static let secondary = Color(white: 0.5)
@@ -25,6 +30,11 @@ extension ShapeStyle where Self == Color {
   public static var red: Color { fatalError() }
   public static var orange: Color { fatalError() }
   public static var yellow: Color { fatalError() }
+  public static var green: Color { fatalError() }
+  public static var gray: Color { fatalError() }
+  public static var blue: Color { fatalError() }
+  public static var pink: Color { fatalError() }
+  public static var purple: Color { fatalError() }
   public static var clear: Color { fatalError() }
 }
 

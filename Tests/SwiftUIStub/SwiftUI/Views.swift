@@ -68,6 +68,7 @@ public struct Font: Hashable, Sendable {
     public static let black = Weight()
   }
 
+  public static let largeTitle = Font()
   public static let title = Font()
   public static let title2 = Font()
   public static let title3 = Font()
@@ -84,6 +85,7 @@ public struct Font: Hashable, Sendable {
   public func bold() -> Font { fatalError() }
   public func italic() -> Font { fatalError() }
   public func monospacedDigit() -> Font { fatalError() }
+  public func monospaced() -> Font { fatalError() }
 }
 
 public struct Image: Equatable, Sendable {
@@ -277,6 +279,16 @@ extension Toggle where Label == Text {
   public init(_ titleKey: LocalizedStringKey, isOn: Binding<Bool>) {}
   @_disfavoredOverload
   public init<S: StringProtocol>(_ title: S, isOn: Binding<Bool>) {}
+}
+
+public struct Slider<Label: View, ValueLabel: View> {}
+extension Slider where Label == EmptyView, ValueLabel == EmptyView {
+  public init<V: BinaryFloatingPoint>(
+    value: Binding<V>, in bounds: ClosedRange<V> = 0...1, step: V.Stride = 1, onEditingChanged: @escaping (Bool) -> Void = { _ in }
+  ) where V.Stride: BinaryFloatingPoint {}
+  public init<V: BinaryFloatingPoint>(
+    value: Binding<V>, in bounds: ClosedRange<V> = 0...1, onEditingChanged: @escaping (Bool) -> Void = { _ in }
+  ) where V.Stride: BinaryFloatingPoint {}
 }
 
 public struct Picker<Label: View, SelectionValue: Hashable, Content: View> {
@@ -543,6 +555,7 @@ extension Canvas: _PrimitiveView {}
 extension Button: _PrimitiveView {}
 extension Label: _PrimitiveView {}
 extension Toggle: _PrimitiveView {}
+extension Slider: _PrimitiveView {}
 extension Picker: _PrimitiveView {}
 extension TextField: _PrimitiveView {}
 extension ProgressView: _PrimitiveView {}
