@@ -62,6 +62,15 @@ public struct ServerOptions: Sendable {
   public var guestsPerAddressPerHour: Int = 60
   /// Guests older than this who never saved anything are removed (`completionkit accounts prune`, and daily).
   public var guestIdleTime: TimeInterval = 30 * 86_400
+  /// The FFmpeg that makes share videos (`COMPLETIONKIT_FFMPEG`); nil: `ffmpeg` on `PATH`. A path that is not an
+  /// executable turns videos off (the server answers `video_unavailable`).
+  public var ffmpegPath: String?
+  /// Share videos encoded at once (`COMPLETIONKIT_VIDEO_ENCODES`): one per core by default.
+  public var videoEncodes: Int = ProcessInfo.processInfo.activeProcessorCount
+  /// Share videos that may wait for an encode before requests are refused with `busy`.
+  public var videoWaitingLimit: Int = 8
+  /// Where share videos are kept once made.
+  public var videosDirectory: URL { dataDirectory.appendingPathComponent("videos", isDirectory: true) }
   /// Enables `POST /api/test/clock`, which moves the server's clock (browser tests of the video timer).
   /// Never set it on a server people use.
   public var testHooks: Bool
@@ -145,6 +154,8 @@ public struct ServerOptions: Sendable {
     if let days = environment["COMPLETIONKIT_GUEST_IDLE_DAYS"].flatMap(Double.init), days > 0 {
       options.guestIdleTime = days * 86_400
     }
+    if let ffmpeg = environment["COMPLETIONKIT_FFMPEG"], !ffmpeg.isEmpty { options.ffmpegPath = ffmpeg }
+    if let encodes = environment["COMPLETIONKIT_VIDEO_ENCODES"].flatMap(Int.init), encodes > 0 { options.videoEncodes = encodes }
     options.testHooks = environment["COMPLETIONKIT_TEST_HOOKS"] == "1"
     return options
   }

@@ -1,8 +1,10 @@
-// Challenges: the share panel: the server's share card, the system share sheet, and the public link.
+// Challenges: the share panel: the server's share card, the system share sheet, the public link, and (video.js)
+// the celebration video.
 import { canShareFiles } from "../app.js";
 import { $, closeOnBackdrop, setBusy } from "../lib/dom.js";
 import { setPublicLink } from "./posts.js";
 import { state } from "./state.js";
+import { hideShareVideo, showShareVideo, wireShareVideo } from "./video.js";
 
 // MARK: Share
 
@@ -10,6 +12,7 @@ export function openShare(entry) {
   const item = entry.item;
   state.share.entry = entry;
   showShareCard(item);
+  showShareVideo(item);
   $("#share-title").textContent = item.isMine ? "Share your completion" : `Share ${item.actor.displayName}’s completion`;
   setShareStatus("");
   renderShareLink(entry);
@@ -185,10 +188,12 @@ export function wireShare() {
   share.addEventListener("close", () => {
     const entry = state.share.entry;
     state.share.entry = null;
+    hideShareVideo();
     entry?.element.querySelector("[data-testid=share-open]")?.focus();
   });
   closeOnBackdrop(share);
   $("#share-native").addEventListener("click", shareNative);
+  wireShareVideo();
   $("#copy-link").addEventListener("click", copyLink);
   $("#share-public").addEventListener("change", (event) => {
     const entry = state.share.entry;

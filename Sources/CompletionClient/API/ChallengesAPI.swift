@@ -135,6 +135,21 @@ extension CompletionClient {
     try await download(.getActivityCard, id)
   }
 
+  /// Starts making a completion's share video in the background (or finds it made); poll ``activityVideoStatus(_:)``.
+  public func startActivityVideo(_ id: String) async throws -> ShareVideoView {
+    try await send(.startActivityVideo, id)
+  }
+
+  /// Where a completion's share video stands, with its progress.
+  public func activityVideoStatus(_ id: String) async throws -> ShareVideoView {
+    try await send(.getActivityVideoStatus, id)
+  }
+
+  /// A completion's finished share video (MP4).
+  public func activityVideo(_ id: String) async throws -> DownloadedFile {
+    try await download(.getActivityVideo, id)
+  }
+
   /// A page of a card's comments, oldest first (`cursor`: the last page's `next`).
   public func comments(on id: String, cursor: String? = nil) async throws -> CommentPage {
     try await send(.listComments, id, query: [("cursor", cursor)])

@@ -83,4 +83,19 @@ extension CompletionClient {
   public func cryptogramDailyCard(date: String) async throws -> DownloadedFile {
     try await download(.getCryptogramDailyCard, date)
   }
+
+  /// Starts making a solved puzzle's share video in the background (or finds it made).
+  public func startCryptogramVideo(_ id: String) async throws -> ShareVideoView {
+    try await send(.startCryptogramVideo, id)
+  }
+
+  /// Where a solved puzzle's share video stands, with its progress.
+  public func cryptogramVideoStatus(_ id: String) async throws -> ShareVideoView {
+    try await send(.getCryptogramVideoStatus, id)
+  }
+
+  /// A solved puzzle's finished share video (MP4).
+  public func cryptogramVideo(_ id: String) async throws -> DownloadedFile {
+    try await download(.getCryptogramVideo, id)
+  }
 }

@@ -82,12 +82,18 @@ public enum Endpoint: String, CaseIterable, Sendable {
   case getReadiness
   case getMetrics
   case getPublicCard
+  case startActivityVideo
+  case getActivityVideoStatus
+  case getActivityVideo
+  case startCryptogramVideo
+  case getCryptogramVideoStatus
+  case getCryptogramVideo
 
   /// The HTTP method.
   public var method: String {
     switch self {
-    case .getCelebrations, .listSignIns, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard: "GET"
-    case .login, .logout, .logoutEverywhere, .register, .createToken, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .follow, .createTask: "POST"
+    case .getCelebrations, .listSignIns, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard, .getActivityVideoStatus, .getActivityVideo, .getCryptogramVideoStatus, .getCryptogramVideo: "GET"
+    case .login, .logout, .logoutEverywhere, .register, .createToken, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .follow, .createTask, .startActivityVideo, .startCryptogramVideo: "POST"
     case .setCelebrations, .orderProjects, .orderTasks: "PUT"
     case .updateActivity, .updateProject, .updateTask: "PATCH"
     case .revokeSignIn, .uncongratulate, .deleteComment, .deleteProject, .unfollow, .deleteTask: "DELETE"
@@ -176,6 +182,10 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case .getReadiness: "/health/ready"
     case .getMetrics: "/metrics"
     case .getPublicCard: "/s/{id}/card.png"
+    case .startActivityVideo, .getActivityVideoStatus: "/api/activities/{id}/video"
+    case .getActivityVideo: "/api/activities/{id}/video.mp4"
+    case .startCryptogramVideo, .getCryptogramVideoStatus: "/api/cryptogram/games/{id}/video"
+    case .getCryptogramVideo: "/api/cryptogram/games/{id}/video.mp4"
     }
   }
 
@@ -189,7 +199,8 @@ public enum Endpoint: String, CaseIterable, Sendable {
     }
     switch self {
     case .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .resumeCryptogram, .continueCryptogram, .restartCryptogram,
-      .abandonCryptogram, .updateTask, .completeChallenge, .sendKidsEvent, .joinChallenge, .leaveChallenge, .follow, .congratulate:
+      .abandonCryptogram, .updateTask, .completeChallenge, .sendKidsEvent, .joinChallenge, .leaveChallenge, .follow, .congratulate,
+      .startActivityVideo, .startCryptogramVideo:
       return true
     default:
       return false

@@ -361,12 +361,16 @@ struct SocialController: RouteCollection {
 
   /// `GET /api/activities/{id}/card.png`: the card, for whoever may see the post.
   @Sendable func card(req: Request) async throws -> Response {
-    let id = try Self.activityID(req)
-    let db = ChallengeStore.sql(req.db)
-    let activity = try await ChallengeStore.visibleActivity(id, viewer: req.currentSession?.userID, on: db)
+    try await Self.cardResponse(try await Self.shareableActivity(req), req: req, cache: "private, max-age=3600")
+  }
+
+  /// The post named in the path, for whoever may see it and not revoked: what the card (and the share video) show.
+  static func shareableActivity(_ req: Request) async throws -> ActivityRow {
+    let id = try activityID(req)
+    let activity = try await ChallengeStore.visibleActivity(id, viewer: req.currentSession?.userID, on: ChallengeStore.sql(req.db))
     // A revoked completion's points were paid back: no card says otherwise.
     guard activity.status != ModerationState.Status.revoked.rawValue else { throw ChallengesError.activityNotFound }
-    return try await Self.cardResponse(activity, req: req, cache: "private, max-age=3600")
+    return activity
   }
 
   /// `GET /s/{id}/card.png`: the card, for anyone, while the public link is on.

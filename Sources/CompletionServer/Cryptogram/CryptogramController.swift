@@ -149,9 +149,7 @@ struct CryptogramController: RouteCollection {
     let game = try await Self.ownedGame(req)
     let share = try await Self.share(of: game, req: req)
     let fonts = try CardFonts.shared()
-    let content = ResultCardContent(
-      eyebrow: share.eyebrow, title: share.heading, subtitle: share.subheading,
-      figures: share.figures.map { ResultFigure($0.label, $0.value) }, invitation: share.invitation)
+    let content = Self.cardContent(share)
     let png = try await req.application.threadPool.runIfActive { ResultCard.render(content, fonts: fonts) }
     var headers = HTTPHeaders()
     headers.contentType = .png
@@ -160,6 +158,13 @@ struct CryptogramController: RouteCollection {
     let name = (game.mode == "daily" ? game.dailyDate.map { "cryptogram-\($0).png" } : nil) ?? "cryptogram.png"
     headers.replaceOrAdd(name: .contentDisposition, value: "inline; filename=\"\(name)\"")
     return Response(status: .ok, headers: headers, body: .init(data: Data(png)))
+  }
+
+  /// What the card (and the share video) of a solved puzzle show.
+  static func cardContent(_ share: CryptogramShare) -> ResultCardContent {
+    ResultCardContent(
+      eyebrow: share.eyebrow, title: share.heading, subtitle: share.subheading,
+      figures: share.figures.map { ResultFigure($0.label, $0.value) }, invitation: share.invitation)
   }
 
   /// What sharing `game` says, with the player's daily streak as it stands today in the game's time zone.

@@ -33,6 +33,10 @@ struct AppServices: Sendable {
   let puzzles = PuzzleCache(capacity: 4096)
   /// Families' games as last loaded or saved.
   let kidsGames = DecodedStateCache<UUID, KidsGameRecord, GameMachine>(capacity: 4096)
+  /// Share videos, made in the background a few at a time and kept.
+  let videos: VideoRenderQueue
+  /// The FFmpeg that makes them; nil when none is installed.
+  let videoEncoder: VideoEncoder?
 
   /// `sqlitePath` is the SQLite file the app uses (nil on PostgreSQL): group commit writes on a connection
   /// of its own to it.
@@ -55,6 +59,8 @@ struct AppServices: Sendable {
     people = SerialQueues()
     projectsLive = ProjectsLive(options: options)
     feedLive = FeedLive(options: options)
+    videos = VideoRenderQueue(directory: options.videosDirectory, slots: options.videoEncodes, waitingLimit: options.videoWaitingLimit)
+    videoEncoder = VideoEncoder.locate(configured: options.ffmpegPath)
   }
 }
 
