@@ -52,7 +52,8 @@ struct ChallengesController: RouteCollection {
       return ChallengesOverview(
         today: today.description, challenges: offered.map { Self.view($0, today: today, zone: zone, participation: nil) }, earlier: [],
         stats: ChallengeStatsView(challengesCompleted: 0, totalPoints: 0, currentStreak: 0, longestStreak: 0), maxPhotoBytes: maxPhoto,
-        photoMaxSide: PhotoLimits.maxSide, storyLimit: ChallengeRules.storyLimit, commentLimit: ChallengeRules.commentLimit)
+        photoMaxSide: PhotoLimits.maxSide, storyLimit: ChallengeRules.storyLimit, commentLimit: ChallengeRules.commentLimit,
+        photoTypes: PhotoLimits.mediaTypes, refusedPhotoCodes: PhotoLimits.refusalCodes)
     }
     async let mine = store.participations(of: userID, in: offered.map(\.id))
     async let recent = store.recentParticipations(of: userID, limit: Self.earlierLimit + offered.count)
@@ -65,7 +66,7 @@ struct ChallengesController: RouteCollection {
     return ChallengesOverview(
       today: today.description, challenges: offered.map { Self.view($0, today: today, zone: zone, participation: joined[$0.id]) },
       earlier: earlier, stats: try await stats, maxPhotoBytes: maxPhoto, photoMaxSide: PhotoLimits.maxSide, storyLimit: ChallengeRules.storyLimit,
-      commentLimit: ChallengeRules.commentLimit)
+      commentLimit: ChallengeRules.commentLimit, photoTypes: PhotoLimits.mediaTypes, refusedPhotoCodes: PhotoLimits.refusalCodes)
   }
 
   /// `GET /api/challenges/{id}?tz=`.
@@ -316,4 +317,10 @@ enum PhotoLimits {
   static let maxPixels = 50_000_000
   static let maxSide = 2048
   static let thumbnailSide = 640
+  /// The media types the photo check decodes.
+  static let mediaTypes = ImageFormat.allCases.map(\.mimeType)
+  /// The refusals of a photo itself (too large, not an image we decode, damaged, too many pixels).
+  static let refusalCodes = [
+    ChallengesError.photoTooLarge(limit: 0), .photoUnsupported, .photoUnreadable, .photoTooManyPixels,
+  ].map(\.code)
 }
