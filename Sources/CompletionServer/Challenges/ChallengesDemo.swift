@@ -1,7 +1,6 @@
 import Challenges
 import CompletionCore
 import Fluent
-import FluentSQL
 import Foundation
 import Imaging
 import Vapor
@@ -15,25 +14,16 @@ enum ChallengesDemo {
 
   static func fill(app: Application, users: Int, follows: Int) async throws -> String {
     let store = SQLChallengesStore(app.db)
-    // Bulk rows straight in SQL: the store's writes go one row at a time, too slow for thousands of people.
-    let db = store.sql
-    if try await db.raw("SELECT id FROM users WHERE username = 'demo1'").first() != nil {
+    if try await store.hasDemoPeople() {
       throw LauncherError("This database has demo people already (demo1 exists). Use a fresh data folder or database.")
     }
     let hash = try await app.password.async.hash(password)
     let now = app.services.clock.now()
     let ids = (0..<users).map { _ in UUID() }
-    let batch = 400
 
-    // People.
-    for start in stride(from: 0, to: users, by: batch) {
-      let rows = (start..<min(start + batch, users)).map { index -> SQLQueryString in
-        "(\(bind: ids[index]), \(bind: "Demo Cook \(index + 1)"), \(bind: "demo\(index + 1)"), \(bind: hash), false, \(bind: now), \(bind: now))"
-      }
-      try await db.raw(
-        "INSERT INTO users (id, display_name, username, password_hash, is_guest, created_at, updated_at) VALUES \(rows.joined(separator: ", "))"
-      ).run()
-    }
+    // People, in bulk: the store's ordinary writes go one row at a time, too slow for thousands.
+    try await store.insertPeople(
+      ids.enumerated().map { index, id in (id, "Demo Cook \(index + 1)", "demo\(index + 1)") }, passwordHash: hash, at: now)
 
     // Follows: person i follows the next `follows` people round the circle, so everyone has as many
     // followers as they follow. Kept counts are written once at the end.
@@ -42,20 +32,11 @@ enum ChallengesDemo {
     var written = 0
     for first in stride(from: 0, to: users, by: perTransaction) {
       let people = first..<min(first + perTransaction, users)
-      written += try await app.db.transaction { transaction -> Int in
-        let sql = SQLChallengesStore(transaction).sql
-        let pairs = people.flatMap { index in (0..<follows).map { step in (ids[index], ids[(index + step + 1) % users]) } }
-        for start in stride(from: 0, to: pairs.count, by: batch) {
-          let rows = pairs[start..<min(start + batch, pairs.count)].map { pair -> SQLQueryString in "(\(bind: pair.0), \(bind: pair.1), \(bind: at))" }
-          try await sql.raw("INSERT INTO follows (follower_id, followee_id, at_micros) VALUES \(rows.joined(separator: ", "))").run()
-        }
-        return pairs.count
-      }
+      let pairs = people.flatMap { index in (0..<follows).map { step in (follower: ids[index], followee: ids[(index + step + 1) % users]) } }
+      try await app.db.transaction { try await SQLChallengesStore($0).insertFollows(pairs, at: at) }
+      written += pairs.count
     }
-    for start in stride(from: 0, to: users, by: batch) {
-      let rows = (start..<min(start + batch, users)).map { index -> SQLQueryString in "(\(bind: ids[index]), \(bind: follows), \(bind: follows))" }
-      try await db.raw("INSERT INTO social_profiles (user_id, followers, following) VALUES \(rows.joined(separator: ", "))").run()
-    }
+    try await store.setFollowCounts(ids, followers: follows, following: follows)
 
     // Completions of today's challenges by the first few people, through the real path.
     let zone = TimeZone.gmt
@@ -86,15 +67,12 @@ enum ChallengesDemo {
     guard let star = try await store.person(username: username) else { throw LauncherError("No one is called \(username).") }
     let now = app.services.clock.now()
     let at = Micros.of(now)
-    let batch = 400
-    for start in stride(from: 0, to: count, by: batch) {
-      let ids = (start..<min(start + batch, count)).map { _ in UUID() }
+    for start in stride(from: 0, to: count, by: SQLChallengesStore.bulkBatch) {
+      let ids = (start..<min(start + SQLChallengesStore.bulkBatch, count)).map { _ in UUID() }
       try await app.db.transaction { transaction in
-        let sql = SQLChallengesStore(transaction).sql
-        let people = ids.map { id -> SQLQueryString in "(\(bind: id), 'Fan', true, \(bind: now), \(bind: now))" }
-        try await sql.raw("INSERT INTO users (id, display_name, is_guest, created_at, updated_at) VALUES \(people.joined(separator: ", "))").run()
-        let follows = ids.map { id -> SQLQueryString in "(\(bind: id), \(bind: star.id), \(bind: at))" }
-        try await sql.raw("INSERT INTO follows (follower_id, followee_id, at_micros) VALUES \(follows.joined(separator: ", "))").run()
+        let store = SQLChallengesStore(transaction)
+        try await store.insertGuests(ids, displayName: "Fan", at: now)
+        try await store.insertFollows(ids.map { (follower: $0, followee: star.id) }, at: at)
       }
     }
     try await store.bumpCounts(star.id, followers: count, following: 0)

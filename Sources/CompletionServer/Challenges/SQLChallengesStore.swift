@@ -622,4 +622,57 @@ struct SQLChallengesStore: ChallengesStore {
   func notify(_ channel: String, _ payload: String) async throws {
     try await sql.raw("SELECT pg_notify(\(bind: channel), \(bind: payload))").run()
   }
+
+  // MARK: Demo data, in bulk
+
+  /// Rows per statement of a bulk insert.
+  static let bulkBatch = 400
+
+  /// Whether the demo people were made already (`demo1` exists).
+  func hasDemoPeople() async throws -> Bool {
+    try await sql.raw("SELECT id FROM users WHERE username = 'demo1'").first() != nil
+  }
+
+  /// Named accounts in bulk: `(id, display name, username)`, all with `passwordHash`.
+  func insertPeople(_ people: [(id: UUID, displayName: String, username: String)], passwordHash: String, at now: Date) async throws {
+    for start in stride(from: 0, to: people.count, by: Self.bulkBatch) {
+      let rows = people[start..<min(start + Self.bulkBatch, people.count)].map { person -> SQLQueryString in
+        "(\(bind: person.id), \(bind: person.displayName), \(bind: person.username), \(bind: passwordHash), false, \(bind: now), \(bind: now))"
+      }
+      try await sql.raw(
+        "INSERT INTO users (id, display_name, username, password_hash, is_guest, created_at, updated_at) VALUES \(rows.joined(separator: ", "))"
+      ).run()
+    }
+  }
+
+  /// Silent guests in bulk (no name, no sign-in), called `displayName`.
+  func insertGuests(_ ids: [UUID], displayName: String, at now: Date) async throws {
+    for start in stride(from: 0, to: ids.count, by: Self.bulkBatch) {
+      let rows = ids[start..<min(start + Self.bulkBatch, ids.count)].map { id -> SQLQueryString in
+        "(\(bind: id), \(bind: displayName), true, \(bind: now), \(bind: now))"
+      }
+      try await sql.raw("INSERT INTO users (id, display_name, is_guest, created_at, updated_at) VALUES \(rows.joined(separator: ", "))").run()
+    }
+  }
+
+  /// Follows in bulk, without moving the kept counts (the caller writes them once: ``setFollowCounts(_:followers:following:)``
+  /// or ``bumpCounts(_:followers:following:)``).
+  func insertFollows(_ pairs: [(follower: UUID, followee: UUID)], at: Int64) async throws {
+    for start in stride(from: 0, to: pairs.count, by: Self.bulkBatch) {
+      let rows = pairs[start..<min(start + Self.bulkBatch, pairs.count)].map { pair -> SQLQueryString in
+        "(\(bind: pair.follower), \(bind: pair.followee), \(bind: at))"
+      }
+      try await sql.raw("INSERT INTO follows (follower_id, followee_id, at_micros) VALUES \(rows.joined(separator: ", "))").run()
+    }
+  }
+
+  /// First kept counts for people who have none yet, in bulk.
+  func setFollowCounts(_ users: [UUID], followers: Int, following: Int) async throws {
+    for start in stride(from: 0, to: users.count, by: Self.bulkBatch) {
+      let rows = users[start..<min(start + Self.bulkBatch, users.count)].map { user -> SQLQueryString in
+        "(\(bind: user), \(bind: followers), \(bind: following))"
+      }
+      try await sql.raw("INSERT INTO social_profiles (user_id, followers, following) VALUES \(rows.joined(separator: ", "))").run()
+    }
+  }
 }
