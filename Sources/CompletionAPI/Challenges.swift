@@ -96,10 +96,16 @@ public struct ChallengesOverview: Codable, Hashable, Sendable {
   /// The most characters in a story and in a comment.
   public let storyLimit: Int
   public let commentLimit: Int
+  /// Every challenge type in the order a page groups them, with its label and points.
+  public let types: [ChallengeTypeView]
+  /// The media types a photo may have (`image/jpeg`, …): anything else is refused as `photo_unsupported`.
+  public let photoTypes: [String]
+  /// The error codes that refuse the photo itself: another photo is needed, a retry of this one is not.
+  public let refusedPhotoCodes: [String]
 
   public init(
     today: String, challenges: [ChallengeView], earlier: [ChallengeView], stats: ChallengeStatsView, maxPhotoBytes: Int, photoMaxSide: Int,
-    storyLimit: Int, commentLimit: Int
+    storyLimit: Int, commentLimit: Int, types: [ChallengeTypeView] = ChallengeTypeView.all, photoTypes: [String], refusedPhotoCodes: [String]
   ) {
     self.today = today
     self.challenges = challenges
@@ -109,7 +115,26 @@ public struct ChallengesOverview: Codable, Hashable, Sendable {
     self.photoMaxSide = photoMaxSide
     self.storyLimit = storyLimit
     self.commentLimit = commentLimit
+    self.types = types
+    self.photoTypes = photoTypes
+    self.refusedPhotoCodes = refusedPhotoCodes
   }
+}
+
+/// A challenge type as a page lists it: "daily", "Daily", 100 points.
+public struct ChallengeTypeView: Codable, Hashable, Sendable {
+  public let type: String
+  public let label: String
+  public let points: Int
+
+  public init(type: String, label: String, points: Int) {
+    self.type = type
+    self.label = label
+    self.points = points
+  }
+
+  /// Every type, daily first.
+  public static let all = ChallengeType.allCases.map { ChallengeTypeView(type: $0.rawValue, label: $0.displayName, points: $0.points) }
 }
 
 /// `POST /api/photos` (the image's bytes as the body): the stored photo.

@@ -330,9 +330,10 @@ struct ChallengesAPITests {
       // 950 posts straight into the reader's feed (older first), as a long fan-out history would leave it.
       for batch in stride(from: 0, to: 950, by: 50) {
         for index in batch..<(batch + 50) {
-          _ = try await ChallengeStore.insert(
-            activity: UUID(), author: author, type: "follow", at: Int64(index), title: "Post \(index)", subtitle: "", recipient: owner,
-            fanOutLimit: 10, on: sql)
+          let post = Post(
+            id: UUID(), author: Person(id: author, username: nil, displayName: "Prolific"), kind: .follow, at: Int64(index), title: "Post \(index)",
+            subtitle: "", recipient: owner)
+          try await SQLChallengesStore(app.db).add(post, delivery: FanOut.decide(recipient: owner, followers: 0, limit: 10))
         }
       }
       #expect(try await FeedJanitor.sweep(app) == 1)
@@ -342,7 +343,7 @@ struct ChallengesAPITests {
       }
       let row = try #require(
         try await sql.raw("SELECT COUNT(*) AS count, MIN(at_micros) AS oldest FROM feed_entries WHERE owner_id = \(bind: owner)").first(decoding: Row.self))
-      #expect(row.count == ChallengeStore.feedCap && row.oldest == 150)
+      #expect(row.count == FeedSize.cap && row.oldest == 150)
       #expect(try await FeedJanitor.sweep(app) == 0)
       let page = try await Self.feed(reader, "filter=social&limit=1")
       #expect(page.items.first?.title == "Post 949")

@@ -62,6 +62,11 @@ struct ClientRuleCopyTests {
     try await withTestApp { client in
       let overview = try client.decode(ChallengesOverview.self, from: try await client.send(.GET, "/api/challenges"))
       #expect(overview.storyLimit == 500 && overview.commentLimit == 300 && overview.photoMaxSide == 2048)
+      // What the page still copies (TYPES, PHOTO_TYPES, REFUSED_PHOTO) the server sends too, for it to read instead.
+      #expect(overview.types.map(\.type) == ["daily", "weekly", "monthly", "special"] && overview.types.map(\.label).first == "Daily")
+      #expect(overview.types.map(\.points) == [100, 500, 1000, 750])
+      #expect(overview.photoTypes == ["image/jpeg", "image/png", "image/webp"])
+      #expect(overview.refusedPhotoCodes == ["photo_too_large", "photo_unsupported", "photo_unreadable", "photo_too_many_pixels"])
     }
   }
 

@@ -1,7 +1,7 @@
 import Challenges
 import CompletionAPI
 import CompletionCore
-import FluentSQL
+import Fluent
 import Foundation
 import Imaging
 import Vapor
@@ -31,7 +31,7 @@ struct ChallengesController: RouteCollection {
     TimeZoneName.parse(req.query[String.self, at: "tz"] ?? req.headers.first(name: "Time-Zone")) ?? .gmt
   }
 
-  static func view(_ challenge: Challenge, today: CalendarDay, zone: TimeZone, participation: ParticipationRow?) -> ChallengeView {
+  static func view(_ challenge: Challenge, today: CalendarDay, zone: TimeZone, participation: Participation?) -> ChallengeView {
     ChallengeView(
       id: challenge.id, type: challenge.type.rawValue, title: challenge.title, description: challenge.template.description,
       requirements: challenge.template.requirements, points: challenge.points, startsOn: challenge.start.description,
@@ -39,51 +39,44 @@ struct ChallengesController: RouteCollection {
       storyPrompts: challenge.type.storyPrompts, participation: participation?.view)
   }
 
-  /// A challenge from its id: any the catalogue could have offered (for one joined earlier), with its dates.
-  static func challenge(_ raw: String?, catalogue: ChallengeCatalogue) throws -> Challenge {
-    guard let raw, let id = ChallengeID(raw), let template = catalogue.template(id.slug), template.type == id.type else {
-      throw ChallengesError.challengeNotFound
-    }
-    guard let offered = catalogue.challenges(on: id.start).first(where: { $0.id == id.description }) else { throw ChallengesError.challengeNotFound }
-    return offered
-  }
-
   /// `GET /api/challenges?tz=`.
   @Sendable func overview(req: Request) async throws -> ChallengesOverview {
     let zone = Self.zone(req)
     let now = req.application.services.clock.now()
     let today = CalendarDay(now, in: zone)
-    let db = ChallengeStore.sql(req.db)
-    let catalogue = try await ChallengeStore.catalogue(on: db)
+    let store = SQLChallengesStore(req.db)
+    let catalogue = try await store.catalogue()
     let offered = catalogue.challenges(on: today)
     let maxPhoto = req.application.serverOptions.maxPhotoSize
     guard let userID = req.currentSession?.userID else {
       return ChallengesOverview(
         today: today.description, challenges: offered.map { Self.view($0, today: today, zone: zone, participation: nil) }, earlier: [],
         stats: ChallengeStatsView(challengesCompleted: 0, totalPoints: 0, currentStreak: 0, longestStreak: 0), maxPhotoBytes: maxPhoto,
-        photoMaxSide: PhotoLimits.maxSide, storyLimit: ChallengeRules.storyLimit, commentLimit: ChallengeRules.commentLimit)
+        photoMaxSide: PhotoLimits.maxSide, storyLimit: ChallengeRules.storyLimit, commentLimit: ChallengeRules.commentLimit,
+        photoTypes: PhotoLimits.mediaTypes, refusedPhotoCodes: PhotoLimits.refusalCodes)
     }
-    async let mine = ChallengeStore.participations(userID, ids: offered.map(\.id), on: db)
-    async let recent = ChallengeStore.recentParticipations(userID, limit: Self.earlierLimit + offered.count, on: db)
-    async let stats = ChallengeStore.stats(userID, today: today, zone: zone, on: db)
+    async let mine = store.participations(of: userID, in: offered.map(\.id))
+    async let recent = store.recentParticipations(of: userID, limit: Self.earlierLimit + offered.count)
+    async let stats = store.stats(of: userID, today: today, zone: zone)
     let joined = try await mine
     let offeredIDs = Set(offered.map(\.id))
-    let earlier = try await recent.filter { !offeredIDs.contains($0.challenge_id) }.prefix(Self.earlierLimit).compactMap { row in
-      (try? Self.challenge(row.challenge_id, catalogue: catalogue)).map { Self.view($0, today: today, zone: zone, participation: row) }
+    let earlier = try await recent.filter { !offeredIDs.contains($0.challengeID) }.prefix(Self.earlierLimit).compactMap { participation in
+      (try? catalogue.challenge(participation.challengeID)).map { Self.view($0, today: today, zone: zone, participation: participation) }
     }
     return ChallengesOverview(
       today: today.description, challenges: offered.map { Self.view($0, today: today, zone: zone, participation: joined[$0.id]) },
       earlier: earlier, stats: try await stats, maxPhotoBytes: maxPhoto, photoMaxSide: PhotoLimits.maxSide, storyLimit: ChallengeRules.storyLimit,
-      commentLimit: ChallengeRules.commentLimit)
+      commentLimit: ChallengeRules.commentLimit, photoTypes: PhotoLimits.mediaTypes, refusedPhotoCodes: PhotoLimits.refusalCodes)
   }
 
   /// `GET /api/challenges/{id}?tz=`.
   @Sendable func show(req: Request) async throws -> ChallengeView {
     let zone = Self.zone(req)
     let today = CalendarDay(req.application.services.clock.now(), in: zone)
-    let db = ChallengeStore.sql(req.db)
-    let challenge = try Self.challenge(req.parameters.get("id"), catalogue: try await ChallengeStore.catalogue(on: db))
-    let participation = try await req.currentSession.asyncMap { try await ChallengeStore.participation($0.userID, challenge: challenge.id, on: db) } ?? nil
+    let store = SQLChallengesStore(req.db)
+    let challenge = try await store.catalogue().challenge(req.parameters.get("id"))
+    var participation: Participation?
+    if let userID = req.currentSession?.userID { participation = try await store.participation(of: userID, in: challenge.id) }
     return Self.view(challenge, today: today, zone: zone, participation: participation)
   }
 
@@ -92,40 +85,43 @@ struct ChallengesController: RouteCollection {
   /// `POST /api/challenges/{id}/join?tz=`: joining is opt-in; joining again after leaving is allowed.
   @Sendable func join(req: Request) async throws -> ChallengeView {
     let user = try await req.userCreatingGuest()
-    let (challenge, today, zone) = try await Self.openChallenge(req)
+    let (challenge, today, zone) = try await Self.challenge(req)
     let now = req.application.services.clock.now()
-    let row = try await ChallengeStore.join(try user.requireID(), challenge: challenge.id, at: now, on: ChallengeStore.sql(req.db))
-    return Self.view(challenge, today: today, zone: zone, participation: row)
+    let participation = try await Self.handle(.join(at: now), userID: try user.requireID(), in: challenge, today: today, at: now, on: req.db)
+    return Self.view(challenge, today: today, zone: zone, participation: participation)
   }
 
   /// `POST /api/challenges/{id}/leave?tz=`: a completed challenge cannot be left.
   @Sendable func leave(req: Request) async throws -> ChallengeView {
     guard let userID = req.currentSession?.userID else { throw ChallengesError.challengeNotFound }
-    let zone = Self.zone(req)
+    let (challenge, today, zone) = try await Self.challenge(req)
     let now = req.application.services.clock.now()
-    let today = CalendarDay(now, in: zone)
-    let db = ChallengeStore.sql(req.db)
-    let challenge = try Self.challenge(req.parameters.get("id"), catalogue: try await ChallengeStore.catalogue(on: db))
-    try await db.raw(
-      """
-      UPDATE challenge_participations SET status = 'left', progress = 0, updated_at = \(bind: now)
-      WHERE user_id = \(bind: userID) AND challenge_id = \(bind: challenge.id) AND status = 'active'
-      """
-    ).run()
-    let row = try await ChallengeStore.participation(userID, challenge: challenge.id, on: db)
-    if row?.status == ParticipationStatus.completed.rawValue || row?.status == ParticipationStatus.revoked.rawValue {
-      throw ChallengesError.alreadyCompleted
-    }
-    return Self.view(challenge, today: today, zone: zone, participation: row)
+    let participation = try await Self.handle(.leave(at: now), userID: userID, in: challenge, today: today, at: now, on: req.db)
+    return Self.view(challenge, today: today, zone: zone, participation: participation)
   }
 
-  /// The challenge named in the path, if it is open on the person's today.
-  static func openChallenge(_ req: Request) async throws -> (Challenge, CalendarDay, TimeZone) {
+  /// The challenge named in the path, with the person's day and zone.
+  static func challenge(_ req: Request) async throws -> (Challenge, CalendarDay, TimeZone) {
     let zone = Self.zone(req)
     let today = CalendarDay(req.application.services.clock.now(), in: zone)
-    let challenge = try Self.challenge(req.parameters.get("id"), catalogue: try await ChallengeStore.catalogue(on: ChallengeStore.sql(req.db)))
-    guard challenge.isOpen(on: today) else { throw challenge.start > today ? ChallengesError.challengeNotStarted : ChallengesError.challengeClosed }
+    let challenge = try await SQLChallengesStore(req.db).catalogue().challenge(req.parameters.get("id"))
     return (challenge, today, zone)
+  }
+
+  /// Load → handle → save of a join or a leave: the save is a compare-and-set against what was loaded, so
+  /// a request that lost a race to another is judged again on what that one saved.
+  static func handle(
+    _ command: Participation.Command, userID: UUID, in challenge: Challenge, today: CalendarDay, at now: Date, on db: any Database
+  ) async throws -> Participation? {
+    let store = SQLChallengesStore(db)
+    for _ in 0..<GameRunner.attempts {
+      let loaded = try await store.participation(of: userID, in: challenge.id)
+      var participation = loaded
+      _ = try Participation.handle(command, &participation, in: challenge, today: today)
+      guard let changed = participation, participation != loaded else { return participation }
+      if try await store.save(changed, of: userID, replacing: loaded, at: now) { return changed }
+    }
+    throw RunnerError.busy
   }
 
   // MARK: Complete
@@ -139,13 +135,13 @@ struct ChallengesController: RouteCollection {
     // A guest cannot be followed yet: the overlay says how to share instead.
     let message = user.isGuest ? ChallengeCompletion.guestMessage : ChallengeCompletion.sharedMessage
     let body = try req.decodeJSON(CompleteChallengeRequest.self)
-    let (challenge, today, zone) = try await Self.openChallenge(req)
+    let (challenge, today, zone) = try await Self.challenge(req)
+    try challenge.requireOpen(on: today)
     let preference = try MotionController.preference(req)
     let services = req.application.services
-    let db = ChallengeStore.sql(req.db)
     guard let photoID = UUID(uuidString: body.photoId) else { throw ChallengesError.photoNotFound }
-    guard try await ChallengeStore.photoOwner(photoID, on: db) == userID else { throw ChallengesError.photoNotFound }
-    let story = try Self.text(body.story, field: "story", limit: ChallengeRules.storyLimit)
+    guard try await SQLChallengesStore(req.db).photoOwner(photoID) == userID else { throw ChallengesError.photoNotFound }
+    let story = try ChallengeText.clean(body.story, field: "story", limit: ChallengeRules.storyLimit)
     let idempotency = try IdempotencyKey.header(of: req).map {
       try IdempotencyKey(userID: userID, namespace: "challenges:", key: $0, scope: "\(req.method) \(req.url.path)", body: req)
     }
@@ -164,71 +160,70 @@ struct ChallengesController: RouteCollection {
     return stored.response
   }
 
-  /// Completes `challenge` for `userID` inside the caller's transaction: claims the participation (only
-  /// the first request finds it not yet completed), records the completion through the pipeline, writes
-  /// the activity with its fan-out, and announces it. A completion made before answers as things stand.
+  /// Completes `challenge` for `userID` inside the caller's transaction: loads the participation, runs the
+  /// rules, and saves it by compare-and-set (only the first request finds it not yet completed); records
+  /// the completion through the pipeline, writes the post with its fan-out, and announces it. A completion
+  /// made before answers as things stand. Values in, values out: a transaction run again runs it again.
   static func record(
     _ challenge: Challenge, userID: UUID, photoID: UUID, story: String?, preference: MotionPreference, today: CalendarDay, zone: TimeZone,
     at now: Date, fanOutLimit: Int, message: String = ChallengeCompletion.sharedMessage, services: AppServices, on db: any Database
   ) async throws -> (ChallengeCompletionView, FeedNotice?) {
-    let sql = ChallengeStore.sql(db)
-    let activityID = UUID()
-    let claimed = try await sql.raw(
-      """
-      INSERT INTO challenge_participations (id, user_id, challenge_id, status, progress, joined_at, completed_at, activity_id, updated_at)
-      VALUES (\(bind: UUID()), \(bind: userID), \(bind: challenge.id), 'completed', 1, \(bind: now), \(bind: now), \(bind: activityID), \(bind: now))
-      ON CONFLICT (user_id, challenge_id) DO UPDATE SET status = 'completed', progress = 1, completed_at = excluded.completed_at,
-        activity_id = excluded.activity_id, updated_at = excluded.updated_at
-      WHERE challenge_participations.status NOT IN ('completed', 'revoked')
-      RETURNING challenge_id
-      """
-    ).first()
-    guard claimed != nil else {
-      return (try await repeatAnswer(challenge, userID: userID, today: today, zone: zone, message: message, on: sql), nil)
+    let store = SQLChallengesStore(db)
+    var claimed: (participation: Participation, points: Int, post: UUID)?
+    for _ in 0..<GameRunner.attempts where claimed == nil {
+      let loaded = try await store.participation(of: userID, in: challenge.id)
+      var participation = loaded
+      let effects = try Participation.handle(.complete(post: UUID(), at: now), &participation, in: challenge, today: today)
+      // Completed before (a second request at the same moment, or a retry): answer as things stand.
+      guard case .completed(let points, _, let postID)? = effects.first, let completed = participation else {
+        return (try await repeatAnswer(challenge, userID: userID, today: today, zone: zone, message: message, on: store), nil)
+      }
+      // Lost a race (a join or a completion saved first): judge again on what that one saved.
+      if try await store.save(completed, of: userID, replacing: loaded, at: now) { claimed = (completed, points, postID) }
     }
+    guard let claimed else { throw RunnerError.busy }
+    let (completed, points, postID) = (claimed.participation, claimed.points, claimed.post)
     let completion = ChallengeCompletion.completion(of: challenge, account: userID.uuidString, at: now, timeZone: zone.identifier)
     let recorded = try await CompletionRecorder.record(completion, rules: ChallengeCompletion.rules, preference: preference, on: db)
-    let points = recorded.payments.reduce(0) { sum, outcome in
+    let paid = recorded.payments.reduce(0) { sum, outcome in
       if case .recorded(let entry, _) = outcome { return sum + entry.amount }
       return sum
     }
-    _ = try await ChallengeStore.insert(
-      activity: activityID, author: userID, type: FeedActivityType.challengeCompleted, at: ChallengeStore.micros(now),
-      title: ChallengeCompletion.activityTitle(challenge.title), subtitle: ChallengeCompletion.activitySubtitle(points: challenge.points),
-      photo: photoID, story: story, challenge: challenge, points: challenge.points, completionKey: completion.key, fanOutLimit: fanOutLimit,
-      on: sql)
-    let notice = FeedNotice(kind: .added, activity: activityID)
-    try await services.feedLive.announce(notice, on: sql)
-    guard let activity = try await ChallengeStore.activity(activityID, on: sql) else { throw ChallengesError.activityNotFound }
-    let participation = ParticipationRow(
-      challenge_id: challenge.id, status: ParticipationStatus.completed.rawValue, progress: 1, joined_at: now, completed_at: now,
-      activity_id: activityID)
+    guard let author = try await store.person(userID) else { throw ChallengesError.challengeNotFound }
+    let delivery = FanOut.decide(recipient: nil, followers: try await store.followCounts(of: userID).followers, limit: fanOutLimit)
+    let post = Post(
+      id: postID, author: author, kind: .challengeCompleted, at: Micros.of(now), title: ChallengeCompletion.activityTitle(challenge.title),
+      subtitle: ChallengeCompletion.activitySubtitle(points: points), photo: photoID, story: story,
+      challenge: Post.ChallengeInfo(id: challenge.id, title: challenge.title, type: challenge.type.rawValue), points: points,
+      completionKey: completion.key, fannedOut: delivery.isCopied)
+    try await store.add(post, delivery: delivery)
+    let notice = FeedNotice(kind: .added, activity: postID)
+    try await services.feedLive.announce(notice, on: store)
     let stats = ChallengeStatsView(
-      challengesCompleted: recorded.stats.completed,
-      totalPoints: try await SQLLedgerStore.balance(userID: userID, currency: ChallengeCompletion.currency, on: sql),
+      challengesCompleted: recorded.stats.completed, totalPoints: try await store.points(of: userID),
       currentStreak: recorded.streak?.current(on: today, in: zone) ?? 0, longestStreak: recorded.streak?.longest ?? 0)
     let view = ChallengeCompletionView(
-      challenge: Self.view(challenge, today: today, zone: zone, participation: participation), isFirst: recorded.isFirst,
-      pointsAwarded: points, stats: stats, celebration: recorded.choreography.map { ChoreographyPayload($0, preference: preference) },
+      challenge: Self.view(challenge, today: today, zone: zone, participation: completed), isFirst: recorded.isFirst,
+      pointsAwarded: paid, stats: stats, celebration: recorded.choreography.map { ChoreographyPayload($0, preference: preference) },
       dismissAfter: ChallengeCompletion.dismissAfterSeconds, headline: ChallengeCompletion.headline,
-      message: message, activity: activity.view(for: userID, congratulated: false))
+      message: message, activity: post.view(for: userID, congratulated: false))
     return (view, notice)
   }
 
   /// The answer to a completion that was made before (a second request at the same moment, or a retry
   /// without a key): things as they stand, nothing paid, no celebration.
   static func repeatAnswer(
-    _ challenge: Challenge, userID: UUID, today: CalendarDay, zone: TimeZone, message: String, on db: any SQLDatabase
+    _ challenge: Challenge, userID: UUID, today: CalendarDay, zone: TimeZone, message: String, on store: SQLChallengesStore
   ) async throws -> ChallengeCompletionView {
-    guard let participation = try await ChallengeStore.participation(userID, challenge: challenge.id, on: db),
-      let activityID = participation.activity_id, let activity = try await ChallengeStore.activity(activityID, on: db)
+    guard let participation = try await store.participation(of: userID, in: challenge.id),
+      let postID = participation.post, let post = try await store.post(postID)
     else { throw ChallengesError.challengeNotFound }
-    let congratulated = try await ChallengeStore.congratulated(userID, among: [activityID], on: db).contains(activityID)
+    let congratulated = try await store.congratulated(by: userID, among: [postID]).contains(postID)
     return ChallengeCompletionView(
       challenge: view(challenge, today: today, zone: zone, participation: participation), isFirst: false, pointsAwarded: 0,
-      stats: try await ChallengeStore.stats(userID, today: today, zone: zone, on: db), celebration: nil,
+      stats: try await store.stats(of: userID, today: today, zone: zone), celebration: nil,
       dismissAfter: ChallengeCompletion.dismissAfterSeconds, headline: ChallengeCompletion.headline, message: message,
-      activity: activity.view(for: userID, congratulated: congratulated))
+      activity: post.view(for: userID, congratulated: congratulated))
   }
 
   /// One queue per person and challenge (a stable UUID made from both).
@@ -240,18 +235,6 @@ struct ChallengesController: RouteCollection {
       bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
       bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
     ))
-  }
-
-  /// Optional text, trimmed, control characters (but line breaks) turned into spaces, at most `limit`.
-  static func text(_ raw: String?, field: String, limit: Int) throws -> String? {
-    guard let raw else { return nil }
-    let cleaned = String(
-      String.UnicodeScalarView(
-        raw.unicodeScalars.map { $0.properties.generalCategory == .control && $0 != "\n" ? " " : $0 })
-    ).trimmingCharacters(in: .whitespacesAndNewlines)
-    // Characters as a person counts them (the page's counter counts the same way), after trimming.
-    guard cleaned.count <= limit else { throw ChallengesError.tooLong(field: field, limit: limit) }
-    return cleaned.isEmpty ? nil : cleaned
   }
 
   // MARK: Photos
@@ -292,13 +275,10 @@ struct ChallengesController: RouteCollection {
     }
     let id = UUID()
     let now = req.application.services.clock.now()
-    try await ChallengeStore.sql(req.db).raw(
-      """
-      INSERT INTO challenge_photos (id, user_id, full_jpeg, thumbnail_jpeg, width, height, created_at)
-      VALUES (\(bind: id), \(bind: try user.requireID()), \(bind: Data(processed.full)), \(bind: Data(processed.thumbnail)),
-        \(bind: processed.fullWidth), \(bind: processed.fullHeight), \(bind: now))
-      """
-    ).run()
+    try await SQLChallengesStore(req.db).add(
+      StoredPhoto(
+        id: id, owner: try user.requireID(), full: Data(processed.full), thumbnail: Data(processed.thumbnail), width: processed.fullWidth,
+        height: processed.fullHeight, createdAt: now))
     let view = PhotoView(
       id: id.uuidString, width: processed.fullWidth, height: processed.fullHeight, url: "/api/photos/\(id.uuidString)",
       thumbnailUrl: "/api/photos/\(id.uuidString)?size=thumbnail")
@@ -308,33 +288,26 @@ struct ChallengesController: RouteCollection {
   /// `GET /api/photos/{id}?size=thumbnail`: for its owner, and for whoever may see a post showing it.
   @Sendable func photo(req: Request) async throws -> Response {
     guard let raw = req.parameters.get("id"), let id = UUID(uuidString: raw) else { throw ChallengesError.photoNotFound }
-    let db = ChallengeStore.sql(req.db)
+    let store = SQLChallengesStore(req.db)
     let viewer = req.currentSession?.userID
-    guard let owner = try await ChallengeStore.photoOwner(id, on: db) else { throw ChallengesError.photoNotFound }
+    guard let owner = try await store.photoOwner(id) else { throw ChallengesError.photoNotFound }
     if owner != viewer {
-      struct Row: Decodable { let id: UUID }
-      let posts = try await db.raw("SELECT id FROM activities WHERE photo_id = \(bind: id) AND status = 'visible'").all(decoding: Row.self)
       var allowed = false
-      for post in posts where !allowed {
-        if let activity = try await ChallengeStore.activity(post.id, on: db) { allowed = try await ChallengeStore.canSee(activity, viewer: viewer, on: db) }
-      }
+      for post in try await store.visiblePosts(showing: id) where !allowed { allowed = try await store.isVisible(post, to: viewer) }
       guard allowed else { throw ChallengesError.photoNotFound }
     }
-    return try await Self.photoResponse(id, thumbnail: req.query[String.self, at: "size"] == "thumbnail", on: db)
+    let thumbnail = req.query[String.self, at: "size"] == "thumbnail"
+    guard let jpeg = try await store.photoJPEG(id, thumbnail: thumbnail) else { throw ChallengesError.photoNotFound }
+    return Self.photoResponse(jpeg, thumbnail: thumbnail)
   }
 
   /// The stored JPEG, never sniffed as anything else, cached privately.
-  static func photoResponse(_ id: UUID, thumbnail: Bool, on db: any SQLDatabase) async throws -> Response {
-    struct Row: Decodable { let bytes: Data }
-    guard
-      let row = try await db.raw("SELECT \(unsafeRaw: thumbnail ? "thumbnail_jpeg" : "full_jpeg") AS bytes FROM challenge_photos WHERE id = \(bind: id)")
-        .first(decoding: Row.self)
-    else { throw ChallengesError.photoNotFound }
+  static func photoResponse(_ jpeg: Data, thumbnail: Bool) -> Response {
     var headers = HTTPHeaders()
     headers.contentType = .jpeg
     UploadedFileHeaders.apply(to: &headers, fileName: thumbnail ? "photo-thumbnail.jpg" : "photo.jpg", inline: true)
     headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=86400")
-    return Response(status: .ok, headers: headers, body: .init(data: row.bytes))
+    return Response(status: .ok, headers: headers, body: .init(data: jpeg))
   }
 }
 
@@ -344,4 +317,10 @@ enum PhotoLimits {
   static let maxPixels = 50_000_000
   static let maxSide = 2048
   static let thumbnailSide = 640
+  /// The media types the photo check decodes.
+  static let mediaTypes = ImageFormat.allCases.map(\.mimeType)
+  /// The refusals of a photo itself (too large, not an image we decode, damaged, too many pixels).
+  static let refusalCodes = [
+    ChallengesError.photoTooLarge(limit: 0), .photoUnsupported, .photoUnreadable, .photoTooManyPixels,
+  ].map(\.code)
 }

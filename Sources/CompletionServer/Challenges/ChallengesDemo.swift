@@ -1,6 +1,6 @@
 import Challenges
 import CompletionCore
-import FluentSQL
+import Fluent
 import Foundation
 import Imaging
 import Vapor
@@ -13,62 +13,42 @@ enum ChallengesDemo {
   static let posters = 40
 
   static func fill(app: Application, users: Int, follows: Int) async throws -> String {
-    let db = ChallengeStore.sql(app.db)
-    if try await db.raw("SELECT id FROM users WHERE username = 'demo1'").first() != nil {
+    let store = SQLChallengesStore(app.db)
+    if try await store.hasDemoPeople() {
       throw LauncherError("This database has demo people already (demo1 exists). Use a fresh data folder or database.")
     }
     let hash = try await app.password.async.hash(password)
     let now = app.services.clock.now()
     let ids = (0..<users).map { _ in UUID() }
-    let batch = 400
 
-    // People.
-    for start in stride(from: 0, to: users, by: batch) {
-      let rows = (start..<min(start + batch, users)).map { index -> SQLQueryString in
-        "(\(bind: ids[index]), \(bind: "Demo Cook \(index + 1)"), \(bind: "demo\(index + 1)"), \(bind: hash), false, \(bind: now), \(bind: now))"
-      }
-      try await db.raw(
-        "INSERT INTO users (id, display_name, username, password_hash, is_guest, created_at, updated_at) VALUES \(rows.joined(separator: ", "))"
-      ).run()
-    }
+    // People, in bulk: the store's ordinary writes go one row at a time, too slow for thousands.
+    try await store.insertPeople(
+      ids.enumerated().map { index, id in (id, "Demo Cook \(index + 1)", "demo\(index + 1)") }, passwordHash: hash, at: now)
 
     // Follows: person i follows the next `follows` people round the circle, so everyone has as many
     // followers as they follow. Kept counts are written once at the end.
-    let at = ChallengeStore.micros(now.addingTimeInterval(-86_400))
+    let at = Micros.of(now.addingTimeInterval(-86_400))
     let perTransaction = 100  // people whose follows share one commit
     var written = 0
     for first in stride(from: 0, to: users, by: perTransaction) {
       let people = first..<min(first + perTransaction, users)
-      written += try await app.db.transaction { transaction -> Int in
-        let sql = ChallengeStore.sql(transaction)
-        let pairs = people.flatMap { index in (0..<follows).map { step in (ids[index], ids[(index + step + 1) % users]) } }
-        for start in stride(from: 0, to: pairs.count, by: batch) {
-          let rows = pairs[start..<min(start + batch, pairs.count)].map { pair -> SQLQueryString in "(\(bind: pair.0), \(bind: pair.1), \(bind: at))" }
-          try await sql.raw("INSERT INTO follows (follower_id, followee_id, at_micros) VALUES \(rows.joined(separator: ", "))").run()
-        }
-        return pairs.count
-      }
+      let pairs = people.flatMap { index in (0..<follows).map { step in (follower: ids[index], followee: ids[(index + step + 1) % users]) } }
+      try await app.db.transaction { try await SQLChallengesStore($0).insertFollows(pairs, at: at) }
+      written += pairs.count
     }
-    for start in stride(from: 0, to: users, by: batch) {
-      let rows = (start..<min(start + batch, users)).map { index -> SQLQueryString in "(\(bind: ids[index]), \(bind: follows), \(bind: follows))" }
-      try await db.raw("INSERT INTO social_profiles (user_id, followers, following) VALUES \(rows.joined(separator: ", "))").run()
-    }
+    try await store.setFollowCounts(ids, followers: follows, following: follows)
 
     // Completions of today's challenges by the first few people, through the real path.
     let zone = TimeZone.gmt
     let today = CalendarDay(now, in: zone)
-    let catalogue = try await ChallengeStore.catalogue(on: db)
+    let catalogue = try await store.catalogue()
     let offered = catalogue.challenges(on: today)
     let photo = JPEGEncoder.encode(demoPicture(), quality: 80)
     var completed = 0
     for index in 0..<min(posters, users) {
       let photoID = UUID()
-      try await db.raw(
-        """
-        INSERT INTO challenge_photos (id, user_id, full_jpeg, thumbnail_jpeg, width, height, created_at)
-        VALUES (\(bind: photoID), \(bind: ids[index]), \(bind: Data(photo)), \(bind: Data(photo)), 640, 480, \(bind: now))
-        """
-      ).run()
+      try await store.add(
+        StoredPhoto(id: photoID, owner: ids[index], full: Data(photo), thumbnail: Data(photo), width: 640, height: 480, createdAt: now))
       let challenge = offered[index % offered.count]
       let moment = now.addingTimeInterval(Double(index - posters))
       _ = try await app.services.runner.write(on: app.db) { db in
@@ -83,22 +63,19 @@ enum ChallengesDemo {
 
   /// Adds `count` new people (guests, without sign-in) who all follow `username`: a very big account.
   static func addFollowers(app: Application, of username: String, count: Int) async throws {
-    let db = ChallengeStore.sql(app.db)
-    guard let star = try await ChallengeStore.person(username: username, on: db) else { throw LauncherError("No one is called \(username).") }
+    let store = SQLChallengesStore(app.db)
+    guard let star = try await store.person(username: username) else { throw LauncherError("No one is called \(username).") }
     let now = app.services.clock.now()
-    let at = ChallengeStore.micros(now)
-    let batch = 400
-    for start in stride(from: 0, to: count, by: batch) {
-      let ids = (start..<min(start + batch, count)).map { _ in UUID() }
+    let at = Micros.of(now)
+    for start in stride(from: 0, to: count, by: SQLChallengesStore.bulkBatch) {
+      let ids = (start..<min(start + SQLChallengesStore.bulkBatch, count)).map { _ in UUID() }
       try await app.db.transaction { transaction in
-        let sql = ChallengeStore.sql(transaction)
-        let people = ids.map { id -> SQLQueryString in "(\(bind: id), 'Fan', true, \(bind: now), \(bind: now))" }
-        try await sql.raw("INSERT INTO users (id, display_name, is_guest, created_at, updated_at) VALUES \(people.joined(separator: ", "))").run()
-        let follows = ids.map { id -> SQLQueryString in "(\(bind: id), \(bind: star.id), \(bind: at))" }
-        try await sql.raw("INSERT INTO follows (follower_id, followee_id, at_micros) VALUES \(follows.joined(separator: ", "))").run()
+        let store = SQLChallengesStore(transaction)
+        try await store.insertGuests(ids, displayName: "Fan", at: now)
+        try await store.insertFollows(ids.map { (follower: $0, followee: star.id) }, at: at)
       }
     }
-    try await ChallengeStore.bumpCounts(star.id, followers: count, following: 0, on: db)
+    try await store.bumpCounts(star.id, followers: count, following: 0)
   }
 
   /// A warm plate-coloured picture (no text): a stand-in photo.

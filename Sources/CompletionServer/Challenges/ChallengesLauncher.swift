@@ -1,6 +1,6 @@
 import Challenges
 import CompletionCore
-import FluentSQL
+import Fluent
 import Foundation
 import Vapor
 
@@ -16,14 +16,16 @@ extension Launcher {
       throw LauncherError("Cannot read \(path): \(error.localizedDescription)")
     }
     return try await withApplication(options: options, logLevel: logLevel) { app in
-      let catalogue = try await ChallengeStore.catalogue(on: ChallengeStore.sql(app.db))
+      let catalogue = try await SQLChallengesStore(app.db).catalogue()
       let templates: [ChallengeTemplate]
       do throws(ChallengeImport.FileError) {
         templates = try ChallengeImport.parse(data, existing: catalogue)
       } catch {
         throw LauncherError(error.description)
       }
-      try await ChallengeStore.importTemplates(templates, at: app.services.clock.now(), on: app.db)
+      let now = app.services.clock.now()
+      // One transaction: all or none.
+      try await app.db.transaction { try await SQLChallengesStore($0).addTemplates(templates, at: now) }
       let counts = Dictionary(grouping: templates, by: \.type).map { "\($0.value.count) \($0.key.rawValue)" }.sorted()
       return "Imported \(templates.count) challenge\(templates.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))."
     }

@@ -1,5 +1,6 @@
+import Challenges
 import CompletionAPI
-import FluentSQL
+import Fluent
 import Foundation
 import Logging
 import NIOCore
@@ -39,9 +40,9 @@ final class FeedLive: Sendable {
   }
 
   /// Announces `notice` from inside its transaction (PostgreSQL delivers it at the commit, or never).
-  func announce(_ notice: FeedNotice, on db: any SQLDatabase) async throws {
+  func announce(_ notice: FeedNotice, on store: SQLChallengesStore) async throws {
     guard postgresURL != nil else { return }
-    try await db.raw("SELECT pg_notify(\(bind: Self.channel), \(bind: notice.kind.rawValue + " " + notice.activity.uuidString))").run()
+    try await store.notify(Self.channel, notice.kind.rawValue + " " + notice.activity.uuidString)
   }
 
   /// Tells this process's pages about a committed notice (SQLite; on PostgreSQL the notification does).
@@ -100,34 +101,32 @@ actor FeedHub {
 
   /// Sends `notice` to the pages it concerns.
   func deliver(_ notice: FeedNotice) async {
-    guard !pages.isEmpty, let database, let db = database() as? any SQLDatabase else { return }
+    guard !pages.isEmpty, let database else { return }
+    let store = SQLChallengesStore(database())
     do {
-      guard let activity = try await ChallengeStore.activity(notice.activity, on: db) else { return }
-      var recipients: Set<UUID> = [activity.user_id]
-      if let recipient = activity.recipient_id {
+      guard let activity = try await store.post(notice.activity) else { return }
+      var recipients: Set<UUID> = [activity.author.id]
+      if let recipient = activity.recipient {
         recipients = [recipient]
       } else {
-        struct Row: Decodable { let follower_id: UUID }
-        let followers = try await db.raw("SELECT follower_id FROM follows WHERE followee_id = \(bind: activity.user_id)").all(decoding: Row.self)
-        recipients.formUnion(followers.map(\.follower_id))
+        recipients.formUnion(try await store.followers(of: activity.author.id))
       }
       let open = recipients.filter { pages.has($0) }
       guard !open.isEmpty else { return }
       // Who of them congratulated it (one query), so each card says "you congratulated" rightly.
-      let congratulated =
-        notice.kind == .added ? [] : try await ChallengeStore.congratulators(of: activity.id, among: Array(open), on: db)
+      let congratulated = notice.kind == .added ? [] : try await store.congratulators(of: activity.id, among: Array(open))
       for recipient in open {
-        let isAuthor = recipient == activity.user_id
-        let visible = activity.status == "visible"
+        // The recipients are its author, its addressee, or followers of its author: the post's own rule says who sees it.
+        let maySee = activity.isVisible(to: recipient, followsAuthor: true)
         let event: String
         switch notice.kind {
         case .added:
           // A hidden item reaches only its author (who sees its state); nobody else hears of it.
-          guard visible || isAuthor else { continue }
+          guard maySee else { continue }
           event = "activity"
         case .removed, .changed:
           // Others lose an item that is no longer visible; its author sees its new state instead.
-          if !visible && !isAuthor {
+          if !maySee {
             pages.send(ByteBuffer(string: "event: removed\ndata: {\"id\":\"\(activity.id.uuidString)\"}\n\n"), to: recipient)
             continue
           }

@@ -1,16 +1,17 @@
+import Challenges
 import Foundation
 
 /// The public page of a shared completion (`/s/{id}`): the card, a line about it, and Open Graph tags
 /// so a link pasted into a chat shows the card.
 enum SharePage {
-  static func render(_ activity: ActivityRow, origin: String) -> String {
-    let title = activity.challenge_title ?? activity.title
-    let name = activity.author_name
+  static func render(_ activity: Post, origin: String) -> String {
+    let title = activity.challenge?.title ?? activity.title
+    let name = activity.author.displayName
     let points = activity.points ?? 0
     let path = "/s/\(activity.id.uuidString)"
     let card = "\(origin)\(path)/card.png"
     let heading = "\(name) completed \(title)!"
-    let description = "\(points) points earned in a \(activity.challenge_type ?? "") cooking challenge on CompletionKit."
+    let description = "\(points) points earned in a \(activity.challenge?.type ?? "") cooking challenge on CompletionKit."
     let story = activity.story.map { "<p class=\"share-story\">“\(escape($0))”</p>" } ?? ""
     return """
       <!doctype html>

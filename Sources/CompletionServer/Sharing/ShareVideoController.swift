@@ -43,25 +43,21 @@ struct ShareVideoController: RouteCollection {
   // MARK: The two kinds of video
 
   static func challengeVideo(_ req: Request) async throws -> Video {
-    let activity = try await SocialController.shareableActivity(req)
-    guard activity.type == FeedActivityType.challengeCompleted else { throw ChallengesError.activityNotFound }
-    let db = ChallengeStore.sql(req.db)
-    struct Photo: Decodable { let jpeg: Data }
-    let photo = try await activity.photo_id.asyncMap {
-      try await db.raw("SELECT full_jpeg AS jpeg FROM challenge_photos WHERE id = \(bind: $0)").first(decoding: Photo.self)
-    } ?? nil
-    let title = activity.challenge_title ?? activity.title
+    let post = try await SocialController.shareableActivity(req)
+    guard post.isCompletion else { throw ChallengesError.activityNotFound }
+    let photo = try await post.photo.asyncMap { try await SQLChallengesStore(req.db).photoJPEG($0, thumbnail: false) } ?? nil
+    let title = post.challenge?.title ?? post.title
     // The story's first line: a video shows one line well, and the rest stays in the post.
-    let storyLine = (activity.story ?? "").split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    let storyLine = (post.story ?? "").split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
     let content = ChallengeVideoContent(
-      title: title, points: activity.points ?? 0, storyLine: storyLine, personName: activity.author_name,
-      challengeType: ChallengeType(rawValue: activity.challenge_type ?? "")?.displayName ?? "", hasPhoto: photo != nil)
+      title: title, points: post.shownPoints ?? 0, storyLine: storyLine, personName: post.author.displayName,
+      challengeType: ChallengeType(rawValue: post.challenge?.type ?? "")?.displayName ?? "", hasPhoto: photo != nil)
     let script = ShareVideoScript(choreography: ChallengeCompletion.choreography)
     let fingerprint = [artVersion, title, "\(content.points)", storyLine, content.personName, content.challengeType,
-      activity.photo_id?.uuidString ?? "-"].joined(separator: "\u{1F}")
+      post.photo?.uuidString ?? "-"].joined(separator: "\u{1F}")
     return Video(
-      key: "challenge-\(activity.id.uuidString.lowercased())-\(Digest.sha256Hex(Data(fingerprint.utf8)).prefix(16))",
-      basePath: "/api/activities/\(activity.id.uuidString)", fileName: "\(slug(title)).mp4", script: script, photo: photo?.jpeg,
+      key: "challenge-\(post.id.uuidString.lowercased())-\(Digest.sha256Hex(Data(fingerprint.utf8)).prefix(16))",
+      basePath: "/api/activities/\(post.id.uuidString)", fileName: "\(slug(title)).mp4", script: script, photo: photo,
       draw: { VideoArtist.challenge(content, fonts: $0) })
   }
 

@@ -1,0 +1,68 @@
+import Challenges
+import CompletionAPI
+import Foundation
+import Vapor
+
+/// How the feature's values look on the wire.
+extension Participation {
+  var view: ParticipationView {
+    ParticipationView(
+      status: status.rawValue, progress: progress, joinedAt: joinedAt.timeIntervalSince1970, completedAt: completedAt?.timeIntervalSince1970,
+      activityId: post?.uuidString)
+  }
+}
+
+extension Person {
+  var view: PersonView { PersonView(id: id.uuidString, username: username, displayName: displayName) }
+}
+
+extension PostComment {
+  func view(for viewer: UUID) -> CommentView {
+    CommentView(id: id.uuidString, author: author.view, body: body, createdAt: Double(at) / 1_000_000, isMine: author.id == viewer)
+  }
+}
+
+extension Post {
+  /// The card as `viewer` sees it (`congratulated`: whether they did). A post out of feeds has no working
+  /// public link; a revoked one no card and no points (they were paid back).
+  func view(for viewer: UUID?, congratulated: Bool) -> FeedItemView {
+    FeedItemView(
+      id: id.uuidString, type: kind.rawValue, actor: author.view, createdAt: Double(at) / 1_000_000, title: title, subtitle: subtitle,
+      photoUrl: photo.map { "/api/photos/\($0.uuidString)" }, thumbnailUrl: photo.map { "/api/photos/\($0.uuidString)?size=thumbnail" },
+      story: story, challengeId: challenge?.id, challengeTitle: challenge?.title, challengeType: challenge?.type, points: shownPoints,
+      congrats: congrats, congratulated: congratulated, comments: comments, isMine: viewer == author.id, publicLink: publicLink,
+      shareUrl: offersShareLink ? "/s/\(id.uuidString)" : nil, cardUrl: hasCard ? "/api/activities/\(id.uuidString)/card.png" : nil,
+      status: moderation.status.rawValue)
+  }
+}
+
+extension ChallengesError {
+  /// The HTTP refusal for a refusal of the rules.
+  init(_ refusal: ChallengeRefusal) {
+    switch refusal {
+    case .challengeNotFound: self = .challengeNotFound
+    case .challengeClosed: self = .challengeClosed
+    case .challengeNotStarted: self = .challengeNotStarted
+    case .alreadyCompleted: self = .alreadyCompleted
+    case .guestCannotFollow: self = .guestCannotFollow
+    case .cannotFollowSelf: self = .cannotFollowSelf
+    case .postNotFound: self = .activityNotFound
+    case .postNotPublic: self = .postNotPublic
+    case .notYours: self = .notYours
+    case .cannotReportOwn: self = .cannotReportOwn
+    // A revoked post is out of everyone's feed but its author's, and its author cannot report it.
+    case .alreadyRevoked: self = .activityNotFound
+    case .commentNotFound: self = .commentNotFound
+    case .emptyComment: self = .emptyComment
+    case .tooLong(let field, let limit): self = .tooLong(field: field, limit: limit)
+    case .invalidFilter(let filter): self = .invalidFilter(filter)
+    }
+  }
+}
+
+/// A refusal of the rules answers as its HTTP twin in ``ChallengesError``.
+extension ChallengeRefusal: APIErrorConvertible {
+  public var status: HTTPResponseStatus { ChallengesError(self).status }
+  public var code: String { ChallengesError(self).code }
+  public var message: String { ChallengesError(self).message }
+}

@@ -1,0 +1,678 @@
+import Challenges
+import CompletionAPI
+import CompletionCore
+import FluentSQL
+import Foundation
+
+/// The Challenges store on SQL (SQLite, or PostgreSQL). Make one per transaction: `SQLChallengesStore(db)`
+/// with the transaction's database. Every statement of the feature lives here; the controllers load,
+/// run the rules (``Participation``, ``Post``) and save through it.
+struct SQLChallengesStore: ChallengesStore {
+  let sql: any SQLDatabase
+
+  /// The feature's one cast to SQL: every database this server opens is one.
+  init(_ db: any Database) {
+    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    self.sql = sql
+  }
+
+  // MARK: Rows
+
+  private struct ParticipationRow: Decodable {
+    let challenge_id: String
+    let status: String
+    let progress: Double
+    let joined_at: Date
+    let completed_at: Date?
+    let activity_id: UUID?
+
+    var participation: Participation {
+      Participation(
+        challengeID: challenge_id, status: ParticipationStatus(rawValue: status) ?? .active, progress: progress, joinedAt: joined_at,
+        completedAt: completed_at, post: activity_id)
+    }
+
+    static let columns = "challenge_id, status, progress, joined_at, completed_at, activity_id"
+  }
+
+  /// A post with its author, as one query reads it.
+  private struct PostRow: Decodable {
+    let id: UUID
+    let user_id: UUID
+    let type: String
+    let at_micros: Int64
+    let title: String
+    let subtitle: String
+    let photo_id: UUID?
+    let story: String?
+    let challenge_id: String?
+    let challenge_title: String?
+    let challenge_type: String?
+    let points: Int?
+    let completion_key: String?
+    let recipient_id: UUID?
+    let fanned_out: Bool
+    let status: String
+    let reports: Int
+    let kept: Bool
+    let congrats: Int
+    let comments: Int
+    let public_link: Bool
+    let author_name: String
+    let author_username: String?
+
+    /// The columns, for `SELECT … FROM activities a JOIN users u ON u.id = a.user_id`.
+    static let columns = """
+      a.id, a.user_id, a.type, a.at_micros, a.title, a.subtitle, a.photo_id, a.story, a.challenge_id, a.challenge_title,
+      a.challenge_type, a.points, a.completion_key, a.recipient_id, a.fanned_out, a.status, a.reports, a.kept, a.congrats, a.comments,
+      a.public_link, u.display_name AS author_name, u.username AS author_username
+      """
+
+    var post: Post {
+      let challenge = challenge_id.map { Post.ChallengeInfo(id: $0, title: challenge_title ?? "", type: challenge_type ?? "") }
+      return Post(
+        id: id, author: Person(id: user_id, username: author_username, displayName: author_name), kind: Post.Kind(rawValue: type) ?? .follow,
+        at: at_micros, title: title, subtitle: subtitle, photo: photo_id, story: story, challenge: challenge, points: points,
+        completionKey: completion_key, recipient: recipient_id, fannedOut: fanned_out,
+        moderation: ModerationState(status: ModerationState.Status(rawValue: status) ?? .visible, reports: reports, kept: kept),
+        congrats: congrats, comments: comments, publicLink: public_link)
+    }
+  }
+
+  private struct PersonRow: Decodable {
+    let id: UUID
+    let display_name: String
+    let username: String?
+
+    var person: Person { Person(id: id, username: username, displayName: display_name) }
+  }
+
+  private struct CommentRow: Decodable {
+    let id: UUID
+    let activity_id: UUID
+    let user_id: UUID
+    let body: String
+    let at_micros: Int64
+    let display_name: String
+    let username: String?
+
+    var comment: PostComment {
+      PostComment(id: id, post: activity_id, author: Person(id: user_id, username: username, displayName: display_name), body: body, at: at_micros)
+    }
+
+    static let columns = "c.id, c.activity_id, c.user_id, c.body, c.at_micros, u.display_name, u.username"
+  }
+
+  /// "AND (at < cursor OR (at = cursor AND id < cursor id))": the rows after `cursor` in feed order.
+  private static func after(_ cursor: FeedPosition?, at: String, id: String, older: Bool = true) -> SQLQueryString {
+    guard let cursor, let cursorID = UUID(uuidString: cursor.id) else { return "" }
+    let sign = older ? "<" : ">"
+    return "AND (\(unsafeRaw: at) \(unsafeRaw: sign) \(bind: cursor.at) OR (\(unsafeRaw: at) = \(bind: cursor.at) AND \(unsafeRaw: id) \(unsafeRaw: sign) \(bind: cursorID)))"
+  }
+
+  // MARK: Catalogue
+
+  func importedTemplates() async throws -> [ChallengeTemplate] {
+    struct Row: Decodable {
+      let slug: String
+      let type: String
+      let title: String
+      let description: String
+      let requirements: String
+      let date: String?
+      let days: Int?
+    }
+    let rows = try await sql.raw("SELECT slug, type, title, description, requirements, date, days FROM challenge_templates ORDER BY slug")
+      .all(decoding: Row.self)
+    return rows.compactMap { row -> ChallengeTemplate? in
+      guard let type = ChallengeType(rawValue: row.type),
+        let requirements = try? JSONDecoder().decode([String].self, from: Data(row.requirements.utf8))
+      else { return nil }
+      return ChallengeTemplate(
+        slug: row.slug, type: type, title: row.title, description: row.description, requirements: requirements,
+        date: row.date.flatMap(MonthDay.init), days: row.days)
+    }
+  }
+
+  func addTemplates(_ templates: [ChallengeTemplate], at now: Date) async throws {
+    for template in templates {
+      let requirements = String(decoding: try JSONEncoder().encode(template.requirements), as: UTF8.self)
+      try await sql.raw(
+        """
+        INSERT INTO challenge_templates (slug, type, title, description, requirements, date, days, created_at)
+        VALUES (\(bind: template.slug), \(bind: template.type.rawValue), \(bind: template.title), \(bind: template.description),
+          \(bind: requirements), \(bind: template.date?.description), \(bind: template.days), \(bind: now))
+        """
+      ).run()
+    }
+  }
+
+  /// The built-in catalogue plus an operator's imported challenges.
+  func catalogue() async throws -> ChallengeCatalogue {
+    let imported = try await importedTemplates()
+    return imported.isEmpty ? .builtIn : ChallengeCatalogue.builtIn.adding(imported)
+  }
+
+  // MARK: Participations
+
+  func participation(of user: UUID, in challenge: String) async throws -> Participation? {
+    try await sql.raw(
+      """
+      SELECT \(unsafeRaw: ParticipationRow.columns) FROM challenge_participations
+      WHERE user_id = \(bind: user) AND challenge_id = \(bind: challenge)
+      """
+    ).first(decoding: ParticipationRow.self)?.participation
+  }
+
+  func participations(of user: UUID, in challenges: [String]) async throws -> [String: Participation] {
+    guard !challenges.isEmpty else { return [:] }
+    let rows = try await sql.raw(
+      """
+      SELECT \(unsafeRaw: ParticipationRow.columns) FROM challenge_participations
+      WHERE user_id = \(bind: user) AND challenge_id IN (\(binds: challenges))
+      """
+    ).all(decoding: ParticipationRow.self)
+    return Dictionary(rows.map { ($0.challenge_id, $0.participation) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  func recentParticipations(of user: UUID, limit: Int) async throws -> [Participation] {
+    try await sql.raw(
+      """
+      SELECT \(unsafeRaw: ParticipationRow.columns) FROM challenge_participations
+      WHERE user_id = \(bind: user) AND status <> 'left' ORDER BY joined_at DESC LIMIT \(unsafeRaw: String(max(limit, 0)))
+      """
+    ).all(decoding: ParticipationRow.self).map(\.participation)
+  }
+
+  func save(_ participation: Participation, of user: UUID, replacing previous: Participation?, at now: Date) async throws -> Bool {
+    let p = participation
+    if let previous {
+      return try await sql.raw(
+        """
+        UPDATE challenge_participations SET status = \(bind: p.status.rawValue), progress = \(bind: p.progress), joined_at = \(bind: p.joinedAt),
+          completed_at = \(bind: p.completedAt), activity_id = \(bind: p.post), updated_at = \(bind: now)
+        WHERE user_id = \(bind: user) AND challenge_id = \(bind: p.challengeID) AND status = \(bind: previous.status.rawValue)
+        RETURNING challenge_id
+        """
+      ).first() != nil
+    }
+    return try await sql.raw(
+      """
+      INSERT INTO challenge_participations (id, user_id, challenge_id, status, progress, joined_at, completed_at, activity_id, updated_at)
+      VALUES (\(bind: UUID()), \(bind: user), \(bind: p.challengeID), \(bind: p.status.rawValue), \(bind: p.progress), \(bind: p.joinedAt),
+        \(bind: p.completedAt), \(bind: p.post), \(bind: now))
+      ON CONFLICT (user_id, challenge_id) DO NOTHING RETURNING challenge_id
+      """
+    ).first() != nil
+  }
+
+  func participation(ofPost post: UUID) async throws -> (user: UUID, participation: Participation)? {
+    struct Row: Decodable { let user_id: UUID }
+    guard
+      let row = try await sql.raw(
+        "SELECT user_id, \(unsafeRaw: ParticipationRow.columns) FROM challenge_participations WHERE activity_id = \(bind: post)"
+      ).first()
+    else { return nil }
+    return (try row.decode(model: Row.self).user_id, try row.decode(model: ParticipationRow.self).participation)
+  }
+
+  // MARK: People and the social graph
+
+  func person(_ id: UUID) async throws -> Person? {
+    try await sql.raw("SELECT id, display_name, username FROM users WHERE id = \(bind: id)").first(decoding: PersonRow.self)?.person
+  }
+
+  func person(username: String) async throws -> Person? {
+    try await sql.raw("SELECT id, display_name, username FROM users WHERE username = \(bind: username.lowercased())")
+      .first(decoding: PersonRow.self)?.person
+  }
+
+  func followCounts(of user: UUID) async throws -> FollowCounts {
+    struct Row: Decodable {
+      let followers: Int
+      let following: Int
+    }
+    let row = try await sql.raw("SELECT followers, following FROM social_profiles WHERE user_id = \(bind: user)").first(decoding: Row.self)
+    return FollowCounts(followers: row?.followers ?? 0, following: row?.following ?? 0)
+  }
+
+  func follows(_ follower: UUID, _ followee: UUID) async throws -> Bool {
+    try await sql.raw("SELECT 1 AS one FROM follows WHERE follower_id = \(bind: follower) AND followee_id = \(bind: followee)").first() != nil
+  }
+
+  /// Moves a person's kept follow counts.
+  func bumpCounts(_ user: UUID, followers: Int, following: Int) async throws {
+    try await sql.raw(
+      """
+      INSERT INTO social_profiles (user_id, followers, following) VALUES (\(bind: user), \(bind: max(followers, 0)), \(bind: max(following, 0)))
+      ON CONFLICT (user_id) DO UPDATE SET followers = social_profiles.followers + \(bind: followers),
+        following = social_profiles.following + \(bind: following)
+      """
+    ).run()
+  }
+
+  func follow(_ follower: UUID, _ followee: UUID, at: Int64) async throws -> Bool {
+    let inserted = try await sql.raw(
+      """
+      INSERT INTO follows (follower_id, followee_id, at_micros) VALUES (\(bind: follower), \(bind: followee), \(bind: at))
+      ON CONFLICT (follower_id, followee_id) DO NOTHING RETURNING follower_id
+      """
+    ).first()
+    guard inserted != nil else { return false }
+    try await bumpCounts(follower, followers: 0, following: 1)
+    try await bumpCounts(followee, followers: 1, following: 0)
+    return true
+  }
+
+  func unfollow(_ follower: UUID, _ followee: UUID) async throws -> Bool {
+    let deleted = try await sql.raw(
+      "DELETE FROM follows WHERE follower_id = \(bind: follower) AND followee_id = \(bind: followee) RETURNING follower_id"
+    ).first()
+    guard deleted != nil else { return false }
+    try await bumpCounts(follower, followers: 0, following: -1)
+    try await bumpCounts(followee, followers: -1, following: 0)
+    try await sql.raw(
+      """
+      DELETE FROM feed_entries WHERE owner_id = \(bind: follower)
+        AND activity_id IN (SELECT id FROM activities WHERE user_id = \(bind: followee) AND recipient_id IS NULL)
+      """
+    ).run()
+    return true
+  }
+
+  func followers(of user: UUID) async throws -> [UUID] {
+    struct Row: Decodable { let follower_id: UUID }
+    return try await sql.raw("SELECT follower_id FROM follows WHERE followee_id = \(bind: user)").all(decoding: Row.self).map(\.follower_id)
+  }
+
+  func people(of user: UUID, _ side: FollowSide, after cursor: FeedPosition?, limit: Int) async throws -> [FollowEntry] {
+    let (mine, other) = side == .followers ? ("followee_id", "follower_id") : ("follower_id", "followee_id")
+    struct Row: Decodable {
+      let id: UUID
+      let display_name: String
+      let username: String?
+      let at_micros: Int64
+    }
+    return try await sql.raw(
+      """
+      SELECT u.id, u.display_name, u.username, f.at_micros FROM follows f JOIN users u ON u.id = f.\(unsafeRaw: other)
+      WHERE f.\(unsafeRaw: mine) = \(bind: user) \(Self.after(cursor, at: "f.at_micros", id: "f.\(other)"))
+      ORDER BY f.at_micros DESC, f.\(unsafeRaw: other) DESC LIMIT \(unsafeRaw: String(limit + 1))
+      """
+    ).all(decoding: Row.self).map { FollowEntry(person: Person(id: $0.id, username: $0.username, displayName: $0.display_name), at: $0.at_micros) }
+  }
+
+  // MARK: Posts and feeds
+
+  func post(_ id: UUID) async throws -> Post? {
+    try await sql.raw("SELECT \(unsafeRaw: PostRow.columns) FROM activities a JOIN users u ON u.id = a.user_id WHERE a.id = \(bind: id)")
+      .first(decoding: PostRow.self)?.post
+  }
+
+  func add(_ post: Post, delivery: FanOut) async throws {
+    try await sql.raw(
+      """
+      INSERT INTO activities (id, user_id, type, at_micros, title, subtitle, photo_id, story, challenge_id, challenge_title, challenge_type,
+        points, completion_key, recipient_id, fanned_out, status, reports, kept, congrats, comments, public_link)
+      VALUES (\(bind: post.id), \(bind: post.author.id), \(bind: post.kind.rawValue), \(bind: post.at), \(bind: post.title), \(bind: post.subtitle),
+        \(bind: post.photo), \(bind: post.story), \(bind: post.challenge?.id), \(bind: post.challenge?.title), \(bind: post.challenge?.type),
+        \(bind: post.points), \(bind: post.completionKey), \(bind: post.recipient), \(bind: delivery.isCopied),
+        \(bind: post.moderation.status.rawValue), \(bind: post.moderation.reports), \(bind: post.moderation.kept), \(bind: post.congrats),
+        \(bind: post.comments), \(bind: post.publicLink))
+      """
+    ).run()
+    // The feeds it goes into, in one statement (every follower's for an ordinary account).
+    let owners: SQLQueryString =
+      switch delivery {
+      case .addressee(let recipient): "SELECT \(bind: recipient) AS owner_id"
+      case .copyToFollowers:
+        "SELECT \(bind: post.author.id) AS owner_id UNION ALL SELECT follower_id FROM follows WHERE followee_id = \(bind: post.author.id)"
+      case .mergeOnRead: "SELECT \(bind: post.author.id) AS owner_id"
+      }
+    try await sql.raw(
+      """
+      INSERT INTO feed_entries (owner_id, activity_id, at_micros, type)
+      SELECT owner_id, \(bind: post.id), \(bind: post.at), \(bind: post.kind.rawValue) FROM (\(owners)) AS recipients
+      """
+    ).run()
+  }
+
+  func backfill(_ follower: UUID, from followee: UUID, limit: Int) async throws {
+    try await sql.raw(
+      """
+      INSERT INTO feed_entries (owner_id, activity_id, at_micros, type)
+      SELECT \(bind: follower), id, at_micros, type FROM activities
+      WHERE id IN (
+        SELECT id FROM activities
+        WHERE user_id = \(bind: followee) AND type = \(bind: Post.Kind.challengeCompleted.rawValue) AND fanned_out = true AND status = 'visible'
+          AND id NOT IN (SELECT activity_id FROM feed_entries WHERE owner_id = \(bind: follower))
+        ORDER BY at_micros DESC LIMIT \(unsafeRaw: String(max(limit, 0))))
+      """
+    ).run()
+  }
+
+  func feedLists(of viewer: UUID, kinds: [Post.Kind], after cursor: FeedPosition?, limit: Int) async throws -> FeedLists {
+    let types = kinds.map(\.rawValue)
+    let fetch = String(limit + 1)
+    // The visibility rule of ``Post/access(for:)`` as a filter: others' posts while visible, one's own always.
+    async let copied = sql.raw(
+      """
+      SELECT \(unsafeRaw: PostRow.columns) FROM feed_entries f
+      JOIN activities a ON a.id = f.activity_id JOIN users u ON u.id = a.user_id
+      WHERE f.owner_id = \(bind: viewer) AND f.type IN (\(binds: types)) \(Self.after(cursor, at: "f.at_micros", id: "f.activity_id"))
+        AND (a.status = 'visible' OR a.user_id = \(bind: viewer))
+      ORDER BY f.at_micros DESC, f.activity_id DESC LIMIT \(unsafeRaw: fetch)
+      """
+    ).all(decoding: PostRow.self)
+    async let merged = sql.raw(
+      """
+      SELECT \(unsafeRaw: PostRow.columns) FROM follows fo
+      JOIN activities a ON a.user_id = fo.followee_id AND a.fanned_out = false
+      JOIN users u ON u.id = a.user_id
+      WHERE fo.follower_id = \(bind: viewer) AND a.type IN (\(binds: types)) \(Self.after(cursor, at: "a.at_micros", id: "a.id"))
+        AND a.status = 'visible'
+      ORDER BY a.at_micros DESC, a.id DESC LIMIT \(unsafeRaw: fetch)
+      """
+    ).all(decoding: PostRow.self)
+    return FeedLists(copied: try await copied.map(\.post), merged: try await merged.map(\.post))
+  }
+
+  func visiblePosts(showing photo: UUID) async throws -> [Post] {
+    try await sql.raw(
+      """
+      SELECT \(unsafeRaw: PostRow.columns) FROM activities a JOIN users u ON u.id = a.user_id
+      WHERE a.photo_id = \(bind: photo) AND a.status = 'visible'
+      """
+    ).all(decoding: PostRow.self).map(\.post)
+  }
+
+  func setPublicLink(_ on: Bool, of post: UUID) async throws {
+    try await sql.raw("UPDATE activities SET public_link = \(bind: on) WHERE id = \(bind: post)").run()
+  }
+
+  func saveModeration(_ state: ModerationState, of post: UUID) async throws {
+    try await sql.raw(
+      "UPDATE activities SET status = \(bind: state.status.rawValue), reports = \(bind: state.reports), kept = \(bind: state.kept) WHERE id = \(bind: post)"
+    ).run()
+  }
+
+  func overfullFeeds(over size: Int, limit: Int) async throws -> [UUID] {
+    struct Row: Decodable { let owner_id: UUID }
+    return try await sql.raw(
+      "SELECT owner_id FROM feed_entries GROUP BY owner_id HAVING COUNT(*) > \(bind: size) LIMIT \(unsafeRaw: String(max(limit, 0)))"
+    ).all(decoding: Row.self).map(\.owner_id)
+  }
+
+  func trimFeed(of owner: UUID, to cap: Int) async throws {
+    struct Row: Decodable {
+      let at_micros: Int64
+      let activity_id: UUID
+    }
+    guard
+      let boundary = try await sql.raw(
+        """
+        SELECT at_micros, activity_id FROM feed_entries WHERE owner_id = \(bind: owner)
+        ORDER BY at_micros DESC, activity_id DESC LIMIT 1 OFFSET \(unsafeRaw: String(max(cap - 1, 0)))
+        """
+      ).first(decoding: Row.self)
+    else { return }
+    try await sql.raw(
+      """
+      DELETE FROM feed_entries WHERE owner_id = \(bind: owner)
+        AND (at_micros < \(bind: boundary.at_micros) OR (at_micros = \(bind: boundary.at_micros) AND activity_id < \(bind: boundary.activity_id)))
+      """
+    ).run()
+  }
+
+  // MARK: Congrats
+
+  func setCongrats(_ on: Bool, of post: UUID, by user: UUID, at: Int64) async throws -> CongratsChange {
+    let changed: SQLRow? =
+      on
+      ? try await sql.raw(
+        """
+        INSERT INTO congrats (activity_id, user_id, at_micros) VALUES (\(bind: post), \(bind: user), \(bind: at))
+        ON CONFLICT (activity_id, user_id) DO NOTHING RETURNING user_id
+        """
+      ).first()
+      : try await sql.raw("DELETE FROM congrats WHERE activity_id = \(bind: post) AND user_id = \(bind: user) RETURNING user_id").first()
+    struct Row: Decodable { let congrats: Int }
+    guard changed != nil else {
+      let count = try await sql.raw("SELECT congrats FROM activities WHERE id = \(bind: post)").first(decoding: Row.self)?.congrats
+      return CongratsChange(changed: false, count: count)
+    }
+    let count = try await sql.raw("UPDATE activities SET congrats = congrats + \(bind: on ? 1 : -1) WHERE id = \(bind: post) RETURNING congrats")
+      .first(decoding: Row.self)?.congrats
+    return CongratsChange(changed: true, count: count)
+  }
+
+  func congratulated(by viewer: UUID, among posts: [UUID]) async throws -> Set<UUID> {
+    guard !posts.isEmpty else { return [] }
+    struct Row: Decodable { let activity_id: UUID }
+    let rows = try await sql.raw("SELECT activity_id FROM congrats WHERE user_id = \(bind: viewer) AND activity_id IN (\(binds: posts))")
+      .all(decoding: Row.self)
+    return Set(rows.map(\.activity_id))
+  }
+
+  func congratulators(of post: UUID, among people: [UUID]) async throws -> Set<UUID> {
+    guard !people.isEmpty else { return [] }
+    struct Row: Decodable { let user_id: UUID }
+    let rows = try await sql.raw("SELECT user_id FROM congrats WHERE activity_id = \(bind: post) AND user_id IN (\(binds: people))")
+      .all(decoding: Row.self)
+    return Set(rows.map(\.user_id))
+  }
+
+  // MARK: Comments
+
+  func comments(on post: UUID, after cursor: FeedPosition?, limit: Int) async throws -> [PostComment] {
+    try await sql.raw(
+      """
+      SELECT \(unsafeRaw: CommentRow.columns) FROM comments c JOIN users u ON u.id = c.user_id
+      WHERE c.activity_id = \(bind: post) \(Self.after(cursor, at: "c.at_micros", id: "c.id", older: false))
+      ORDER BY c.at_micros, c.id LIMIT \(unsafeRaw: String(limit + 1))
+      """
+    ).all(decoding: CommentRow.self).map(\.comment)
+  }
+
+  func comment(_ id: UUID) async throws -> PostComment? {
+    try await sql.raw("SELECT \(unsafeRaw: CommentRow.columns) FROM comments c JOIN users u ON u.id = c.user_id WHERE c.id = \(bind: id)")
+      .first(decoding: CommentRow.self)?.comment
+  }
+
+  func add(_ comment: PostComment) async throws {
+    try await sql.raw(
+      """
+      INSERT INTO comments (id, activity_id, user_id, body, at_micros)
+      VALUES (\(bind: comment.id), \(bind: comment.post), \(bind: comment.author.id), \(bind: comment.body), \(bind: comment.at))
+      """
+    ).run()
+    try await sql.raw("UPDATE activities SET comments = comments + 1 WHERE id = \(bind: comment.post)").run()
+  }
+
+  func deleteComment(_ id: UUID) async throws -> Bool {
+    struct Row: Decodable { let activity_id: UUID }
+    guard let row = try await sql.raw("DELETE FROM comments WHERE id = \(bind: id) RETURNING activity_id").first(decoding: Row.self) else {
+      return false
+    }
+    try await sql.raw("UPDATE activities SET comments = comments - 1 WHERE id = \(bind: row.activity_id)").run()
+    return true
+  }
+
+  // MARK: Reports and moderation
+
+  func addReport(on post: UUID, by reporter: UUID, reason: String, at: Int64) async throws -> Bool {
+    try await sql.raw(
+      """
+      INSERT INTO reports (activity_id, reporter_id, reason, at_micros) VALUES (\(bind: post), \(bind: reporter), \(bind: reason), \(bind: at))
+      ON CONFLICT (activity_id, reporter_id) DO NOTHING RETURNING reporter_id
+      """
+    ).first() != nil
+  }
+
+  func log(_ event: ModerationEvent) async throws {
+    try await sql.raw(
+      """
+      INSERT INTO moderation_events (id, activity_id, action, actor, note, at_micros)
+      VALUES (\(bind: event.id), \(bind: event.post), \(bind: event.action.rawValue), \(bind: event.actor), \(bind: event.note), \(bind: event.at))
+      """
+    ).run()
+  }
+
+  func reportedPosts(all: Bool) async throws -> [ReportedPost] {
+    struct Row: Decodable {
+      let id: UUID
+      let title: String
+      let status: String
+      let reports: Int
+      let author_name: String
+    }
+    let rows = try await sql.raw(
+      """
+      SELECT a.id, a.title, a.status, a.reports, u.display_name AS author_name FROM activities a JOIN users u ON u.id = a.user_id
+      WHERE \(unsafeRaw: all ? "a.id IN (SELECT activity_id FROM reports)" : "a.status = 'pending_review'")
+      ORDER BY a.reports DESC, a.at_micros DESC
+      """
+    ).all(decoding: Row.self)
+    guard !rows.isEmpty else { return [] }
+    struct Reason: Decodable {
+      let activity_id: UUID
+      let reason: String
+    }
+    let reasons = try await sql.raw(
+      "SELECT activity_id, reason FROM reports WHERE activity_id IN (\(binds: rows.map(\.id))) AND reason <> '' ORDER BY at_micros"
+    ).all(decoding: Reason.self)
+    let byPost = Dictionary(grouping: reasons, by: \.activity_id)
+    return rows.map { row in
+      ReportedPost(
+        id: row.id, authorName: row.author_name, title: row.title, status: ModerationState.Status(rawValue: row.status) ?? .visible,
+        reports: row.reports, reasons: byPost[row.id]?.map(\.reason) ?? [])
+    }
+  }
+
+  func trail(of post: UUID) async throws -> [ModerationEvent] {
+    struct Row: Decodable {
+      let id: UUID
+      let action: String
+      let actor: String
+      let note: String
+      let at_micros: Int64
+    }
+    return try await sql.raw(
+      "SELECT id, action, actor, note, at_micros FROM moderation_events WHERE activity_id = \(bind: post) ORDER BY at_micros, action"
+    ).all(decoding: Row.self).compactMap { row in
+      ModerationEvent.Action(rawValue: row.action).map {
+        ModerationEvent(id: row.id, post: post, action: $0, actor: row.actor, note: row.note, at: row.at_micros)
+      }
+    }
+  }
+
+  // MARK: Photos and share cards
+
+  func add(_ photo: StoredPhoto) async throws {
+    try await sql.raw(
+      """
+      INSERT INTO challenge_photos (id, user_id, full_jpeg, thumbnail_jpeg, width, height, created_at)
+      VALUES (\(bind: photo.id), \(bind: photo.owner), \(bind: photo.full), \(bind: photo.thumbnail), \(bind: photo.width), \(bind: photo.height),
+        \(bind: photo.createdAt))
+      """
+    ).run()
+  }
+
+  func photoOwner(_ id: UUID) async throws -> UUID? {
+    struct Row: Decodable { let user_id: UUID }
+    return try await sql.raw("SELECT user_id FROM challenge_photos WHERE id = \(bind: id)").first(decoding: Row.self)?.user_id
+  }
+
+  func photoJPEG(_ id: UUID, thumbnail: Bool) async throws -> Data? {
+    struct Row: Decodable { let bytes: Data }
+    return try await sql.raw(
+      "SELECT \(unsafeRaw: thumbnail ? "thumbnail_jpeg" : "full_jpeg") AS bytes FROM challenge_photos WHERE id = \(bind: id)"
+    ).first(decoding: Row.self)?.bytes
+  }
+
+  func shareCard(of post: UUID) async throws -> Data? {
+    struct Row: Decodable { let png: Data }
+    return try await sql.raw("SELECT png FROM share_cards WHERE activity_id = \(bind: post)").first(decoding: Row.self)?.png
+  }
+
+  func saveShareCard(_ png: Data, of post: UUID) async throws {
+    try await sql.raw("INSERT INTO share_cards (activity_id, png) VALUES (\(bind: post), \(bind: png)) ON CONFLICT (activity_id) DO NOTHING").run()
+  }
+
+  // MARK: Beyond the boundary
+
+  /// The person's figures, read from the completion pipeline's kept rows: completed challenges, points
+  /// balance, and the daily streak as it stands today.
+  func stats(of user: UUID, today: CalendarDay, zone: TimeZone) async throws -> ChallengeStatsView {
+    async let totals = CompletionRecorder.totals(userID: user, domain: ChallengeCompletion.domain, on: sql)
+    async let points = SQLLedgerStore.balance(userID: user, currency: ChallengeCompletion.currency, on: sql)
+    async let streak = CompletionRecorder.loadStreak(userID: user, name: ChallengeCompletion.streak.name, on: sql)
+    let counted = try await streak
+    return ChallengeStatsView(
+      challengesCompleted: try await totals.completed, totalPoints: try await points, currentStreak: counted.current(on: today, in: zone),
+      longestStreak: counted.longest)
+  }
+
+  /// The points balance of the pipeline's ledger.
+  func points(of user: UUID) async throws -> Int {
+    try await SQLLedgerStore.balance(userID: user, currency: ChallengeCompletion.currency, on: sql)
+  }
+
+  /// Sends a PostgreSQL notification from inside the transaction (delivered at its commit, or never).
+  func notify(_ channel: String, _ payload: String) async throws {
+    try await sql.raw("SELECT pg_notify(\(bind: channel), \(bind: payload))").run()
+  }
+
+  // MARK: Demo data, in bulk
+
+  /// Rows per statement of a bulk insert.
+  static let bulkBatch = 400
+
+  /// Whether the demo people were made already (`demo1` exists).
+  func hasDemoPeople() async throws -> Bool {
+    try await sql.raw("SELECT id FROM users WHERE username = 'demo1'").first() != nil
+  }
+
+  /// Named accounts in bulk: `(id, display name, username)`, all with `passwordHash`.
+  func insertPeople(_ people: [(id: UUID, displayName: String, username: String)], passwordHash: String, at now: Date) async throws {
+    for start in stride(from: 0, to: people.count, by: Self.bulkBatch) {
+      let rows = people[start..<min(start + Self.bulkBatch, people.count)].map { person -> SQLQueryString in
+        "(\(bind: person.id), \(bind: person.displayName), \(bind: person.username), \(bind: passwordHash), false, \(bind: now), \(bind: now))"
+      }
+      try await sql.raw(
+        "INSERT INTO users (id, display_name, username, password_hash, is_guest, created_at, updated_at) VALUES \(rows.joined(separator: ", "))"
+      ).run()
+    }
+  }
+
+  /// Silent guests in bulk (no name, no sign-in), called `displayName`.
+  func insertGuests(_ ids: [UUID], displayName: String, at now: Date) async throws {
+    for start in stride(from: 0, to: ids.count, by: Self.bulkBatch) {
+      let rows = ids[start..<min(start + Self.bulkBatch, ids.count)].map { id -> SQLQueryString in
+        "(\(bind: id), \(bind: displayName), true, \(bind: now), \(bind: now))"
+      }
+      try await sql.raw("INSERT INTO users (id, display_name, is_guest, created_at, updated_at) VALUES \(rows.joined(separator: ", "))").run()
+    }
+  }
+
+  /// Follows in bulk, without moving the kept counts (the caller writes them once: ``setFollowCounts(_:followers:following:)``
+  /// or ``bumpCounts(_:followers:following:)``).
+  func insertFollows(_ pairs: [(follower: UUID, followee: UUID)], at: Int64) async throws {
+    for start in stride(from: 0, to: pairs.count, by: Self.bulkBatch) {
+      let rows = pairs[start..<min(start + Self.bulkBatch, pairs.count)].map { pair -> SQLQueryString in
+        "(\(bind: pair.follower), \(bind: pair.followee), \(bind: at))"
+      }
+      try await sql.raw("INSERT INTO follows (follower_id, followee_id, at_micros) VALUES \(rows.joined(separator: ", "))").run()
+    }
+  }
+
+  /// First kept counts for people who have none yet, in bulk.
+  func setFollowCounts(_ users: [UUID], followers: Int, following: Int) async throws {
+    for start in stride(from: 0, to: users.count, by: Self.bulkBatch) {
+      let rows = users[start..<min(start + Self.bulkBatch, users.count)].map { user -> SQLQueryString in
+        "(\(bind: user), \(bind: followers), \(bind: following))"
+      }
+      try await sql.raw("INSERT INTO social_profiles (user_id, followers, following) VALUES \(rows.joined(separator: ", "))").run()
+    }
+  }
+}
