@@ -20,6 +20,12 @@ struct APIErrorMiddleware: AsyncMiddleware {
     let body: APIErrorBody
     var headers = HTTPHeaders()
     switch error {
+    case is ConnectionPoolTimeoutError:
+      // Every database connection stayed busy for the pool's whole wait: the server is overloaded, which
+      // is a 503 a client retries, not a fault.
+      status = .serviceUnavailable
+      body = APIErrorBody(code: AppError.busy.code, message: "The server is very busy just now. Please try again in a moment.")
+      headers.replaceOrAdd(name: "Retry-After", value: "1")
     case let error as any APIErrorConvertible:
       status = error.status
       body = APIErrorBody(code: error.code, message: error.message)
