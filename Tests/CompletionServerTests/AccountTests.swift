@@ -1,4 +1,5 @@
 import CompletionAPI
+import CompletionClient
 import Foundation
 import Testing
 import Vapor
@@ -129,7 +130,7 @@ struct AccountTests {
       headers.bearerAuthorization = BearerAuthorization(token: "not-a-real-token")
       let forged = try await script.send(.POST, "/api/account/tokens", headers: headers)
       #expect(forged.status == .unauthorized)
-      #expect(try script.decode(APIErrorBody.self, from: forged).code == "unauthenticated")
+      #expect(try script.decode(APIErrorBody.self, from: forged).code == "invalid_token")
     }
   }
 
@@ -361,6 +362,46 @@ struct AccountTests {
       let responses = try await flood.value
       try Self.expectOrderlyRefusals(responses, browser)
       #expect(responses.count == 200)
+    }
+  }
+
+  @Test("An unknown, revoked or expired bearer token is 401 invalid_token with a Bearer challenge on reads and writes alike, and never makes a guest")
+  func invalidBearerTokens() async throws {
+    try await withTestApp { (browser: TestClient, app: Application) in
+      _ = try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: uniqueUsername("bearer"), password: "correct horse"))
+      let revoked = try browser.decode(TokenResponse.self, from: try await browser.send(.POST, "/api/account/tokens")).token
+      let script = browser.stranger()
+      let list = try script.decode(SignInList.self, from: try await script.send(.GET, "/api/account/tokens", headers: ["Authorization": "Bearer \(revoked)"]))
+      let revokedID = try #require(list.signIns.first(where: \.current)?.id)
+      #expect(try await browser.send(.DELETE, "/api/account/tokens/\(revokedID)").status == .noContent)
+      let expiring = try browser.decode(
+        TokenResponse.self, from: try await browser.send(.POST, "/api/account/tokens", json: TokenRequest(expiresInDays: 1))).token
+      app.services.clock.advance(by: 2 * 86_400)
+      defer { app.services.clock.advance(by: -2 * 86_400) }
+      let usersBefore = try await User.query(on: app.db).count()
+      for secret in ["made-up", revoked, expiring] {
+        for (method, path, body) in [
+          (HTTPMethod.GET, "/api/me", nil), (.PUT, "/api/account/celebrations", CelebrationSettings(optedOut: [], kinds: []) as (any Encodable)?),
+          (.POST, "/api/projects", ["name": "Lost"]), (.POST, "/api/account/tokens", nil), (.GET, "/api/cryptogram/stats", nil),
+        ] {
+          let response = try await script.send(method, path, json: body, headers: ["Authorization": "Bearer \(secret)"])
+          #expect(response.status == .unauthorized, "\(method) \(path)")
+          #expect(try script.decode(APIErrorBody.self, from: response).code == "invalid_token", "\(method) \(path)")
+          #expect(response.headers.first(name: .wwwAuthenticate) == #"Bearer error="invalid_token""#)
+          #expect(response.headers.setCookie?["ck_session"] == nil)
+        }
+      }
+      if case .sqliteMemory = app.serverOptions.database {
+        #expect(try await User.query(on: app.db).count() == usersBefore, "a refused token made a guest")
+      }
+      // The Swift client tells the person to sign in again, and keeps nothing from the refusal.
+      let client = CompletionClient(server: browser.base, credential: .bearer(revoked))
+      do {
+        _ = try await client.me()
+        Issue.record("a revoked token was accepted")
+      } catch let error as APIError {
+        #expect(error.needsSignIn && error.description.contains("sign in again"))
+      }
     }
   }
 

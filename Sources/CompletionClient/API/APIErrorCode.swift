@@ -18,6 +18,8 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let notFound = APIErrorCode(rawValue: "not_found")
   public static let methodNotAllowed = APIErrorCode(rawValue: "method_not_allowed")
   public static let unauthenticated = APIErrorCode(rawValue: "unauthenticated")
+  /// The bearer token is unknown, revoked or expired: sign in again.
+  public static let invalidToken = APIErrorCode(rawValue: "invalid_token")
   public static let invalidCredentials = APIErrorCode(rawValue: "invalid_credentials")
   public static let usernameTaken = APIErrorCode(rawValue: "username_taken")
   public static let invalidUsername = APIErrorCode(rawValue: "invalid_username")
@@ -127,7 +129,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   /// Every code the document names.
   public static let documented: [APIErrorCode] = [
     .invalidJson, .invalidParameter, .badRequest, .notFound,
-    .methodNotAllowed, .unauthenticated, .invalidCredentials, .usernameTaken,
+    .methodNotAllowed, .unauthenticated, .invalidToken, .invalidCredentials, .usernameTaken,
     .invalidUsername, .weakPassword, .blankPassword, .passwordTooLong,
     .alreadyRegistered, .namedAccountRequired, .unsupportedMediaType, .payloadTooLarge,
     .tooManyAttempts, .tooManyGuests, .requestHeaderRequired, .busy,

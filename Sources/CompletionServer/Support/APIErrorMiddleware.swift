@@ -30,6 +30,8 @@ struct APIErrorMiddleware: AsyncMiddleware {
       status = error.status
       body = APIErrorBody(code: error.code, message: error.message)
       if let seconds = error.retryAfter { headers.replaceOrAdd(name: "Retry-After", value: String(seconds)) }
+      // RFC 6750: a refused bearer token says so in the challenge, so clients know to sign in again.
+      if (error as? AppError) == .invalidToken { headers.replaceOrAdd(name: .wwwAuthenticate, value: #"Bearer error="invalid_token""#) }
     case let error as DecodingError:
       status = .badRequest
       body = APIErrorBody(code: "invalid_json", message: "The request body is not valid JSON for this endpoint: \(Self.describe(error))")
