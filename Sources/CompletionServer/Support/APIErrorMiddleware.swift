@@ -38,11 +38,12 @@ struct APIErrorMiddleware: AsyncMiddleware {
     case let abort as any AbortError:
       (status, body, headers) = mapAbort(abort, request: request)
     default:
-      request.logger.report(error: error)
       status = .internalServerError
       body = APIErrorBody(code: "internal_error", message: "Something went wrong on our side. Please try again.")
     }
-    if status.code >= 500 { request.logger.error("\(request.method) \(request.url.path) failed: \(String(reflecting: error))") }
+    if status.code >= 500 {
+      request.logger.error("\(request.loggedMethod) \(request.loggedPath) failed: \(LogQuote.capped(String(reflecting: error), limit: 1000))")
+    }
     let response = Response(status: status, headers: headers)
     do {
       try response.content.encode(body, as: .json)
@@ -60,11 +61,11 @@ struct APIErrorMiddleware: AsyncMiddleware {
       if !allowed.isEmpty, !allowed.contains(request.method.rawValue) {
         headers.replaceOrAdd(name: .allow, value: allowed.sorted().joined(separator: ", "))
         return (
-          .methodNotAllowed, APIErrorBody(code: "method_not_allowed", message: "\(request.method.rawValue) is not allowed here."),
+          .methodNotAllowed, APIErrorBody(code: "method_not_allowed", message: "\(request.loggedMethod) is not allowed here."),
           headers
         )
       }
-      return (.notFound, APIErrorBody(code: "not_found", message: "There is nothing at \(request.url.path)."), headers)
+      return (.notFound, APIErrorBody(code: "not_found", message: "There is nothing at \(request.loggedPath)."), headers)
     case .payloadTooLarge:
       return (.payloadTooLarge, APIErrorBody(code: "payload_too_large", message: "The request body is too large."), headers)
     case .badRequest:
