@@ -65,6 +65,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.lifecycle.use(GuestPruning.periodic)
   app.lifecycle.use(SessionRevocations())
   app.lifecycle.use(PasswordWorkShutdown())
+  app.lifecycle.use(UploadSweep())
   if case .sqliteFile(let path) = options.database { app.lifecycle.use(SQLiteCheckpointer(path: path)) }
   if options.testHooks {
     app.logger.warning("Test hooks are on: POST /api/test/clock moves the game clock. Never use this for real play.")

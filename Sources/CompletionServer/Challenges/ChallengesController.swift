@@ -292,13 +292,17 @@ struct ChallengesController: RouteCollection {
     }
     let id = UUID()
     let now = req.application.services.clock.now()
-    try await ChallengeStore.sql(req.db).raw(
-      """
-      INSERT INTO challenge_photos (id, user_id, full_jpeg, thumbnail_jpeg, width, height, created_at)
-      VALUES (\(bind: id), \(bind: try user.requireID()), \(bind: Data(processed.full)), \(bind: Data(processed.thumbnail)),
-        \(bind: processed.fullWidth), \(bind: processed.fullHeight), \(bind: now))
-      """
-    ).run()
+    let userID = try user.requireID()
+    // Stored in the account's upload turn, after a last check of the quota: photos sent at once cannot pass it together.
+    try await req.application.services.uploads.settle(nil, userID: userID, actual: processed.full.count + processed.thumbnail.count, req: req) {
+      try await ChallengeStore.sql(req.db).raw(
+        """
+        INSERT INTO challenge_photos (id, user_id, full_jpeg, thumbnail_jpeg, width, height, created_at)
+        VALUES (\(bind: id), \(bind: userID), \(bind: Data(processed.full)), \(bind: Data(processed.thumbnail)),
+          \(bind: processed.fullWidth), \(bind: processed.fullHeight), \(bind: now))
+        """
+      ).run()
+    }
     let view = PhotoView(
       id: id.uuidString, width: processed.fullWidth, height: processed.fullHeight, url: "/api/photos/\(id.uuidString)",
       thumbnailUrl: "/api/photos/\(id.uuidString)?size=thumbnail")

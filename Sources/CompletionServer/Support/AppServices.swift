@@ -16,6 +16,8 @@ struct AppServices: Sendable {
   let metrics: ServerMetrics
   /// New guests per client address.
   let guestLimiter: GuestLimiter
+  /// Uploads being received, held against their account's quota.
+  let uploads = UploadLedger()
   /// Password hashing, a few at a time.
   let passwordWork: PasswordWork
   /// Load → handle → save for every per-game request.
