@@ -60,7 +60,7 @@ struct OpenAPIDocumentTests {
     #expect(listed.count > 50)
     let ours: [any APIErrorConvertible] = [
       AppError.tooManyGuests(retryAfter: 1), AppError.requestHeaderRequired, AppError.unauthenticated, AppError.invalidCredentials, AppError.invalidToken,
-      UploadQuotaError(files: 1, bytes: 1), SiteController.NotReady(), SiteController.MetricsTokenRequired(), KidsError.notAVideo,
+      UploadQuotaError(files: 1, bytes: 1), IdempotencyError.keyInUse, SiteController.NotReady(), SiteController.MetricsTokenRequired(), KidsError.notAVideo,
     ]
     for error in ours { #expect(listed.contains(error.code), "\(error.code) is not in the Error schema's enum") }
   }

@@ -41,6 +41,8 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let forbidden = APIErrorCode(rawValue: "forbidden")
   public static let invalidIdempotencyKey = APIErrorCode(rawValue: "invalid_idempotency_key")
   public static let idempotencyKeyReused = APIErrorCode(rawValue: "idempotency_key_reused")
+  /// A request with this idempotency key is still being answered (by another server process): retry it.
+  public static let idempotencyKeyInUse = APIErrorCode(rawValue: "idempotency_key_in_use")
   public static let gameNotFound = APIErrorCode(rawValue: "game_not_found")
   public static let invalidMode = APIErrorCode(rawValue: "invalid_mode")
   public static let invalidTimeZone = APIErrorCode(rawValue: "invalid_time_zone")
@@ -134,7 +136,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .alreadyRegistered, .namedAccountRequired, .unsupportedMediaType, .payloadTooLarge,
     .tooManyAttempts, .tooManyGuests, .requestHeaderRequired, .busy,
     .notReady, .metricsTokenRequired, .uploadQuotaExceeded, .internalError,
-    .forbidden, .invalidIdempotencyKey, .idempotencyKeyReused, .gameNotFound,
+    .forbidden, .invalidIdempotencyKey, .idempotencyKeyReused, .idempotencyKeyInUse, .gameNotFound,
     .invalidMode, .invalidTimeZone, .invalidLetter, .noQuotes,
     .invalidDate, .dailyNotYet, .notSolved, .notPlaying,
     .paused, .noSuchCell, .notALetter, .alreadyRevealed,

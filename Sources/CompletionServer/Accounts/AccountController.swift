@@ -12,7 +12,8 @@ struct AccountController: RouteCollection {
     account.post("register", use: register)
     account.post("login", use: login)
     account.post("logout", use: logout)
-    account.post("tokens", use: createToken)
+    // A retried token request gets the same token back (sealed in the stored answer; see IdempotentCreate).
+    account.post("tokens") { req in try await IdempotentCreate.run(req, secret: true, self.createToken) }
     account.get("tokens", use: signIns)
     account.delete("tokens", ":id", use: revoke)
     account.post("logout-everywhere", use: logoutEverywhere)

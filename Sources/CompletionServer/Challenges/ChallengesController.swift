@@ -17,7 +17,7 @@ struct ChallengesController: RouteCollection {
     challenges.post(":id", "join", use: join)
     challenges.post(":id", "leave", use: leave)
     challenges.post(":id", "complete", use: complete)
-    routes.on(.POST, "api", "photos", body: .stream, use: uploadPhoto)
+    routes.on(.POST, "api", "photos", body: .stream) { req in try await IdempotentCreate.run(req, streamed: true, self.uploadPhoto) }
     routes.get("api", "photos", ":id", use: photo)
   }
 

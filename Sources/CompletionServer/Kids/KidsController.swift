@@ -20,7 +20,7 @@ struct KidsController: RouteCollection {
     api.get("state", use: state)
     api.post("launch", use: launch)
     api.post("events", use: event)
-    api.on(.POST, "videos", body: .stream, use: upload)
+    api.on(.POST, "videos", body: .stream) { req in try await IdempotentCreate.run(req, streamed: true, self.upload) }
     api.get("videos", ":id", "file", use: videoFile)
   }
 
