@@ -34,7 +34,13 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     self.body = body
   }
 
-  public var description: String { message }
+  /// The credential the client sent is unknown, revoked or expired (`401 invalid_token`): the person must
+  /// sign in again; retrying as is cannot succeed.
+  public var needsSignIn: Bool { status == 401 && code == "invalid_token" }
+
+  public var description: String {
+    needsSignIn ? "Your sign-in is no longer valid (the token is unknown, revoked or expired): please sign in again." : message
+  }
 }
 
 /// A connection failure or an answer that is not the API's: the server is not there, or not CompletionKit.
@@ -213,13 +219,14 @@ public final class CompletionClient: Sendable {
         if attempt < 2, endpoint.isSafeToRetry, !Task.isCancelled { continue }
         throw ClientTransportError(description: "Could not reach \(server): is `completionkit serve` running there? (\(error))")
       }
-      keepSession(from: response.headers, after: endpoint)
+      // A refusal changes nothing the client holds: only a 2xx answer's session is kept.
       guard (200..<300).contains(response.status.code) else {
         if let problem = try? Self.decoder().decode(APIErrorBody.self, from: bytes) {
           throw APIError(status: Int(response.status.code), code: problem.code, message: problem.message, body: bytes)
         }
         throw ClientTransportError(description: "\(server) answered \(response.status.code) without an API error: is it a CompletionKit server?")
       }
+      keepSession(from: response.headers, after: endpoint)
       return (bytes, response.headers)
     }
   }

@@ -40,6 +40,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(AddKidsActiveTab())  // a second tab joins the game in play instead of relaunching it
   app.migrations.add(CreateProjects())  // projects and tasks with kept counts (seed 003)
   app.migrations.add(CreateChallenges())  // challenges, photos, follows, feeds, moderation (seed 004)
+  app.migrations.add(LoginAttempts())  // sign-in attempts counted per username and address, shared by processes on PostgreSQL
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens
@@ -64,6 +65,8 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.lifecycle.use(FeedJanitor.periodic)
   app.lifecycle.use(GuestPruning.periodic)
   app.lifecycle.use(SessionRevocations())
+  app.lifecycle.use(PasswordWorkShutdown())
+  app.lifecycle.use(UploadSweep())
   if case .sqliteFile(let path) = options.database { app.lifecycle.use(SQLiteCheckpointer(path: path)) }
   if options.testHooks {
     app.logger.warning("Test hooks are on: POST /api/test/clock moves the game clock. Never use this for real play.")

@@ -34,6 +34,10 @@ struct ServerOptionsGroup: ParsableArguments {
 func runClientCommand(_ body: () async throws -> String) async throws {
   do {
     print(try await body())
+  } catch let error as APIError where error.needsSignIn {
+    FileHandle.standardError.write(
+      Data("Your token is unknown, revoked or expired: sign in again with `completionkit login --username NAME` and use the new token.\n".utf8))
+    throw ExitCode.failure
   } catch let error as APIError {
     FileHandle.standardError.write(Data("\(error.message) (\(error.code))\n".utf8))
     throw ExitCode.failure

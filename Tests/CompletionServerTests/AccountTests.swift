@@ -1,4 +1,5 @@
 import CompletionAPI
+import CompletionClient
 import Foundation
 import Testing
 import Vapor
@@ -129,7 +130,7 @@ struct AccountTests {
       headers.bearerAuthorization = BearerAuthorization(token: "not-a-real-token")
       let forged = try await script.send(.POST, "/api/account/tokens", headers: headers)
       #expect(forged.status == .unauthorized)
-      #expect(try script.decode(APIErrorBody.self, from: forged).code == "unauthenticated")
+      #expect(try script.decode(APIErrorBody.self, from: forged).code == "invalid_token")
     }
   }
 
@@ -214,13 +215,13 @@ struct AccountTests {
     }
   }
 
-  @Test("Password guessing slows down: after 5 failures a username waits (429 + Retry-After, even with the right password); so does an address after 20")
+  @Test("Password guessing slows down: after 5 checked passwords a username waits (429 + Retry-After, even with the right password); so does an address after 20")
   func loginThrottle() async throws {
     try await withTestApp { (browser: TestClient, app: Application) in
       let name = uniqueUsername("guarded")
       _ = try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse"))
       let guesser = browser.stranger()
-      for _ in 0..<6 {
+      for _ in 0..<5 {
         let wrong = try await guesser.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "wrong guess"))
         #expect(wrong.status == .unauthorized)
       }
@@ -234,14 +235,173 @@ struct AccountTests {
       #expect(try await guesser.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "correct horse")).status == .ok)
       #expect(try await guesser.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "wrong guess")).status == .unauthorized)
 
-      // Many names tried from one address: after 20 failures (7 above) that address waits too, whatever the name.
+      clock.freeze()  // the block below lasts a second: the check must not depend on how fast hashing runs
+      defer { clock.thaw() }
+      // Many names tried from one address: after 20 checked passwords (6 above; the right one was given back)
+      // that address waits too, whatever the name.
       for index in 0..<14 {
-        let response = try await guesser.send(.POST, "/api/account/login", json: LoginRequest(username: "nobody\(index)", password: "whatever"))
+        let response = try await guesser.send(.POST, "/api/account/login", json: LoginRequest(username: uniqueUsername("nobody\(index)"), password: "whatever"))
         #expect(response.status == .unauthorized)
       }
       let blocked = try await guesser.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "correct horse"))
       #expect(blocked.status == .tooManyRequests && blocked.headers.first(name: "Retry-After") != nil)
       #expect(try guesser.decode(APIErrorBody.self, from: blocked).message.contains("wait"))
+    }
+  }
+
+  /// Sends `count` sign-ins at once; `request(i)` names the username, password and forwarded address of the i-th.
+  private static func burst(
+    _ client: TestClient, count: Int, _ request: @escaping @Sendable (Int) -> (username: String, password: String, address: String?)
+  ) async throws -> [TestResponse] {
+    try await withThrowingTaskGroup(of: TestResponse.self) { group in
+      for index in 0..<count {
+        let (username, password, address) = request(index)
+        group.addTask {
+          var headers = HTTPHeaders()
+          if let address { headers.add(name: .xForwardedFor, value: address) }
+          return try await client.stranger().send(
+            .POST, "/api/account/login", json: LoginRequest(username: username, password: password), headers: headers)
+        }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+  }
+
+  /// Every answer to a burst is a refusal a client can act on: 401, 429 with Retry-After, or 503 busy.
+  private static func expectOrderlyRefusals(_ responses: [TestResponse], _ client: TestClient) throws {
+    for response in responses {
+      #expect([.unauthorized, .tooManyRequests, .serviceUnavailable].contains(response.status), "\(response.status)")
+      if response.status == .tooManyRequests { #expect(response.headers.first(name: "Retry-After").flatMap(Int.init) != nil) }
+      if response.status == .serviceUnavailable { #expect(try client.decode(APIErrorBody.self, from: response).code == "busy") }
+    }
+  }
+
+  @Test("A burst of 60 sign-ins for one username at once checks at most 5 passwords; 50 over 7 usernames from one address check at most 20")
+  func throttleHoldsUnderBursts() async throws {
+    var options = TestDatabase.options
+    options.trustProxy = true  // each test below has an address of its own
+    try await withTestApp(options: options) { (browser: TestClient, app: Application) in
+      app.http.client.configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
+      app.services.clock.freeze()  // the whole burst happens within one moment of the throttle's clock
+      defer { app.services.clock.thaw() }
+      let name = uniqueUsername("burst")
+      _ = try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse"))
+      let work = app.services.passwordWork
+      var before = work.checkCount
+      let forOne = try await Self.burst(browser, count: 60) { _ in (name, "wrong guess", "10.1.0.1") }
+      try Self.expectOrderlyRefusals(forOne, browser)
+      #expect(work.checkCount - before <= LoginThrottle.freeFailuresPerUsername)
+      #expect(forOne.filter { $0.status == .unauthorized }.count <= 5)
+      #expect(forOne.filter { $0.status == .tooManyRequests }.count >= 55)
+      // The right password now waits as well (the guesser learns nothing).
+      let held = try await browser.stranger().send(
+        .POST, "/api/account/login", json: LoginRequest(username: name, password: "correct horse"), headers: ["X-Forwarded-For": "10.1.0.9"])
+      #expect(held.status == .tooManyRequests)
+
+      before = work.checkCount
+      let address = "10.2.0.\(Int.random(in: 1...250))"
+      let names = (0..<7).map { _ in uniqueUsername("spread") }
+      let spread = try await Self.burst(browser, count: 50) { index in (names[index % 7], "wrong guess", address) }
+      try Self.expectOrderlyRefusals(spread, browser)
+      #expect(work.checkCount - before <= LoginThrottle.freeFailuresPerAddress)
+      #expect(spread.filter { $0.status == .unauthorized }.count <= 20)
+    }
+  }
+
+  @Test("Two server processes on one PostgreSQL share the sign-in budget: a burst split over both checks at most 5 passwords")
+  func throttleIsSharedAcrossServers() async throws {
+    var options = TestDatabase.options
+    guard case .postgres = options.database else { return }  // SQLite runs one process; CI runs this on PostgreSQL
+    options.trustProxy = true
+    try await withTestApp(options: options) { (first: TestClient, firstApp: Application) in
+      try await withTestApp(options: options) { (second: TestClient, secondApp: Application) in
+        for app in [firstApp, secondApp] {
+          app.services.clock.freeze()
+          app.http.client.configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
+        }
+        let name = uniqueUsername("shared")
+        _ = try await first.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse"))
+        let before = firstApp.services.passwordWork.checkCount + secondApp.services.passwordWork.checkCount
+        async let one = Self.burst(first, count: 30) { index in (name, "wrong guess", "10.3.0.\(index)") }
+        async let two = Self.burst(second, count: 30) { index in (name, "wrong guess", "10.4.0.\(index)") }
+        let responses = try await one + two
+        try Self.expectOrderlyRefusals(responses, first)
+        let checked = firstApp.services.passwordWork.checkCount + secondApp.services.passwordWork.checkCount - before
+        #expect(checked <= LoginThrottle.freeFailuresPerUsername)
+        #expect(responses.filter { $0.status == .unauthorized }.count <= 5)
+        // Either process now refuses the right password too.
+        let held = try await second.stranger().send(
+          .POST, "/api/account/login", json: LoginRequest(username: name, password: "correct horse"), headers: ["X-Forwarded-For": "10.5.0.1"])
+        #expect(held.status == .tooManyRequests)
+      }
+    }
+  }
+
+  @Test("200 sign-ins at once are answered 401, 429 or 503 (never 500), while a signed-in person's writes keep working")
+  func signInFloodLeavesOthersAlone() async throws {
+    var options = TestDatabase.options
+    options.trustProxy = true
+    try await withTestApp(options: options) { (browser: TestClient, app: Application) in
+      // The test's own HTTP client must open as many connections as the burst has requests.
+      app.http.client.configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
+      let name = uniqueUsername("steady")
+      _ = try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse"))
+      let flood = Task {
+        // Unknown names: each is checked against the full-strength hash kept for them (the slow case).
+        try await Self.burst(browser, count: 200) { index in (uniqueUsername("nobody"), "whatever \(index)", "10.6.\(index / 200).\(index % 200)") }
+      }
+      // Wait until hashing is under way, then work as the signed-in person while the flood runs.
+      while app.services.passwordWork.checkCount == 0 { await Task.yield() }
+      var answered = 0
+      while answered < 20 {
+        let write = try await browser.send(.PUT, "/api/account/celebrations", json: CelebrationSettings(optedOut: answered % 2 == 0 ? ["cryptogram"] : [], kinds: []))
+        #expect(write.status == .ok)
+        #expect(try await browser.send(.GET, "/api/me").status == .ok)
+        answered += 1
+      }
+      let responses = try await flood.value
+      try Self.expectOrderlyRefusals(responses, browser)
+      #expect(responses.count == 200)
+    }
+  }
+
+  @Test("An unknown, revoked or expired bearer token is 401 invalid_token with a Bearer challenge on reads and writes alike, and never makes a guest")
+  func invalidBearerTokens() async throws {
+    try await withTestApp { (browser: TestClient, app: Application) in
+      _ = try await browser.send(.POST, "/api/account/register", json: RegisterRequest(username: uniqueUsername("bearer"), password: "correct horse"))
+      let revoked = try browser.decode(TokenResponse.self, from: try await browser.send(.POST, "/api/account/tokens")).token
+      let script = browser.stranger()
+      let list = try script.decode(SignInList.self, from: try await script.send(.GET, "/api/account/tokens", headers: ["Authorization": "Bearer \(revoked)"]))
+      let revokedID = try #require(list.signIns.first(where: \.current)?.id)
+      #expect(try await browser.send(.DELETE, "/api/account/tokens/\(revokedID)").status == .noContent)
+      let expiring = try browser.decode(
+        TokenResponse.self, from: try await browser.send(.POST, "/api/account/tokens", json: TokenRequest(expiresInDays: 1))).token
+      app.services.clock.advance(by: 2 * 86_400)
+      defer { app.services.clock.advance(by: -2 * 86_400) }
+      let usersBefore = try await User.query(on: app.db).count()
+      for secret in ["made-up", revoked, expiring] {
+        for (method, path, body) in [
+          (HTTPMethod.GET, "/api/me", nil), (.PUT, "/api/account/celebrations", CelebrationSettings(optedOut: [], kinds: []) as (any Encodable)?),
+          (.POST, "/api/projects", ["name": "Lost"]), (.POST, "/api/account/tokens", nil), (.GET, "/api/cryptogram/stats", nil),
+        ] {
+          let response = try await script.send(method, path, json: body, headers: ["Authorization": "Bearer \(secret)"])
+          #expect(response.status == .unauthorized, "\(method) \(path)")
+          #expect(try script.decode(APIErrorBody.self, from: response).code == "invalid_token", "\(method) \(path)")
+          #expect(response.headers.first(name: .wwwAuthenticate) == #"Bearer error="invalid_token""#)
+          #expect(response.headers.setCookie?["ck_session"] == nil)
+        }
+      }
+      if case .sqliteMemory = app.serverOptions.database {
+        #expect(try await User.query(on: app.db).count() == usersBefore, "a refused token made a guest")
+      }
+      // The Swift client tells the person to sign in again, and keeps nothing from the refusal.
+      let client = CompletionClient(server: browser.base, credential: .bearer(revoked))
+      do {
+        _ = try await client.me()
+        Issue.record("a revoked token was accepted")
+      } catch let error as APIError {
+        #expect(error.needsSignIn && error.description.contains("sign in again"))
+      }
     }
   }
 

@@ -68,6 +68,24 @@ struct LogTests {
     }
   }
 
+  @Test("A path of 5 KB or 60 KB outside /api is 404 (never 500), and no log line quotes more than a bounded part of it")
+  func longPathsAreBounded() async throws {
+    #expect(CapturedLogs.installed)
+    let marker = "long\(UUID().uuidString.prefix(6))"
+    try await withTestApp { client in
+      for length in [300, 5_000, 60_000] {
+        for path in ["/" + marker + String(repeating: "a", count: length), "/\(marker)/" + String(repeating: "b/", count: length / 2)] {
+          let response = try await client.send(.GET, path)
+          #expect([.notFound, .uriTooLong].contains(response.status), "\(path.count) characters: \(response.status)")
+          #expect(response.body.readableBytes < 1_000, "the error message quotes the whole path")
+        }
+      }
+    }
+    let quoting = CapturedLogs.shared.all.filter { $0.contains(marker) }
+    #expect(!quoting.isEmpty, "requests are logged, so the check is meaningful")
+    for line in quoting { #expect(line.utf8.count < 2_000, "a log line of \(line.utf8.count) bytes: \(line.prefix(300))") }
+  }
+
   @Test("JSON log lines: one object a line, with time, level, label, message and metadata, and secrets masked")
   func jsonLines() throws {
     let lines = Mutex<[String]>([])

@@ -59,8 +59,8 @@ struct OpenAPIDocumentTests {
     let listed = Set(code["enum"] as? [String] ?? [])
     #expect(listed.count > 50)
     let ours: [any APIErrorConvertible] = [
-      AppError.tooManyGuests(retryAfter: 1), AppError.requestHeaderRequired, AppError.unauthenticated, AppError.invalidCredentials,
-      UploadQuotaError(files: 1, bytes: 1), SiteController.NotReady(), SiteController.MetricsTokenRequired(), KidsError.notAVideo,
+      AppError.tooManyGuests(retryAfter: 1), AppError.requestHeaderRequired, AppError.unauthenticated, AppError.invalidCredentials, AppError.invalidToken,
+      UploadQuotaError(files: 1, bytes: 1), IdempotencyError.keyInUse, SiteController.NotReady(), SiteController.MetricsTokenRequired(), KidsError.notAVideo,
     ]
     for error in ours { #expect(listed.contains(error.code), "\(error.code) is not in the Error schema's enum") }
   }

@@ -17,6 +17,10 @@ enum TestDatabase {
       passwordCost: 4)
     // Every test's visitors come from 127.0.0.1; the guest limit's own test sets one.
     options.guestsPerAddressPerHour = 0
+    // Each test's clients say which machine they are on (X-Forwarded-For, see TestClient.address): on
+    // PostgreSQL the sign-in throttle's counts are shared by every test using the database, and the tests'
+    // wrong passwords from one address would add up to a lock-out.
+    options.trustProxy = true
     return options
   }
 }
@@ -78,14 +82,18 @@ final class TestClient: @unchecked Sendable {
   let base: String
   /// The `ck_session` cookie this "browser" holds.
   var sessionCookie: String?
+  /// The address of the machine this "browser" runs on (sent as `X-Forwarded-For` unless a test sends its
+  /// own): one per test, shared by its strangers, as if every browser of a test were on one computer.
+  let address: String
 
-  init(app: Application, base: String) {
+  init(app: Application, base: String, address: String? = nil) {
     self.app = app
     self.base = base
+    self.address = address ?? "10.\(Int.random(in: 0...255)).\(Int.random(in: 0...255)).\(Int.random(in: 1...254))"
   }
 
-  /// Another "browser" (no cookie) talking to the same server.
-  func stranger() -> TestClient { TestClient(app: app, base: base) }
+  /// Another "browser" (no cookie) talking to the same server, on the same machine.
+  func stranger() -> TestClient { TestClient(app: app, base: base, address: address) }
 
   /// Sends a request; `json` is encoded as the body, `raw` is sent as-is.
   @discardableResult
@@ -107,6 +115,7 @@ final class TestClient: @unchecked Sendable {
     }
     if body != nil, let contentType { headers.replaceOrAdd(name: .contentType, value: contentType) }
     if useCookie, let sessionCookie { headers.replaceOrAdd(name: .cookie, value: "ck_session=\(sessionCookie)") }
+    if !headers.contains(name: .xForwardedFor) { headers.add(name: .xForwardedFor, value: address) }
     let response = try await app.client.send(method, headers: headers, to: URI(string: base + path)) { request in
       request.body = body
     }

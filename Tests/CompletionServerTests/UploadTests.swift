@@ -97,6 +97,81 @@ struct UploadTests {
     }
   }
 
+  /// An MP4 of about `bytes` bytes (a real header, then an empty payload).
+  static func video(bytes: Int) -> [UInt8] { VideoBytes.mp4 + [UInt8](repeating: 0, count: max(0, bytes - VideoBytes.mp4.count)) }
+
+  @Test("Uploads sent at once never pass the quota together: 10 photos against 5 files, 6 videos of 0.9 MB against 3 MB")
+  func concurrentUploadsHoldTheQuota() async throws {
+    var options = KidsAPITests.options
+    options.uploadQuotaFiles = 5
+    options.uploadQuotaBytes = 3 << 20
+    options.maxUploadSize = 2 << 20
+    try await withTestApp(options: options) { client, app in
+      let family = KidsAPITests.Family(client: client)
+      try await Self.openParentArea(family)
+      let me = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me"))
+      let userID = try #require(UUID(uuidString: me.id))
+      let photos = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+        for _ in 0..<10 {
+          group.addTask { try await client.send(.POST, "/api/photos", bytes: ChallengesAPITests.gpsPhoto, contentType: "image/jpeg").status }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(photos.allSatisfy { $0 == .created || $0 == .forbidden }, "\(photos)")
+      let used = try await UploadQuota.usage(of: userID, options: app.serverOptions, on: app.db, threadPool: app.threadPool)
+      #expect(used.files <= 5 && photos.filter { $0 == .created }.count == used.files)
+      #expect(photos.filter { $0 == .created }.count == 5, "the quota's files are all usable")
+    }
+    options.uploadQuotaFiles = 100
+    try await withTestApp(options: options) { client, app in
+      let family = KidsAPITests.Family(client: client)
+      try await Self.openParentArea(family)
+      let me = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me"))
+      let userID = try #require(UUID(uuidString: me.id))
+      let video = Self.video(bytes: 900 << 10)
+      let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+        for index in 0..<6 {
+          group.addTask { try await client.send(.POST, "/api/kids/videos?title=v\(index)", bytes: video, contentType: "video/mp4").status }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(statuses.allSatisfy { $0 == .ok || $0 == .forbidden }, "\(statuses)")
+      let used = try await UploadQuota.usage(of: userID, options: app.serverOptions, on: app.db, threadPool: app.threadPool)
+      #expect(used.bytes <= 3 << 20, "\(used.bytes) bytes stored")
+      #expect(statuses.filter { $0 == .ok }.count == used.files && used.files >= 1)
+      #expect(try await family.state().dashboard?.videos.count == used.files)
+      // Nothing is left on disk but the listed videos.
+      let folder = KidsController.uploadFolder(of: userID, in: app.serverOptions)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == used.files)
+    }
+  }
+
+  @Test("A partial upload left by a crash is swept at start-up (a young one, still being written, is not); an unlisted file costs no quota")
+  func partialUploadsAreSwept() async throws {
+    var options = KidsAPITests.options
+    options.uploadQuotaBytes = 3 << 20
+    options.maxUploadSize = 2 << 20
+    let folder = options.uploadsDirectory.appendingPathComponent("kids/\(UUID().uuidString.lowercased())", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let abandoned = folder.appendingPathComponent(UploadLedger.partialPrefix + "upload-old.mp4")
+    let young = folder.appendingPathComponent(UploadLedger.partialPrefix + "upload-young.mp4")
+    for file in [abandoned, young] { #expect(FileManager.default.createFile(atPath: file.path, contents: Data(count: 1000))) }
+    try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: abandoned.path)
+    try await withTestApp(options: options) { client, app in
+      #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+      #expect(FileManager.default.fileExists(atPath: young.path))
+      let family = KidsAPITests.Family(client: client)
+      try await Self.openParentArea(family)
+      let me = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me"))
+      let mine = KidsController.uploadFolder(of: try #require(UUID(uuidString: me.id)), in: app.serverOptions)
+      try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+      // 2.5 MB nobody lists (a crash after writing, before listing): the 0.9 MB video below still fits in 3 MB.
+      #expect(FileManager.default.createFile(atPath: mine.appendingPathComponent("upload-orphan.mp4").path, contents: Data(count: 2_500 << 10)))
+      let stored = try await client.send(.POST, "/api/kids/videos?title=fits", bytes: Self.video(bytes: 900 << 10), contentType: "video/mp4")
+      #expect(stored.status == .ok)
+    }
+  }
+
   @Test("A stored photo is served as a JPEG file with a sandboxing policy")
   func photoHeaders() async throws {
     try await withTestApp { client in

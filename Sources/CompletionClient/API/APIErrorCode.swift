@@ -18,6 +18,8 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let notFound = APIErrorCode(rawValue: "not_found")
   public static let methodNotAllowed = APIErrorCode(rawValue: "method_not_allowed")
   public static let unauthenticated = APIErrorCode(rawValue: "unauthenticated")
+  /// The bearer token is unknown, revoked or expired: sign in again.
+  public static let invalidToken = APIErrorCode(rawValue: "invalid_token")
   public static let invalidCredentials = APIErrorCode(rawValue: "invalid_credentials")
   public static let usernameTaken = APIErrorCode(rawValue: "username_taken")
   public static let invalidUsername = APIErrorCode(rawValue: "invalid_username")
@@ -39,6 +41,8 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let forbidden = APIErrorCode(rawValue: "forbidden")
   public static let invalidIdempotencyKey = APIErrorCode(rawValue: "invalid_idempotency_key")
   public static let idempotencyKeyReused = APIErrorCode(rawValue: "idempotency_key_reused")
+  /// A request with this idempotency key is still being answered (by another server process): retry it.
+  public static let idempotencyKeyInUse = APIErrorCode(rawValue: "idempotency_key_in_use")
   public static let gameNotFound = APIErrorCode(rawValue: "game_not_found")
   public static let invalidMode = APIErrorCode(rawValue: "invalid_mode")
   public static let invalidTimeZone = APIErrorCode(rawValue: "invalid_time_zone")
@@ -130,12 +134,12 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   /// Every code the document names.
   public static let documented: [APIErrorCode] = [
     .invalidJson, .invalidParameter, .badRequest, .notFound,
-    .methodNotAllowed, .unauthenticated, .invalidCredentials, .usernameTaken,
+    .methodNotAllowed, .unauthenticated, .invalidToken, .invalidCredentials, .usernameTaken,
     .invalidUsername, .weakPassword, .blankPassword, .passwordTooLong,
     .alreadyRegistered, .namedAccountRequired, .unsupportedMediaType, .payloadTooLarge,
     .tooManyAttempts, .tooManyGuests, .requestHeaderRequired, .busy,
     .notReady, .metricsTokenRequired, .uploadQuotaExceeded, .internalError,
-    .forbidden, .invalidIdempotencyKey, .idempotencyKeyReused, .gameNotFound,
+    .forbidden, .invalidIdempotencyKey, .idempotencyKeyReused, .idempotencyKeyInUse, .gameNotFound,
     .invalidMode, .invalidTimeZone, .invalidLetter, .noQuotes,
     .invalidDate, .invalidMonth, .dailyNotYet, .notSolved, .notPlaying,
     .paused, .noSuchCell, .notALetter, .alreadyRevealed,

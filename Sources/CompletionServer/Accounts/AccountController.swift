@@ -12,7 +12,8 @@ struct AccountController: RouteCollection {
     account.post("register", use: register)
     account.post("login", use: login)
     account.post("logout", use: logout)
-    account.post("tokens", use: createToken)
+    // A retried token request gets the same token back (sealed in the stored answer; see IdempotentCreate).
+    account.post("tokens") { req in try await IdempotentCreate.run(req, secret: true, self.createToken) }
     account.get("tokens", use: signIns)
     account.delete("tokens", ":id", use: revoke)
     account.post("logout-everywhere", use: logoutEverywhere)
@@ -61,7 +62,7 @@ struct AccountController: RouteCollection {
     let displayName = body.displayName?.trimmingCharacters(in: .whitespacesAndNewlines)
     if let current = try await req.currentUser(), !current.isGuest { throw AppError.alreadyRegistered }
     if try await User.query(on: req.db).filter(\.$username == username).first() != nil { throw AppError.usernameTaken }
-    let hash = try await req.application.services.passwordWork.run { try await req.password.async.hash(body.password) }
+    let hash = try await req.application.services.passwordWork.hash(body.password)
     let user = try await req.userCreatingGuest()
     user.username = username
     user.passwordHash = hash
@@ -100,20 +101,17 @@ struct AccountController: RouteCollection {
     let body = try req.decodeJSON(LoginRequest.self)
     let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     let services = req.application.services
-    let address = req.clientAddress
-    if let wait = services.loginThrottle.wait(username: username, address: address, at: services.clock.now()) {
-      throw AppError.tooManyAttempts(retryAfter: wait)
-    }
+    // A full hashing queue turns a sign-in away before it costs the database anything.
+    guard !services.passwordWork.isFull else { throw AppError.busy }
+    // Counted before the password is checked, so a burst arriving at once gets no more checks than a trickle.
+    let attempt = try await services.loginThrottle.reserve(username: username, address: req.clientAddress, at: services.clock.now(), on: req.db)
     let user = try await User.query(on: req.db).filter(\.$username == username).first()
-    // Verify against a fixed hash when the name is unknown so timing does not reveal which names exist.
-    let storedHash = user?.passwordHash ?? Self.unknownUserHash
-    let matches = try await services.passwordWork.run { try await req.password.async.verify(body.password, created: storedHash) }
+    let matches = try await services.passwordWork.verify(body.password, created: user?.passwordHash)
     // Longer than any password can be: never a match, however its first 72 bytes compare.
     guard let user, matches, body.password.utf8.count <= Self.maxPasswordBytes, let userID = user.id else {
-      services.loginThrottle.failed(username: username, address: address, at: services.clock.now())
       throw AppError.invalidCredentials
     }
-    services.loginThrottle.succeeded(username: username)
+    try await services.loginThrottle.succeeded(attempt, on: req.db)
     if let previous = req.currentSession, previous.kind == .cookie {
       try await Sessions.end([previous.tokenID], app: req.application, on: req.db)
     }

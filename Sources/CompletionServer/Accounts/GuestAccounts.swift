@@ -71,6 +71,7 @@ enum GuestPruning {
     PeriodicWork(name: "guest pruning", every: .seconds(24 * 60 * 60)) { app in
       let removed = try await prune(idle: app.serverOptions.guestIdleTime, now: app.services.clock.now(), app: app)
       if removed > 0 { app.logger.info("pruned \(removed) idle guest account(s)") }
+      try await LoginThrottle.prune(before: app.services.clock.now(), on: app.db)
     }
   }
 

@@ -83,8 +83,8 @@ extension Request {
   }
 }
 
-/// Reads `Authorization: Bearer …` or the session cookie and remembers who is asking.
-/// Unknown or expired secrets are ignored (the request simply has no user).
+/// Reads `Authorization: Bearer …` or the session cookie and remembers who is asking. An unknown or
+/// expired cookie is ignored (the request simply has no user); such a bearer token is a 401.
 struct SessionMiddleware: AsyncMiddleware {
   /// The columns a sign-in check needs. Read with plain SQL: this runs on every request, and Fluent's
   /// reflection-based models cost more than the query itself.
@@ -111,6 +111,8 @@ struct SessionMiddleware: AsyncMiddleware {
   }
 
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    // `/metrics` has a bearer token of its own (the scraper's), which is no sign-in.
+    if request.url.path == "/metrics" { return try await next.respond(to: request) }
     request.currentSession = try await Self.session(of: request)
     let response = try await next.respond(to: request)
     if let cookie = request.pendingSessionCookie { response.cookies[Sessions.cookieName] = cookie }
@@ -118,27 +120,31 @@ struct SessionMiddleware: AsyncMiddleware {
   }
 
   /// The sign-in the request carries: from the cache when it was checked recently, else from the database.
+  /// A bearer token that is not (or no longer) valid is refused with 401 `invalid_token`: a script that
+  /// sends one means a particular account, and must never find its writes going to a new guest instead. A
+  /// stale cookie is only forgotten: a browser whose session ended simply visits as a guest again.
   private static func session(of request: Request) async throws -> CurrentSession? {
-    let secret: String?
-    let kind: AuthToken.Kind
     if let bearer = request.headers.bearerAuthorization?.token {
-      secret = bearer
-      kind = .bearer
-    } else {
-      secret = request.cookies[Sessions.cookieName]?.string
-      kind = .cookie
+      guard let session = try await lookUp(bearer, request: request), session.kind == .bearer else { throw AppError.invalidToken }
+      return session
     }
-    guard let secret, !secret.isEmpty else { return nil }
+    guard let cookie = request.cookies[Sessions.cookieName]?.string, !cookie.isEmpty else { return nil }
+    guard let session = try await lookUp(cookie, request: request), session.kind == .cookie else { return nil }
+    return session
+  }
+
+  private static func lookUp(_ secret: String, request: Request) async throws -> CurrentSession? {
+    guard !secret.isEmpty else { return nil }
     let hash = Sessions.hash(secret)
     let now = request.application.services.clock.now()
     let cache = request.application.services.sessions
-    if let cached = cache.session(hash: hash, at: now) { return cached.kind == kind ? cached : nil }
+    if let cached = cache.session(hash: hash, at: now) { return cached }
     guard let token = try await Self.token(hash: hash, on: request.db), token.expiresAt > now,
       let storedKind = AuthToken.Kind(rawValue: token.kind)
     else { return nil }
     let session = CurrentSession(userID: token.userID, tokenID: token.id, kind: storedKind)
     cache.remember(session, hash: hash, expiresAt: token.expiresAt, at: now)
-    return session.kind == kind ? session : nil
+    return session
   }
 }
 

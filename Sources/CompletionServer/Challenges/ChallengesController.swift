@@ -17,7 +17,7 @@ struct ChallengesController: RouteCollection {
     challenges.post(":id", "join", use: join)
     challenges.post(":id", "leave", use: leave)
     challenges.post(":id", "complete", use: complete)
-    routes.on(.POST, "api", "photos", body: .stream, use: uploadPhoto)
+    routes.on(.POST, "api", "photos", body: .stream) { req in try await IdempotentCreate.run(req, streamed: true, self.uploadPhoto) }
     routes.get("api", "photos", ":id", use: photo)
   }
 
@@ -275,10 +275,14 @@ struct ChallengesController: RouteCollection {
     }
     let id = UUID()
     let now = req.application.services.clock.now()
-    try await SQLChallengesStore(req.db).add(
-      StoredPhoto(
-        id: id, owner: try user.requireID(), full: Data(processed.full), thumbnail: Data(processed.thumbnail), width: processed.fullWidth,
-        height: processed.fullHeight, createdAt: now))
+    let userID = try user.requireID()
+    // Stored in the account's upload turn, after a last check of the quota: photos sent at once cannot pass it together.
+    try await req.application.services.uploads.settle(nil, userID: userID, actual: processed.full.count + processed.thumbnail.count, req: req) {
+      try await SQLChallengesStore(req.db).add(
+        StoredPhoto(
+          id: id, owner: userID, full: Data(processed.full), thumbnail: Data(processed.thumbnail), width: processed.fullWidth,
+          height: processed.fullHeight, createdAt: now))
+    }
     let view = PhotoView(
       id: id.uuidString, width: processed.fullWidth, height: processed.fullHeight, url: "/api/photos/\(id.uuidString)",
       thumbnailUrl: "/api/photos/\(id.uuidString)?size=thumbnail")

@@ -13,7 +13,7 @@ struct SocialController: RouteCollection {
     let social = routes.grouped("api", "social")
     social.get("me", use: me)
     social.get("people", ":username", use: profile)
-    social.post("follow", use: follow)
+    social.post("follow") { req in try await IdempotentCreate.run(req) { try await self.follow(req: $0).encodeResponse(for: $0) } }
     social.delete("follow", ":username", use: unfollow)
     social.get("followers") { try await self.people($0, followers: true) }
     social.get("following") { try await self.people($0, followers: false) }
@@ -26,8 +26,8 @@ struct SocialController: RouteCollection {
     activities.post("congrats") { try await self.congrats($0, on: true) }
     activities.delete("congrats") { try await self.congrats($0, on: false) }
     activities.get("comments", use: comments)
-    activities.post("comments", use: addComment)
-    activities.post("report", use: report)
+    activities.post("comments") { req in try await IdempotentCreate.run(req, self.addComment) }
+    activities.post("report") { req in try await IdempotentCreate.run(req, self.report) }
     activities.get("card.png", use: card)
     routes.delete("api", "comments", ":id", use: deleteComment)
 

@@ -117,11 +117,13 @@ struct IdempotencyKey: Sendable {
 enum IdempotencyError: APIErrorConvertible, Equatable {
   case invalidKey
   case keyReused
+  /// Another request with this key is still being answered (by another server process).
+  case keyInUse
 
   var status: HTTPResponseStatus {
     switch self {
     case .invalidKey: .badRequest
-    case .keyReused: .conflict
+    case .keyReused, .keyInUse: .conflict
     }
   }
 
@@ -129,6 +131,7 @@ enum IdempotencyError: APIErrorConvertible, Equatable {
     switch self {
     case .invalidKey: "invalid_idempotency_key"
     case .keyReused: "idempotency_key_reused"
+    case .keyInUse: "idempotency_key_in_use"
     }
   }
 
@@ -136,6 +139,9 @@ enum IdempotencyError: APIErrorConvertible, Equatable {
     switch self {
     case .invalidKey: "An idempotency key is 1–128 visible ASCII characters (a UUID is ideal)."
     case .keyReused: "This idempotency key was already used for a different request. Use a new key for a new request."
+    case .keyInUse: "A request with this idempotency key is still being answered. Try again in a moment with the same key."
     }
   }
+
+  var retryAfter: Int? { self == .keyInUse ? 1 : nil }
 }

@@ -20,7 +20,7 @@ struct KidsController: RouteCollection {
     api.get("state", use: state)
     api.post("launch", use: launch)
     api.post("events", use: event)
-    api.on(.POST, "videos", body: .stream, use: upload)
+    api.on(.POST, "videos", body: .stream) { req in try await IdempotentCreate.run(req, streamed: true, self.upload) }
     api.get("videos", ":id", "file", use: videoFile)
   }
 
@@ -133,32 +133,41 @@ struct KidsController: RouteCollection {
       machine.state == .parentDashboard
     else { throw KidsError.refused(.parentGateRequired) }
     let options = req.application.serverOptions
-    let bytesLeft = try await UploadQuota.bytesLeft(for: userID, req: req)
+    _ = try await UploadQuota.bytesLeft(for: userID, req: req)
     // A declared length says it all before a byte is read (and the server then skips the body on its own).
-    if let declared = req.headers.first(name: .contentLength).flatMap(Int.init) {
-      guard declared <= options.maxUploadSize else { throw KidsError.uploadTooLarge(options.maxUploadSize) }
-      guard declared <= bytesLeft else { throw UploadQuotaError(options) }
-    }
+    let length = req.headers.first(name: .contentLength).flatMap(Int.init)
+    if let length, length > options.maxUploadSize { throw KidsError.uploadTooLarge(options.maxUploadSize) }
+    // Held against the quota before a byte is written, so uploads running at once cannot pass it together.
+    let uploads = req.application.services.uploads
+    let hold = try await uploads.reserve(userID: userID, bytes: length, limit: options.maxUploadSize, req: req)
     let id = "\(GameMachine.uploadIDPrefix)\(UUID().uuidString.lowercased()).\(ext)"
     let folder = Self.uploadFolder(of: userID, in: options)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let file = folder.appendingPathComponent(id)
+    // Written under a temporary name, so a crash mid-upload leaves only a file the start-up sweep removes.
+    let partial = folder.appendingPathComponent(UploadLedger.partialPrefix + id)
+    let size: Int
     do {
-      try await Self.receive(
-        req.body, into: file, subType: subType, limit: options.maxUploadSize, quotaLeft: bytesLeft,
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      size = try await Self.receive(
+        req.body, into: partial, subType: subType, limit: options.maxUploadSize, quotaLeft: hold.bytes,
         quota: UploadQuotaError(options), threadPool: req.application.threadPool)
     } catch {
-      try? FileManager.default.removeItem(at: file)
+      uploads.release(hold)
+      try? FileManager.default.removeItem(at: partial)
       throw error
     }
     let title = req.query[String.self, at: "title"] ?? ""
     do {
-      let response = try await run(req, userID: userID, event: nil) { machine, _, now, _ in
-        machine.handle(.parent(.addUploadedVideo(id: id, title: title, at: now)))
+      return try await uploads.settle(hold, userID: userID, actual: size, req: req) {
+        try FileManager.default.moveItem(at: partial, to: file)
+        let response = try await self.run(req, userID: userID, event: nil) { machine, _, now, _ in
+          machine.handle(.parent(.addUploadedVideo(id: id, title: title, at: now)))
+        }
+        if response.status != .ok { try? FileManager.default.removeItem(at: file) }
+        return response
       }
-      if response.status != .ok { try? FileManager.default.removeItem(at: file) }
-      return response
     } catch {
+      try? FileManager.default.removeItem(at: partial)
       try? FileManager.default.removeItem(at: file)
       throw error
     }
@@ -409,10 +418,10 @@ struct KidsController: RouteCollection {
   }
 
   /// Streams the request body into `file`, refusing more than `limit` bytes (or than the account's quota has
-  /// left), and a file whose first bytes are not a `subType` video.
+  /// left), and a file whose first bytes are not a `subType` video; returns the bytes written.
   static func receive(
     _ body: Request.Body, into file: URL, subType: String, limit: Int, quotaLeft: Int, quota: UploadQuotaError, threadPool: NIOThreadPool
-  ) async throws {
+  ) async throws -> Int {
     guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw KidsError.emptyUpload }
     let handle = try FileHandle(forWritingTo: file)
     defer { try? handle.close() }
@@ -452,5 +461,6 @@ struct KidsController: RouteCollection {
       try check(held)
       try await threadPool.runIfActive { try handle.write(contentsOf: held) }
     }
+    return total
   }
 }

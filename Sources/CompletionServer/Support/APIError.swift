@@ -20,6 +20,8 @@ public enum AppError: APIErrorConvertible, Equatable {
   case invalidParameter(String, String)
   case notFound(String)
   case unauthenticated
+  /// A bearer token that is unknown, revoked or expired: the client must sign in again.
+  case invalidToken
   case invalidCredentials
   case usernameTaken
   case invalidUsername
@@ -40,7 +42,7 @@ public enum AppError: APIErrorConvertible, Equatable {
     switch self {
     case .invalidJSON, .invalidParameter, .invalidUsername, .weakPassword, .blankPassword, .passwordTooLong: .badRequest
     case .notFound: .notFound
-    case .unauthenticated, .invalidCredentials: .unauthorized
+    case .unauthenticated, .invalidCredentials, .invalidToken: .unauthorized
     case .namedAccountRequired: .forbidden
     case .usernameTaken, .alreadyRegistered: .conflict
     case .unsupportedMediaType: .unsupportedMediaType
@@ -56,6 +58,7 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .invalidParameter: "invalid_parameter"
     case .notFound: "not_found"
     case .unauthenticated: "unauthenticated"
+    case .invalidToken: "invalid_token"
     case .invalidCredentials: "invalid_credentials"
     case .usernameTaken: "username_taken"
     case .invalidUsername: "invalid_username"
@@ -78,6 +81,7 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .invalidParameter(let name, let detail): "The parameter '\(name)' is not valid: \(detail)"
     case .notFound(let what): "\(what) was not found."
     case .unauthenticated: "Sign in first: this needs an account."
+    case .invalidToken: "This token is unknown, revoked or expired. Please sign in again and make a new token."
     case .invalidCredentials: "That username and password do not match."
     case .usernameTaken: "That username is taken. Please choose another."
     case .invalidUsername: "Usernames are 3–32 letters, digits, dots, dashes or underscores."

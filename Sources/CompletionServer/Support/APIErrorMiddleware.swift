@@ -20,21 +20,30 @@ struct APIErrorMiddleware: AsyncMiddleware {
     let body: APIErrorBody
     var headers = HTTPHeaders()
     switch error {
+    case is ConnectionPoolTimeoutError:
+      // Every database connection stayed busy for the pool's whole wait: the server is overloaded, which
+      // is a 503 a client retries, not a fault.
+      status = .serviceUnavailable
+      body = APIErrorBody(code: AppError.busy.code, message: "The server is very busy just now. Please try again in a moment.")
+      headers.replaceOrAdd(name: "Retry-After", value: "1")
     case let error as any APIErrorConvertible:
       status = error.status
       body = APIErrorBody(code: error.code, message: error.message)
       if let seconds = error.retryAfter { headers.replaceOrAdd(name: "Retry-After", value: String(seconds)) }
+      // RFC 6750: a refused bearer token says so in the challenge, so clients know to sign in again.
+      if (error as? AppError) == .invalidToken { headers.replaceOrAdd(name: .wwwAuthenticate, value: #"Bearer error="invalid_token""#) }
     case let error as DecodingError:
       status = .badRequest
       body = APIErrorBody(code: "invalid_json", message: "The request body is not valid JSON for this endpoint: \(Self.describe(error))")
     case let abort as any AbortError:
       (status, body, headers) = mapAbort(abort, request: request)
     default:
-      request.logger.report(error: error)
       status = .internalServerError
       body = APIErrorBody(code: "internal_error", message: "Something went wrong on our side. Please try again.")
     }
-    if status.code >= 500 { request.logger.error("\(request.method) \(request.url.path) failed: \(String(reflecting: error))") }
+    if status.code >= 500 {
+      request.logger.error("\(request.loggedMethod) \(request.loggedPath) failed: \(LogQuote.capped(String(reflecting: error), limit: 1000))")
+    }
     let response = Response(status: status, headers: headers)
     do {
       try response.content.encode(body, as: .json)
@@ -52,11 +61,11 @@ struct APIErrorMiddleware: AsyncMiddleware {
       if !allowed.isEmpty, !allowed.contains(request.method.rawValue) {
         headers.replaceOrAdd(name: .allow, value: allowed.sorted().joined(separator: ", "))
         return (
-          .methodNotAllowed, APIErrorBody(code: "method_not_allowed", message: "\(request.method.rawValue) is not allowed here."),
+          .methodNotAllowed, APIErrorBody(code: "method_not_allowed", message: "\(request.loggedMethod) is not allowed here."),
           headers
         )
       }
-      return (.notFound, APIErrorBody(code: "not_found", message: "There is nothing at \(request.url.path)."), headers)
+      return (.notFound, APIErrorBody(code: "not_found", message: "There is nothing at \(request.loggedPath)."), headers)
     case .payloadTooLarge:
       return (.payloadTooLarge, APIErrorBody(code: "payload_too_large", message: "The request body is too large."), headers)
     case .badRequest:

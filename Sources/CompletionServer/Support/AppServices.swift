@@ -11,13 +11,15 @@ struct AppServices: Sendable {
   let clock: AppClock
   let sessions: SessionCache
   /// Delays after failed sign-ins, per username and client address.
-  let loginThrottle = LoginThrottle()
+  let loginThrottle: LoginThrottle
   /// What `/metrics` reports.
   let metrics: ServerMetrics
   /// New guests per client address.
   let guestLimiter: GuestLimiter
+  /// Uploads being received, held against their account's quota.
+  let uploads = UploadLedger()
   /// Password hashing, a few at a time.
-  let passwordWork = PasswordWork()
+  let passwordWork: PasswordWork
   /// Load → handle → save for every per-game request.
   let runner: GameRunner
   let quotes: QuoteStore
@@ -46,6 +48,8 @@ struct AppServices: Sendable {
     sessions = SessionCache()
     metrics = ServerMetrics()
     guestLimiter = GuestLimiter(perHour: options.guestsPerAddressPerHour)
+    loginThrottle = LoginThrottle(shared: sqlitePath == nil)
+    passwordWork = PasswordWork(cost: options.passwordCost)
     let writes: DatabaseWriteGate
     if let sqlitePath {
       let durability = options.sqliteDurability

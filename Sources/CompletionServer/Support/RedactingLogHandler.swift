@@ -3,8 +3,14 @@ import Logging
 
 /// Wraps a log handler and masks secrets before anything is written: session cookies, bearer and basic
 /// credentials, and password fields. Vapor logs whole request heads at trace level, so masking has to
-/// happen here, where every log line passes, not in each route.
+/// happen here, where every log line passes, not in each route. For the same reason lines are cut here to a
+/// bounded length: a request's head (a 60 KB path, say) cannot make a log line as long as itself.
 public struct RedactingLogHandler: LogHandler {
+  /// The most characters of a message a line keeps (masked first, then cut).
+  static let maxMessage = 1_500
+  /// The most characters of one metadata value.
+  static let maxMetadataValue = 300
+
   private var base: any LogHandler
 
   public init(wrapping base: any LogHandler) {
@@ -37,8 +43,8 @@ public struct RedactingLogHandler: LogHandler {
 
   public func log(event: LogEvent) {
     var event = event
-    event.message = Logger.Message(stringLiteral: Self.redact(event.message.description))
-    event.metadata = event.metadata.map { $0.mapValues { .string(Self.redact($0.description)) } }
+    event.message = Logger.Message(stringLiteral: LogQuote.capped(Self.redact(event.message.description), limit: Self.maxMessage))
+    event.metadata = event.metadata.map { $0.mapValues { .string(LogQuote.capped(Self.redact($0.description), limit: Self.maxMetadataValue)) } }
     base.log(event: event)
   }
 

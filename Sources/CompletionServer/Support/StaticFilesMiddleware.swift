@@ -12,9 +12,20 @@ struct StaticFilesMiddleware: AsyncMiddleware {
 
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     let path = request.url.path
-    guard request.method == .GET || request.method == .HEAD, !path.hasPrefix("/api/"), path != "/health" else {
+    guard request.method == .GET || request.method == .HEAD, !path.hasPrefix("/api/"), path != "/health", Self.couldBeFile(path) else {
       return try await next.respond(to: request)
     }
     return try await files.respond(to: request, chainingTo: next)
+  }
+
+  /// The longest path the web client's files have, with room to spare; a longer one is no file of ours
+  /// (and the file system would refuse its lookup with an error instead of "not found").
+  static let maxFilePath = 1024
+  /// The longest name one path component may have on the file systems the server runs on.
+  static let maxFileName = 255
+
+  /// Whether `path` is short enough to be looked up on disk: anything longer goes on to the routes (404).
+  static func couldBeFile(_ path: String) -> Bool {
+    path.utf8.count <= maxFilePath && path.split(separator: "/").allSatisfy { $0.utf8.count <= maxFileName }
   }
 }

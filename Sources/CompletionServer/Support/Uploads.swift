@@ -1,5 +1,6 @@
 import FluentSQL
 import Foundation
+import Synchronization
 import Vapor
 
 /// What a file's first bytes show it to be, so an upload is judged by its content and not by its name or
@@ -63,11 +64,13 @@ enum UploadedFileHeaders {
   }
 }
 
-/// How much one account may keep uploaded: videos (files on disk) and challenge photos (in the database)
-/// count together, by number and by bytes. Checked on every upload, which is rare, so it is measured then
-/// rather than kept.
+/// How much one account may keep uploaded: videos (files on disk, counted when the family's game lists them)
+/// and challenge photos (in the database) count together, by number and by bytes. What is stored is measured
+/// when an upload starts and again when it is stored, which is rare; uploads still being written are held
+/// against the quota in between (``UploadLedger``), so uploads running at once never pass it together.
 enum UploadQuota {
-  /// The files and bytes `userID` has stored.
+  /// The files and bytes `userID` has stored. Only videos the family's game lists count: a file left behind
+  /// by a crash (or a failed listing) is no one's and costs nothing.
   static func usage(of userID: UUID, options: ServerOptions, on db: any Database, threadPool: NIOThreadPool) async throws -> (files: Int, bytes: Int) {
     guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
     struct Row: Decodable {
@@ -79,29 +82,142 @@ enum UploadQuota {
       SELECT COUNT(*) AS files, SUM(LENGTH(full_jpeg) + LENGTH(thumbnail_jpeg)) AS bytes FROM challenge_photos WHERE user_id = \(bind: userID)
       """
     ).first(decoding: Row.self)
+    var listed = [String]()
+    if let record = try await KidsGameRecord.load(userID, on: db), let machine = KidsController.machine(from: record) {
+      listed = machine.data.settings.parentSettings.approvedVideos.filter { $0.source == .upload }.map(\.id)
+    }
     let folder = KidsController.uploadFolder(of: userID, in: options)
-    let videos: (files: Int, bytes: Int) = try await threadPool.runIfActive {
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    let videos: (files: Int, bytes: Int) = try await threadPool.runIfActive { [listed] in
       var bytes = 0
-      for name in names {
+      for name in listed where !name.contains("/") {
         let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
         bytes += (attributes?[.size] as? Int) ?? 0
       }
-      return (names.count, bytes)
+      return (listed.count, bytes)
     }
     return (videos.files + (photos?.files ?? 0), videos.bytes + (photos?.bytes ?? 0))
   }
 
-  /// Refuses when one more file would pass the count, or the account has no bytes left; returns the bytes left.
+  /// Refuses when one more file would pass the count, or the account has no bytes left (counting uploads
+  /// still being written); returns the bytes left. A quick check before a body is read; the upload itself is
+  /// held to the quota by ``UploadLedger``.
   static func bytesLeft(for userID: UUID, req: Request) async throws -> Int {
     let options = req.application.serverOptions
     let used = try await usage(of: userID, options: options, on: req.db, threadPool: req.application.threadPool)
-    guard used.files < options.uploadQuotaFiles else {
+    let pending = req.application.services.uploads.pending(of: userID, except: nil)
+    guard used.files + pending.files < options.uploadQuotaFiles else {
       throw UploadQuotaError(options)
     }
-    let left = options.uploadQuotaBytes - used.bytes
+    let left = options.uploadQuotaBytes - used.bytes - pending.bytes
     guard left > 0 else { throw UploadQuotaError(options) }
     return left
+  }
+}
+
+/// Uploads in flight, held against their account's quota from before their first byte is written until
+/// they are stored (or given up). Reserving and storing run one at a time per account, each measuring what
+/// is stored and adding what is held, so no two uploads can both take the last of a quota. Kept per server
+/// process: the held uploads are those this process is receiving.
+final class UploadLedger: Sendable {
+  /// One upload's place in its account's quota: one file and at most `bytes` bytes.
+  struct Hold: Sendable {
+    let id: UUID
+    let userID: UUID
+    let bytes: Int
+  }
+
+  /// The name an upload is written under until it is complete (swept at start-up when left by a crash).
+  static let partialPrefix = ".partial-"
+  /// A partial file untouched for this long is left over from a crash, not an upload in progress (another
+  /// process sharing the data folder may be writing a younger one).
+  static let abandonedAfter: TimeInterval = 10 * 60
+
+  private let turns = SerialQueues()
+  private let holds = Mutex<[UUID: [UUID: Int]]>([:])
+
+  init() {}
+
+  /// The files and bytes held for `userID`'s uploads in flight, but `hold`'s own.
+  func pending(of userID: UUID, except hold: UUID?) -> (files: Int, bytes: Int) {
+    holds.withLock { holds in
+      let mine = (holds[userID] ?? [:]).filter { $0.key != hold }
+      return (mine.count, mine.values.reduce(0, +))
+    }
+  }
+
+  /// Holds a place for one upload of `bytes` (nil: not known yet, so whatever the quota has left, up to
+  /// `limit`) before anything is written; throws ``UploadQuotaError`` when it does not fit.
+  func reserve(userID: UUID, bytes: Int?, limit: Int, req: Request) async throws -> Hold {
+    let options = req.application.serverOptions
+    let db = req.db
+    let threadPool = req.application.threadPool
+    return try await turns.run(userID) {
+      let used = try await UploadQuota.usage(of: userID, options: options, on: db, threadPool: threadPool)
+      let pending = self.pending(of: userID, except: nil)
+      let left = options.uploadQuotaBytes - used.bytes - pending.bytes
+      guard used.files + pending.files < options.uploadQuotaFiles, left > 0, (bytes ?? 1) <= left else { throw UploadQuotaError(options) }
+      let hold = Hold(id: UUID(), userID: userID, bytes: min(bytes ?? limit, left))
+      self.holds.withLock { $0[userID, default: [:]][hold.id] = hold.bytes }
+      return hold
+    }
+  }
+
+  /// Stores an upload of `actual` bytes once it is complete: checks, in the account's turn, that it fits
+  /// beside everything stored and every other upload in flight, runs `store` (which makes it count), and
+  /// gives the hold back. Without a hold (a photo, received whole before anything is written) the check is
+  /// the same.
+  func settle<T: Sendable>(
+    _ hold: Hold?, userID: UUID, actual: Int, req: Request, store: @escaping @Sendable () async throws -> T
+  ) async throws -> T {
+    let options = req.application.serverOptions
+    let db = req.db
+    let threadPool = req.application.threadPool
+    defer { if let hold { release(hold) } }
+    return try await turns.run(userID) {
+      let used = try await UploadQuota.usage(of: userID, options: options, on: db, threadPool: threadPool)
+      let others = self.pending(of: userID, except: hold?.id)
+      guard used.files + others.files < options.uploadQuotaFiles, used.bytes + others.bytes + actual <= options.uploadQuotaBytes else {
+        throw UploadQuotaError(options)
+      }
+      return try await store()
+    }
+  }
+
+  /// Gives a hold back (the upload was refused or stored).
+  func release(_ hold: Hold) {
+    holds.withLock { holds in
+      holds[hold.userID]?[hold.id] = nil
+      if holds[hold.userID]?.isEmpty == true { holds[hold.userID] = nil }
+    }
+  }
+
+  /// Removes partial uploads a crash left behind in `uploads` (any account's folder); returns how many.
+  @discardableResult
+  static func sweep(_ uploads: URL, now: Date = Date()) -> Int {
+    let manager = FileManager.default
+    var removed = 0
+    for area in (try? manager.contentsOfDirectory(atPath: uploads.path)) ?? [] {
+      let areaURL = uploads.appendingPathComponent(area, isDirectory: true)
+      for account in (try? manager.contentsOfDirectory(atPath: areaURL.path)) ?? [] {
+        let folder = areaURL.appendingPathComponent(account, isDirectory: true)
+        for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(partialPrefix) {
+          let file = folder.appendingPathComponent(name)
+          let modified = (try? manager.attributesOfItem(atPath: file.path)[.modificationDate] as? Date) ?? .distantPast
+          guard now.timeIntervalSince(modified) >= abandonedAfter else { continue }
+          if (try? manager.removeItem(at: file)) != nil { removed += 1 }
+        }
+      }
+    }
+    return removed
+  }
+}
+
+/// Sweeps partial uploads left by a crash when the server starts.
+struct UploadSweep: LifecycleHandler {
+  func didBootAsync(_ application: Application) async throws {
+    let uploads = application.serverOptions.uploadsDirectory
+    let removed = try await application.threadPool.runIfActive { UploadLedger.sweep(uploads) }
+    if removed > 0 { application.logger.info("removed \(removed) partial upload(s) left by an earlier stop") }
   }
 }
 
