@@ -1121,3 +1121,27 @@ def test_the_calm_switch_is_off_and_free_without_reduced_motion(page, server):
     open_cryptogram(page, server)
     expect(page.locator("#calm")).not_to_be_checked()
     expect(page.locator("#calm")).to_be_enabled()
+
+
+def test_closing_a_second_tab_of_the_same_puzzle_does_not_pause_it_under_the_first(page, server):
+    open_cryptogram(page, server)
+    start_random(page, "short")
+    start_the_clock(page)
+    game = game_id_of(page)
+
+    # A second window shows the same puzzle beside the first (both on screen).
+    pauses = []
+    page.context.on("request", lambda request: pauses.append(request.url) if request.url.endswith("/pause") else None)
+    second = page.context.new_page()
+    open_cryptogram(second, server, page.url.replace(server, ""))
+    assert game_id_of(second) == game
+    expect(second.locator("html")).to_have_attribute("data-other-tabs", "1")
+
+    # Closing it leaves the player playing in the first: nothing is paused there.
+    second.close(run_before_unload=True)
+    page.click("#hint")
+    expect(page.locator("#hints")).to_have_attribute("data-count", "2")
+    assert pauses == [], pauses
+    assert not page.evaluate(GAME_STATE, game)["isPaused"]
+    expect(page.locator("#timer")).to_have_class(re.compile("is-running"))
+    expect(page.locator("#paused-panel")).to_be_hidden()

@@ -39,7 +39,7 @@ setInterval(tickClock, 250);
  * (`keepalive`); it carries the site's header, as every change must. Coming back shows the puzzle paused.
  */
 function pauseForAway() {
-  if (!clockRunning() || state.away) return;
+  if (!clockRunning() || state.away || shownElsewhere()) return;
   const game = state.game;
   state.away = fetch(movePath("pause"), {
     method: "POST",
@@ -70,14 +70,66 @@ function comeBack() {
   });
 }
 
+// MARK: Other tabs
+
+// The player is not away while another tab or window of theirs shows the same puzzle: closing a second tab
+// must not pause the game under the first. Tabs tell each other which game they show and whether they are
+// on screen; a tab that leaves pauses only when no other tab shows its game.
+const tabs = "BroadcastChannel" in window ? new BroadcastChannel("completionkit-cryptogram-tabs") : null;
+const tabID = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+const otherTabs = new Map();
+let announced = "";
+
+function whatThisTabShows() {
+  return { tab: tabID, game: state.game ? state.game.id : null, visible: document.visibilityState === "visible" };
+}
+
+/** Tells the other tabs what this one shows, when it changed (or when `force`d, to answer a newcomer). */
+function announce(force = false, extra = {}) {
+  if (!tabs) return;
+  const shown = whatThisTabShows();
+  const key = `${shown.game}|${shown.visible}`;
+  if (!force && key === announced) return;
+  announced = key;
+  tabs.postMessage({ ...shown, ...extra });
+}
+
+function shownElsewhere() {
+  const game = state.game && state.game.id;
+  if (!game) return false;
+  for (const other of otherTabs.values()) if (other.visible && other.game === game) return true;
+  return false;
+}
+
+function wireTabs() {
+  if (!tabs) return;
+  tabs.onmessage = ({ data }) => {
+    if (!data || data.tab === tabID) return;
+    if (data.gone) otherTabs.delete(data.tab);
+    else otherTabs.set(data.tab, { game: data.game, visible: data.visible });
+    // How many other tabs this one knows of (tests wait on it instead of sleeping).
+    document.documentElement.dataset.otherTabs = String(otherTabs.size);
+    if (data.hello) announce(true);
+  };
+  announce(true, { hello: true });
+  setInterval(() => announce(), 250);
+}
+
 export function wireAway() {
+  wireTabs();
   document.addEventListener("visibilitychange", () => {
+    announce();
     if (document.visibilityState === "hidden") pauseForAway();
     else comeBack();
   });
   // Closing or navigating away (the page may be kept in the back-forward cache and shown again).
-  window.addEventListener("pagehide", pauseForAway);
+  window.addEventListener("pagehide", () => {
+    if (tabs) tabs.postMessage({ tab: tabID, gone: true });
+    pauseForAway();
+  });
   window.addEventListener("pageshow", (event) => {
-    if (event.persisted) comeBack();
+    if (!event.persisted) return;
+    announce(true, { hello: true });
+    comeBack();
   });
 }
