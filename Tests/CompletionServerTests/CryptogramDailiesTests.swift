@@ -56,13 +56,18 @@ struct CryptogramDailiesTests {
     }
   }
 
-  @Test("A month outside the archive, or not a month, is a clear 400")
+  @Test("Not a month is a clear 400; a month outside the archive has no dailies: 404")
   func badMonths() async throws {
     try await withTestApp { client in
-      for month in ["2025-03", "2999-01", "2026-13", "november"] {
+      for month in ["2026-13", "0000-00", "november"] {
         let response = try await client.send(.GET, "/api/cryptogram/dailies?month=\(month)")
         #expect(response.status == .badRequest)
         #expect(try client.decode(APIErrorBody.self, from: response).code == "invalid_month")
+      }
+      for month in ["2025-03", "2999-01", "0000-01"] {
+        let response = try await client.send(.GET, "/api/cryptogram/dailies?month=\(month)")
+        #expect(response.status == .notFound)
+        #expect(try client.decode(APIErrorBody.self, from: response).code == "not_found")
       }
     }
   }

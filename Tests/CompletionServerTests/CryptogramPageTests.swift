@@ -34,6 +34,7 @@ struct CryptogramPageTests {
       #expect(card.status == .ok && card.headers.contentType == .png && Array(card.body.readableBytesView.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
       #expect(try await client.send(.GET, "/api/cryptogram/dailies/2999-01-01/card.png").status == .conflict)
       #expect(try await client.send(.GET, "/api/cryptogram/dailies/soon/card.png").status == .badRequest)
+      #expect(try await client.send(.GET, "/api/cryptogram/dailies/1999-12-31/card.png").status == .notFound)
     }
   }
 

@@ -237,7 +237,8 @@ struct CryptogramController: RouteCollection {
     let today = CalendarDay(now, in: zone)
     let month: DailyArchive.Month
     if let text = req.query[String.self, at: "month"] {
-      guard let asked = DailyArchive.Month(text), DailyArchive.shows(asked, today: today) else { throw CryptogramError.invalidMonth(text) }
+      guard let asked = DailyArchive.Month(text) else { throw CryptogramError.invalidMonth(text) }
+      guard DailyArchive.shows(asked, today: today) else { throw CryptogramError.notInArchive(text) }
       month = asked
     } else {
       month = DailyArchive.Month(containing: today)

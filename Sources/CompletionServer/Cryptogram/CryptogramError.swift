@@ -11,13 +11,15 @@ enum CryptogramError: APIErrorConvertible, Equatable {
   case noQuotes
   case invalidDate(String)
   case invalidMonth(String)
+  /// A well-formed day or month that has no daily puzzle (before the archive starts, or a month not yet come).
+  case notInArchive(String)
   case dailyNotYet(CalendarDay)
   case notSolved
   case refused(Board.Refusal)
 
   var status: HTTPResponseStatus {
     switch self {
-    case .gameNotFound: .notFound
+    case .gameNotFound, .notInArchive: .notFound
     case .invalidMode, .invalidTimeZone, .invalidLetter, .invalidDate, .invalidMonth: .badRequest
     case .dailyNotYet, .notSolved: .conflict
     case .noQuotes: .serviceUnavailable
@@ -38,6 +40,7 @@ enum CryptogramError: APIErrorConvertible, Equatable {
     case .noQuotes: "no_quotes"
     case .invalidDate: "invalid_date"
     case .invalidMonth: "invalid_month"
+    case .notInArchive: "not_found"
     case .dailyNotYet: "daily_not_yet"
     case .notSolved: "not_solved"
     case .refused(let refusal): refusal.rawValue
@@ -54,6 +57,7 @@ enum CryptogramError: APIErrorConvertible, Equatable {
     case .invalidDate(let text): "'\(text)' is not a day with a daily puzzle: a daily puzzle's link ends in a date like 2026-11-24 (from the year 2000 on)."
     case .invalidMonth(let text):
       "'\(text)' is not a month of the daily archive: use a month like 2026-11, from April 2025 to this month."
+    case .notInArchive(let text): "'\(text)' has no daily puzzle: the archive runs from April 2025 to today."
     case .dailyNotYet(let day): "The daily puzzle for \(CryptogramShare.longDate(day)) is not out yet: it opens when that day begins."
     case .notSolved: "Only a solved puzzle can be shared: finish it first."
     case .refused(let refusal):

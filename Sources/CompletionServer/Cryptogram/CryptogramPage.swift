@@ -30,9 +30,10 @@ struct CryptogramPage: RouteCollection {
 
   /// `GET /api/cryptogram/dailies/{date}/card.png`: the daily's preview picture (its day, no letter of the quote).
   @Sendable func dailyCard(req: Request) async throws -> Response {
-    guard let text = req.parameters.get("date"), let day = CalendarDay(text), day.year >= 2000 else {
+    guard let text = req.parameters.get("date"), let day = CalendarDay(text) else {
       throw CryptogramError.invalidDate(req.parameters.get("date") ?? "")
     }
+    guard day.year >= 2000 else { throw CryptogramError.notInArchive(text) }
     if day > CalendarDay(req.application.services.clock.now(), in: CryptogramController.earliestZone) { throw CryptogramError.dailyNotYet(day) }
     let preview = DailyPreview(day: day)
     let fonts = try CardFonts.shared()
