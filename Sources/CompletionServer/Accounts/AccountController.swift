@@ -28,7 +28,7 @@ struct AccountController: RouteCollection {
   /// `GET /api/account/celebrations`.
   @Sendable func celebrations(req: Request) async throws -> CelebrationSettings {
     let userID = try await req.userOrVisitor().requireID()
-    guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let sql = req.db.sql
     let profile = try await CompletionRecorder.profile(userID: userID, on: sql)
     return CelebrationSettings(optedOut: profile.optedOut.sorted(), kinds: Self.celebrationKinds)
   }
@@ -40,7 +40,7 @@ struct AccountController: RouteCollection {
       throw AppError.invalidParameter("optedOut", "'\(unknown)' is not a kind of celebration (use \(Self.celebrationKinds.joined(separator: ", ")))")
     }
     let userID = try await req.userIDCreatingGuest()
-    guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let sql = req.db.sql
     try await CompletionRecorder.setOptOuts(Set(body.optedOut), userID: userID, on: sql)
     return CelebrationSettings(optedOut: Set(body.optedOut).sorted(), kinds: Self.celebrationKinds)
   }

@@ -81,7 +81,7 @@ enum GuestPruning {
     var removed = 0
     while true {
       let batch = try await app.services.runner.write(on: app.db) { db -> Int? in
-        guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+        let sql = db.sql
         let owns = belongings.map { "EXISTS (SELECT 1 FROM \($0.table) WHERE \($0.table).\($0.column) = users.id)" }
           .joined(separator: " OR ")
         let ids = try await sql.raw(

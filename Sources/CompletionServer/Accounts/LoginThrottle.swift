@@ -125,7 +125,7 @@ final class LoginThrottle: Sendable {
     keys: [(key: String, free: Int)], on db: any Database, _ change: @escaping @Sendable (inout [String: Record]) -> T
   ) async throws -> T {
     try await db.transaction { db in
-      guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+      let sql = db.sql
       let names = keys.map(\.key).sorted()
       for name in names {
         // Two 32-bit keys: a constant of the throttle's own ("LOGI"), so other advisory locks never meet it, and the key's hash.

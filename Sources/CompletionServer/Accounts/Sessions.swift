@@ -102,7 +102,7 @@ struct SessionMiddleware: AsyncMiddleware {
   }
 
   private static func token(hash: String, on db: any Database) async throws -> TokenRow? {
-    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let sql = db.sql
     // The kind is compared in Swift: on PostgreSQL it is an enum column, which does not compare with a text bind.
     return try await sql.select()
       .columns(SQLIdentifier("id"), SQLIdentifier("user_id"), SQLRaw("CAST(kind AS TEXT) AS kind"), SQLIdentifier("expires_at"))

@@ -10,10 +10,9 @@ import Foundation
 struct SQLChallengesStore: ChallengesStore {
   let sql: any SQLDatabase
 
-  /// The feature's one cast to SQL: every database this server opens is one.
+  /// The store on `db` (a pooled connection, or a write transaction).
   init(_ db: any Database) {
-    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
-    self.sql = sql
+    sql = db.sql
   }
 
   // MARK: Rows

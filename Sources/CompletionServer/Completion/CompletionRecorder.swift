@@ -77,7 +77,7 @@ enum CompletionRecorder {
   static func record(
     _ completion: Completion, rules: CompletionRules, preference: MotionPreference, on database: any Database
   ) async throws -> RecordedCompletion {
-    guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let db = database.sql
     guard let userID = UUID(uuidString: completion.account) else { throw SQLLedgerStore.InvalidAccount(account: completion.account) }
     let known = try await state(of: userID, domain: completion.domain, streak: rules.streak?.name, on: db)
     let policy = rules.celebration
@@ -163,7 +163,7 @@ enum CompletionRecorder {
   /// such completion or it was revoked before. Call it inside a transaction.
   @discardableResult
   static func revoke(key: String, rules: CompletionRules, reason: String, at now: Date, on database: any Database) async throws -> Bool {
-    guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let db = database.sql
     struct Row: Decodable {
       let user_id: UUID
       let domain: String

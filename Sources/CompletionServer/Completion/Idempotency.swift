@@ -68,7 +68,7 @@ struct IdempotencyKey: Sendable {
 
   /// The stored response for this key, if one was committed; throws when the key was used for another request.
   func replay(on database: any Database) async throws -> StoredResponse? {
-    guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let db = database.sql
     struct Row: Decodable {
       let fingerprint: String
       let status: Int
@@ -82,7 +82,7 @@ struct IdempotencyKey: Sendable {
 
   /// Stores `response` for this key in the caller's transaction; false when another request stored one first.
   func store(_ response: StoredResponse, at now: Date, on database: any Database) async throws -> Bool {
-    guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let db = database.sql
     let row = try await Self.storeSQL(
       userID, key, fingerprint, Int(response.status.code), String(decoding: response.body, as: UTF8.self), now, on: db
     ).first()
@@ -104,7 +104,7 @@ struct IdempotencyKey: Sendable {
   /// Removes stored responses older than ``IdempotencyRecord/lifetime``; returns how many.
   @discardableResult
   static func prune(before now: Date, on database: any Database) async throws -> Int {
-    guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let db = database.sql
     let rows = try await db.delete(from: IdempotencyRecord.schema)
       .where("created_at", .lessThan, SQLBind(now.addingTimeInterval(-IdempotencyRecord.lifetime)))
       .returning("key")

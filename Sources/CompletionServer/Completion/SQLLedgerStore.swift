@@ -13,7 +13,7 @@ struct SQLLedgerStore: LedgerStore {
   let db: any SQLDatabase
 
   init(_ db: any Database) {
-    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let sql = db.sql
     self.db = sql
   }
 
@@ -137,7 +137,7 @@ enum LedgerVerification {
   /// state while payments go on (two separate reads could straddle a commit and report a false mismatch).
   /// `users` limits the report to those people (tests share one database); nil checks everyone.
   static func verify(on database: any Database, users: Set<UUID>? = nil) async throws -> Report {
-    guard let db = database as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let db = database.sql
     struct Row: Decodable {
       let user_id: UUID
       let currency: String

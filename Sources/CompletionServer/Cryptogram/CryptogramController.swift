@@ -170,7 +170,7 @@ struct CryptogramController: RouteCollection {
   /// What sharing `game` says, with the player's daily streak as it stands today in the game's time zone.
   static func share(of game: GameRecord, req: Request) async throws -> CryptogramShare {
     guard game.status == Board.Status.solved.rawValue, let seconds = game.solveSeconds else { throw CryptogramError.notSolved }
-    guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let sql = req.db.sql
     let services = req.application.services
     let puzzle = try await puzzle(of: game, services: services, on: req.db)
     let zone = TimeZone(identifier: game.timeZone) ?? .gmt
@@ -190,7 +190,7 @@ struct CryptogramController: RouteCollection {
     let zone = try Self.timeZone(req.query[String.self, at: "timeZone"])
     let user = try await req.userOrVisitor()
     let userID = try user.requireID()
-    guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let sql = req.db.sql
     let today = CalendarDay(req.application.services.clock.now(), in: zone)
     let row = try await CryptogramStats.query(on: req.db).filter(\.$user.$id == userID).first()
     let totals = try await CompletionRecorder.totals(userID: userID, domain: CryptogramCompletion.domain, on: sql)
@@ -254,7 +254,7 @@ struct CryptogramController: RouteCollection {
         .filter(\.$user.$id == userID).filter(\.$mode == "daily")
         .filter(\.$dailyDate >= first).filter(\.$dailyDate <= last).all()
       if let rule = CryptogramCompletion.rules.streak {
-        guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+        let sql = req.db.sql
         streak = try await CompletionRecorder.loadStreak(userID: userID, name: rule.name, on: sql)
           .current(on: today, in: zone, dayStartHour: rule.dayStartHour)
       }
@@ -367,7 +367,7 @@ struct CryptogramController: RouteCollection {
         guard let solved else { return try response(nil) }
         if finished {
           // No completion is recorded, but the card still arrives as the seed times it (unless turned off).
-          guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+          let sql = db.sql
           let profile = try await CompletionRecorder.profile(userID: userID, on: sql)
           let decision = CryptogramCompletion.rules.celebration.decide(
             .init(count: 1, optedOut: profile.optedOut, preference: preference, now: now))

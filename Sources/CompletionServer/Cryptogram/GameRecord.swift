@@ -38,7 +38,7 @@ struct GameRecord: Codable, Sendable {
   }
 
   private static func sql(_ db: any Database) -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let sql = db.sql
     return sql
   }
 }

@@ -81,7 +81,7 @@ struct KidsGameRecord: Codable, Sendable {
     """)
 
   private static func sql(_ db: any Database) -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let sql = db.sql
     return sql
   }
 }

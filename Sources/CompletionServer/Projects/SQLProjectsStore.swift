@@ -12,9 +12,7 @@ struct SQLProjectsStore: ProjectsStore {
   let sql: any SQLDatabase
 
   init(_ db: any Database) {
-    // The one place the Projects system needs SQL of its database.
-    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
-    self.sql = sql
+    sql = db.sql
   }
 
   // MARK: Rows

@@ -67,7 +67,7 @@ struct SiteController: RouteCollection {
   /// `GET /health/ready`: the database answers too (for a load balancer deciding whether to send traffic);
   /// `503 not_ready` when it does not within two seconds.
   @Sendable func ready(req: Request) async throws -> HealthResponse {
-    guard let sql = req.db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let sql = req.db.sql
     let answered: Bool
     do {
       answered = try await withThrowingTaskGroup(of: Bool.self) { group in

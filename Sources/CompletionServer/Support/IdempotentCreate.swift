@@ -72,7 +72,7 @@ enum IdempotentCreate {
 
   /// Claims the key (or takes over a claim abandoned by a stopped process); false when it is taken.
   private static func claim(_ key: IdempotencyKey, at now: Date, on db: any Database) async throws -> Bool {
-    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let sql = db.sql
     try await sql.raw(
       """
       DELETE FROM idempotency_records WHERE user_id = \(bind: key.userID) AND "key" = \(bind: key.key) AND status = \(bind: inProgress)
@@ -83,7 +83,7 @@ enum IdempotentCreate {
   }
 
   private static func finish(_ key: IdempotencyKey, status: Int, body: Data, on db: any Database) async throws {
-    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let sql = db.sql
     try await sql.raw(
       """
       UPDATE idempotency_records SET status = \(bind: status), body = \(bind: String(decoding: body, as: UTF8.self))
@@ -93,7 +93,7 @@ enum IdempotentCreate {
   }
 
   private static func release(_ key: IdempotencyKey, on db: any Database) async throws {
-    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let sql = db.sql
     try await sql.raw(
       """
       DELETE FROM idempotency_records WHERE user_id = \(bind: key.userID) AND "key" = \(bind: key.key) AND status = \(bind: inProgress)

@@ -72,7 +72,7 @@ enum UploadQuota {
   /// The files and bytes `userID` has stored. Only videos the family's game lists count: a file left behind
   /// by a crash (or a failed listing) is no one's and costs nothing.
   static func usage(of userID: UUID, options: ServerOptions, on db: any Database, threadPool: NIOThreadPool) async throws -> (files: Int, bytes: Int) {
-    guard let sql = db as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
+    let sql = db.sql
     struct Row: Decodable {
       let files: Int
       let bytes: Int?
