@@ -293,11 +293,13 @@ public struct FeedItemView: Codable, Hashable, Sendable {
   public let cardUrl: String?
   /// "visible", "pending_review" or "revoked" (people other than its owner only ever see visible ones).
   public let status: String
+  /// What sharing it says, in the asking person's voice; nil for a notice or a post that cannot be shared.
+  public let share: ShareTextView?
 
   public init(
     id: String, type: String, actor: PersonView, createdAt: Double, title: String, subtitle: String, photoUrl: String?, thumbnailUrl: String?,
     story: String?, challengeId: String?, challengeTitle: String?, challengeType: String?, points: Int?, congrats: Int, congratulated: Bool,
-    comments: Int, isMine: Bool, publicLink: Bool, shareUrl: String?, cardUrl: String?, status: String
+    comments: Int, isMine: Bool, publicLink: Bool, shareUrl: String?, cardUrl: String?, status: String, share: ShareTextView? = nil
   ) {
     self.id = id
     self.type = type
@@ -320,6 +322,23 @@ public struct FeedItemView: Codable, Hashable, Sendable {
     self.shareUrl = shareUrl
     self.cardUrl = cardUrl
     self.status = status
+    self.share = share
+  }
+}
+
+/// The share text of a completion (composed by the `Challenges` core): render it, never rebuild it.
+public struct ShareTextView: Codable, Hashable, Sendable {
+  /// "🎉 I just completed the Perfect Pancakes challenge on CompletionKit!".
+  public let headline: String
+  /// "#PerfectPancakesChallenge", "#CookingChallenge", …
+  public let hashtags: [String]
+  /// Headline, story and hashtags, a blank line apart: what "Copy caption" copies (add the link when it is on).
+  public let caption: String
+
+  public init(headline: String, hashtags: [String], caption: String) {
+    self.headline = headline
+    self.hashtags = hashtags
+    self.caption = caption
   }
 }
 

@@ -95,10 +95,17 @@ struct ChallengesAPITests {
       #expect(done.celebration?.name == "challengeComplete" && done.dismissAfter == 3)
       #expect(done.headline == "Challenge Complete! 🎉" && done.message == ChallengeCompletion.sharedMessage)
       #expect(done.activity.title == "Completed \(daily.title)! 🎉" && done.activity.subtitle == "100 points earned")
+      // The share text comes from the server, in the sharer's voice: the author's own says "I just completed".
+      let ownShare = try #require(done.activity.share)
+      #expect(ownShare.headline == "🎉 I just completed the \(daily.title) challenge on CompletionKit!")
+      #expect(ownShare.caption.contains("Crispy edges!") && ownShare.hashtags.contains("#CookingChallenge"))
+      #expect(ownShare.hashtags.contains("#DailyChallenge"))
 
       let friendFeed = try await Self.feed(friend)
       let item = try #require(friendFeed.items.first { $0.type == "challenge_completed" })
       #expect(item.id == done.activity.id && item.story == "Crispy edges!" && item.points == 100 && !item.isMine)
+      // A follower sharing it names the author instead.
+      #expect(item.share?.headline.hasPrefix("🎉 \(item.actor.displayName) completed the \(daily.title) challenge") == true)
       #expect(try await friend.send(.GET, try #require(item.photoUrl)).status == .ok)
       #expect(try await Self.feed(stranger).items.isEmpty)
       #expect(try await stranger.send(.GET, photo.url).status == .notFound)
@@ -397,7 +404,7 @@ struct ChallengesAPITests {
       let revokedLive = try JSONDecoder().decode(FeedItemView.self, from: try await authorPage.nextEvent().data)
       #expect(revokedLive.id == middle && revokedLive.status == "revoked")
       // Its points were paid back: no points, no card, no public link; it cannot be made public again.
-      #expect(revokedLive.points == nil && revokedLive.cardUrl == nil && revokedLive.shareUrl == nil)
+      #expect(revokedLive.points == nil && revokedLive.cardUrl == nil && revokedLive.shareUrl == nil && revokedLive.share == nil)
       #expect(try await cook.send(.GET, "/api/activities/\(middle)/card.png").status == .notFound)
       let relink = try await cook.send(.PATCH, "/api/activities/\(middle)", json: ActivitySettingsRequest(publicLink: true))
       #expect(relink.status == .conflict)

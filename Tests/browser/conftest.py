@@ -12,6 +12,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
 from ckserver import ROOT, binary as _binary, free_port as _free_port, wait_until_healthy  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# The running server's data folder, for tests that act as its operator with the command-line tool.
+SERVER = {}
 
 
 @pytest.fixture(scope="session")
@@ -32,10 +34,23 @@ def server():
     )
     base = f"http://127.0.0.1:{port}"
     wait_until_healthy(process, base, log.name)
+    SERVER["data"] = data
     yield base
     process.terminate()
     process.wait(timeout=20)
     log.close()
+
+
+@pytest.fixture(scope="session")
+def operator(server):
+    """Runs the command-line tool on the running server's data folder, as its operator would."""
+    def run(*arguments):
+        env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+        done = subprocess.run([str(_binary()), *arguments, "--data-dir", SERVER["data"]], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr + done.stdout
+        return done.stdout
+    return run
 
 
 @pytest.fixture(scope="session")

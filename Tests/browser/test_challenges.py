@@ -1012,3 +1012,128 @@ def test_a_column_that_failed_to_load_loads_when_the_server_answers_again(browse
         assert failed
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_share_panel_shows_and_copies_the_servers_caption_in_the_sharers_voice(browser, server, viewport):
+    """The seed's share text comes from the server: the author's says "I just completed", a follower's names the
+    author; "Copy caption" copies it with the public link, and the system sheet gets the same words."""
+    story = "Golden, at the third try."
+    author_context, reader_context = new_context(browser, viewport), new_context(browser, viewport)
+    try:
+        author_context.add_init_script(SHARE_STUB)
+        for context in (author_context, reader_context):
+            context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+        author = register(author_context, server, "caption")
+        register(reader_context, server, "fan")
+        follow(reader_context, server, author)
+        challenge = todays(author_context, server)
+        done = complete_via_api(author_context, server, challenge["id"], story=story)
+        activity_id, share = done["activity"]["id"], done["activity"]["share"]
+        assert share["headline"] == f"🎉 I just completed the {challenge['title']} challenge on CompletionKit!", share
+
+        page = open_challenges(author_context, server, "#feed")
+        feed_item(page, activity_id).get_by_test_id("share-open").click()
+        caption = page.get_by_test_id("share-caption")
+        expect(caption).to_be_visible()
+        share_url = page.get_by_test_id("share-url").input_value()
+        # What the page shows is the server's caption, with the public link after it; nothing of its own.
+        expect(caption).to_have_value(f"{share['caption']}\n\n{share_url}")
+        page.get_by_test_id("copy-caption").click()
+        expect(page.get_by_test_id("share-status")).to_have_text("Caption copied.")
+        assert page.evaluate("navigator.clipboard.readText()") == f"{share['caption']}\n\n{share_url}"
+        page.get_by_test_id("share-native").click()
+        expect(page.get_by_test_id("share-status")).to_have_text("Shared.")
+        shared = page.evaluate("window.__shared")[-1]
+        assert shared["title"] == share["headline"] and shared["text"] == share["caption"] and shared["url"] == share_url, shared
+        # With the public link off, the caption has no link in it.
+        page.get_by_test_id("share-panel").get_by_test_id("public-link").click()
+        expect(caption).to_have_value(share["caption"])
+        page.get_by_test_id("share-panel").get_by_test_id("public-link").click()
+        expect(caption).to_have_value(f"{share['caption']}\n\n{share_url}")
+
+        reader = open_challenges(reader_context, server, "#feed")
+        feed_item(reader, activity_id).get_by_test_id("share-open").click()
+        reader_caption = reader.get_by_test_id("share-caption")
+        expect(reader_caption).to_have_value(re.compile(re.escape(f"completed the {challenge['title']} challenge on CompletionKit!")))
+        assert "I just" not in reader_caption.input_value()
+        assert reader_caption.input_value().startswith("🎉 ") and story in reader_caption.input_value()
+        no_errors(page, reader)
+    finally:
+        author_context.close()
+        reader_context.close()
+
+
+def test_a_revoked_completion_keeps_no_badge_share_or_public_link_in_its_authors_feed(browser, server, operator):
+    author_context = new_context(browser)
+    reporters = [new_context(browser) for _ in range(3)]
+    try:
+        author = register(author_context, server, "revoked")
+        for index, context in enumerate(reporters):
+            register(context, server, f"reporter{index}")
+            follow(context, server, author)
+        post = complete_via_api(author_context, server, todays(author_context, server)["id"])["activity"]["id"]
+        page = open_challenges(author_context, server, "#feed")
+        item = feed_item(page, post)
+        expect(item.get_by_test_id("share-open")).to_be_visible()
+        expect(item.locator(".ch-complete-badge")).to_be_visible()
+        expect(item.get_by_test_id("public-link")).to_have_count(1)
+
+        for context in reporters:
+            assert context.request.post(f"{server}/api/activities/{post}/report", data={"reason": "not cooked"}).ok
+        operator("moderation", "revoke", post, "--note", "not the challenge")
+        page.reload()
+        item = feed_item(page, post)
+        expect(item.get_by_test_id("post-status")).to_have_text("Removed after review — only you can see this.")
+        expect(item.get_by_test_id("share-open")).to_have_count(0)
+        expect(item.locator(".ch-complete-badge")).to_have_count(0)
+        expect(item.get_by_test_id("public-link")).to_have_count(0)
+        expect(item.get_by_test_id("points-earned")).to_have_count(0)
+        no_errors(page)
+    finally:
+        author_context.close()
+        for context in reporters:
+            context.close()
+
+
+def test_an_open_thread_shows_comments_made_elsewhere_and_its_author_may_remove_them(browser, server):
+    author_context, friend_context = new_context(browser), new_context(browser)
+    try:
+        author = register(author_context, server, "thread")
+        register(friend_context, server, "chatty")
+        follow(friend_context, server, author)
+        post = complete_via_api(author_context, server, todays(author_context, server)["id"])["activity"]["id"]
+        first = friend_context.request.post(f"{server}/api/activities/{post}/comments", data={"body": "First!"})
+        assert first.status == 201, first.text()
+
+        page = open_challenges(author_context, server, "#feed")
+        item = feed_item(page, post)
+        item.get_by_test_id("comment-toggle").click()
+        comments = item.get_by_test_id("comment-list").locator(".ch-comment-body")
+        expect(comments).to_have_text(["First!"])
+
+        # A comment made elsewhere while the thread is open appears in it, not only in the count.
+        second = friend_context.request.post(f"{server}/api/activities/{post}/comments", data={"body": "Looks delicious"})
+        assert second.status == 201, second.text()
+        expect(comments).to_have_text(["First!", "Looks delicious"])
+        expect(item.locator("[data-role=comment-count]")).to_have_text("2")
+
+        # Closed, a comment removed elsewhere; opened again, the thread is read again.
+        item.get_by_test_id("comment-toggle").click()
+        assert friend_context.request.delete(f"{server}/api/comments/{first.json()['id']}", headers={"X-CompletionKit": "1"}).ok
+        expect(item.locator("[data-role=comment-count]")).to_have_text("1")
+        item.get_by_test_id("comment-toggle").click()
+        expect(comments).to_have_text(["Looks delicious"])
+
+        # The post's author may remove someone else's comment from the page.
+        remove = item.get_by_role("button", name=re.compile("Delete .*’s comment"))
+        expect(remove).to_be_visible()
+        remove.click()
+        expect(comments).to_have_count(0)
+        expect(item.locator("[data-role=comment-count]")).to_have_text("")
+        listed = friend_context.request.get(f"{server}/api/activities/{post}/comments").json()
+        assert listed["total"] == 0 and listed["comments"] == [], listed
+        no_errors(page)
+    finally:
+        author_context.close()
+        friend_context.close()

@@ -5,7 +5,9 @@ import { $, h, setBusy } from "../lib/dom.js";
 import { plural } from "../lib/format.js";
 import { fetchStagger, playStagger } from "../motion.js";
 import { icon } from "./icons.js";
-import { itemMenu, publicLinkRow, renderCommentCount, renderCongrats, thread, toggleCongrats, toggleThread } from "./posts.js";
+import {
+  itemMenu, publicLinkRow, refreshThread, renderCommentCount, renderCongrats, thread, threadOpen, toggleCongrats, toggleThread,
+} from "./posts.js";
 import { paneVisible, setView } from "./sections.js";
 import { openShare, renderShareLink } from "./share.js";
 import { nextId, state } from "./state.js";
@@ -196,14 +198,16 @@ function completionCard(entry) {
     post.append(h("figure", { class: "ch-post-photo" },
       h("img", { src: item.photoUrl, loading: "lazy", decoding: "async",
         alt: `Photo for ${item.challengeTitle || "the challenge"} by ${item.actor.displayName}` }),
-      h("span", { class: "ch-complete-badge" }, icon("check"), "Challenge Complete")));
+      // A completion revoked after review is no longer one: no badge.
+      item.status === "revoked" ? null : h("span", { class: "ch-complete-badge" }, icon("check"), "Challenge Complete")));
   }
   if (item.story) post.append(h("p", { class: "ch-post-story", text: item.story }));
   if (item.points != null) {
     post.append(h("p", { class: "ch-earned", "data-testid": "points-earned" }, icon("star"), `${plural(item.points, "point")} earned`));
   }
   post.append(postActions(entry, titleId));
-  if (item.isMine) post.append(publicLinkRow(entry));
+  // A revoked post has nothing left to share: no public link switch (the server sends no share text for it).
+  if (item.isMine && item.status !== "revoked") post.append(publicLinkRow(entry));
   post.append(h("p", { class: "ch-post-msg", role: "status", "data-role": "message" }));
   post.append(thread(entry));
   li.append(post);
@@ -233,6 +237,7 @@ export function updateItem(item) {
   // A congrats of ours still on its way keeps what the page shows; the server's answer to it settles the count.
   const own = entry.pending ? { congrats: entry.item.congrats, congratulated: entry.item.congratulated } : {};
   const statusChanged = (entry.item.status || "visible") !== (item.status || "visible");
+  const commentsChanged = entry.item.comments !== item.comments;
   // The whole card is replaced: a field the server now leaves out (a public link, the points) is gone.
   entry.item = { ...item, ...own };
   if (statusChanged && entry.item.type === "challenge_completed") {
@@ -242,12 +247,17 @@ export function updateItem(item) {
     entry.element.replaceWith(fresh);
     entry.element = fresh;
     if (hadFocus) fresh.querySelector("[data-focus]")?.focus();
-    if (state.share.entry === entry) renderShareLink(entry);
+    if (state.share.entry === entry) {
+      if (entry.item.share) renderShareLink(entry);
+      else $("#share-panel").close();
+    }
     return;
   }
   renderCongrats(entry);
   renderCommentCount(entry);
   renderStatus(entry);
+  // An open thread shows a comment added or removed elsewhere; a closed one is read again when it opens.
+  if (commentsChanged && threadOpen(entry)) refreshThread(entry);
 }
 
 function postActions(entry, titleId) {
@@ -260,8 +270,9 @@ function postActions(entry, titleId) {
     h("button", { class: "ch-action", type: "button", "data-testid": "comment-toggle", "aria-expanded": "false", "aria-controls": threadId,
       "aria-describedby": titleId, onclick: () => toggleThread(entry) },
     icon("comment"), h("span", { text: "Comment" }), h("span", { class: "ch-action-count", "data-role": "comment-count", text: item.comments ? String(item.comments) : "" })),
-    h("button", { class: "ch-action ch-share-open", type: "button", "data-testid": "share-open", "aria-haspopup": "dialog",
-      "aria-describedby": titleId, onclick: () => openShare(entry) }, icon("share"), h("span", { text: "Share" })));
+    // Share is offered while the server composes a share text for the post (never for a revoked one).
+    item.share ? h("button", { class: "ch-action ch-share-open", type: "button", "data-testid": "share-open", "aria-haspopup": "dialog",
+      "aria-describedby": titleId, onclick: () => openShare(entry) }, icon("share"), h("span", { text: "Share" })) : null);
 }
 
 export function itemMessage(entry, text) {

@@ -77,7 +77,60 @@ export function toggleThread(entry) {
   const open = toggle.getAttribute("aria-expanded") !== "true";
   toggle.setAttribute("aria-expanded", String(open));
   box.hidden = !open;
-  if (open && !entry.thread.loaded) loadComments(entry);
+  // Opened again, the thread is read again: comments added or removed meanwhile show.
+  if (open) entry.thread.loaded ? refreshThread(entry) : loadComments(entry);
+}
+
+/** Whether the post's comment thread is open on the page. */
+export function threadOpen(entry) {
+  return entry.element.querySelector("[data-testid=comment-toggle]")?.getAttribute("aria-expanded") === "true";
+}
+
+/**
+ * The thread's comments read again from the start, at least as many as were shown, so a comment someone added or
+ * removed elsewhere shows in an open thread. The keyboard stays on the comment it was on.
+ */
+export async function refreshThread(entry) {
+  const t = entry.thread;
+  if (!t.loaded) return;
+  if (t.loading) {
+    t.stale = true;
+    return;
+  }
+  t.loading = true;
+  const box = entry.element.querySelector(".ch-thread");
+  const list = box.querySelector(".ch-comments");
+  const moreButton = box.querySelector(".ch-more-comments");
+  const base = `/api/activities/${enc(entry.item.id)}/comments`;
+  try {
+    let page = await api(base);
+    let comments = page.comments;
+    while (page.next && comments.length < list.children.length) {
+      page = await api(`${base}?cursor=${enc(page.next)}`);
+      comments = comments.concat(page.comments);
+    }
+    const focused = list.contains(document.activeElement) ? document.activeElement : null;
+    const focusedId = focused?.closest(".ch-comment")?.dataset.id;
+    const focusedRole = focused?.dataset.testid;
+    list.replaceChildren(...comments.map((comment) => commentRow(entry, comment)));
+    if (focusedId) {
+      const row = [...list.children].find((child) => child.dataset.id === focusedId);
+      const target = row && (focusedRole ? row.querySelector(`[data-testid=${focusedRole}]`) : row);
+      (target || entry.element.querySelector("[data-testid=comment-input]")).focus({ preventScroll: true });
+    }
+    t.next = page.next || null;
+    entry.item = { ...entry.item, comments: page.total };
+  } catch {
+    // The thread stays as it was; the next change, or opening it again, reads it again.
+  } finally {
+    t.loading = false;
+    moreButton.hidden = !t.next;
+    renderCommentCount(entry);
+    if (t.stale) {
+      t.stale = false;
+      refreshThread(entry);
+    }
+  }
 }
 
 export function renderCommentCount(entry) {
@@ -127,9 +180,11 @@ function commentRow(entry, comment) {
       h("p", { class: "ch-comment-meta" }, h("span", { class: "ch-comment-name", text: comment.author.displayName }), " · ",
         timeElement(comment.createdAt)),
       h("p", { class: "ch-comment-body", text: comment.body })));
-  if (comment.isMine) {
+  // Its writer may delete a comment, and so may the post's author (the server allows both).
+  if (comment.isMine || entry.item.isMine) {
     row.append(h("button", { class: "ch-comment-delete", type: "button", "data-testid": "comment-delete",
-      "aria-label": "Delete your comment", onclick: () => deleteComment(entry, comment, row) }, "Delete"));
+      "aria-label": comment.isMine ? "Delete your comment" : `Delete ${comment.author.displayName}’s comment`,
+      onclick: () => deleteComment(entry, comment, row) }, comment.isMine ? "Delete" : "Remove"));
   }
   return row;
 }
@@ -152,8 +207,12 @@ async function postComment(event, entry) {
   error.textContent = "";
   try {
     const comment = await api(`/api/activities/${enc(entry.item.id)}/comments`, { method: "POST", body: { body } });
-    entry.element.querySelector(".ch-comments").append(commentRow(entry, comment));
-    entry.item = { ...entry.item, comments: entry.item.comments + 1 };
+    const list = entry.element.querySelector(".ch-comments");
+    // The live stream may have brought the thread (with this comment) back first.
+    if (![...list.children].some((row) => row.dataset.id === comment.id)) {
+      list.append(commentRow(entry, comment));
+      entry.item = { ...entry.item, comments: entry.item.comments + 1 };
+    }
     input.value = "";
     announce("Comment posted.");
     // Post has nothing left to send (it is disabled below): the keyboard goes to the empty field, ready for another.

@@ -128,6 +128,7 @@ export function renderShareLink(entry) {
     ? (item.publicLink ? "Anyone with the link can see this completion." : "Turn this on to get a link anyone can open, even without an account.")
     : (live ? "Anyone with the link can see this completion." : "");
   renderShareButtons();
+  renderCaption(item);
 }
 
 export function setShareStatus(text, kind = "") {
@@ -136,9 +137,20 @@ export function setShareStatus(text, kind = "") {
   status.className = `message ${kind}`;
 }
 
-/** What the system sheet gets besides the link: the post's title, and its story in quotes. */
+/** The caption as the server composed it (headline, story, hashtags); the link goes beside it, not into it. */
 function shareText(item) {
-  return item.story ? `${item.title}\n“${item.story}”` : item.title;
+  return item.share ? item.share.caption : item.title;
+}
+
+/** What "Copy caption" copies: the server's caption, and the public link when it is on. */
+function captionWithLink(item) {
+  const live = liveShareUrl(item);
+  return [shareText(item), live].filter(Boolean).join("\n\n");
+}
+
+function renderCaption(item) {
+  $("#share-caption-wrap").hidden = !item.share;
+  $("#share-caption").value = item.share ? captionWithLink(item) : "";
 }
 
 async function shareNative() {
@@ -151,7 +163,7 @@ async function shareNative() {
   setShareStatus("");
   try {
     // Nothing is awaited before share(): the browser allows it only straight after the press.
-    const data = { title: item.title, text: shareText(item) };
+    const data = { title: item.share ? item.share.headline : item.title, text: shareText(item) };
     if (liveShareUrl(item)) data.url = liveShareUrl(item);
     if (what === "card") data.files = [state.share.file];
     await navigator.share(data);
@@ -164,6 +176,21 @@ async function shareNative() {
   } finally {
     setBusy(button, false);
   }
+}
+
+async function copyCaption() {
+  const entry = state.share.entry;
+  if (!entry || !entry.item.share) return;
+  const text = captionWithLink(entry.item);
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = $("#share-caption");
+    area.select();
+    const ok = document.execCommand && document.execCommand("copy");
+    if (!ok) return setShareStatus("Couldn’t copy the caption: select it above and copy it.", "error");
+  }
+  setShareStatus("Caption copied.", "ok");
 }
 
 async function copyLink() {
@@ -195,6 +222,7 @@ export function wireShare() {
   $("#share-native").addEventListener("click", shareNative);
   wireShareVideo();
   $("#copy-link").addEventListener("click", copyLink);
+  $("#copy-caption").addEventListener("click", copyCaption);
   $("#share-public").addEventListener("change", (event) => {
     const entry = state.share.entry;
     if (entry) setPublicLink(entry, event.currentTarget.checked);

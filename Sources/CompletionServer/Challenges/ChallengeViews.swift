@@ -32,8 +32,16 @@ extension Post {
       story: story, challengeId: challenge?.id, challengeTitle: challenge?.title, challengeType: challenge?.type, points: shownPoints,
       congrats: congrats, congratulated: congratulated, comments: comments, isMine: viewer == author.id, publicLink: publicLink,
       shareUrl: offersShareLink ? "/s/\(id.uuidString)" : nil, cardUrl: hasCard ? "/api/activities/\(id.uuidString)/card.png" : nil,
-      status: moderation.status.rawValue)
+      status: moderation.status.rawValue, share: sharable ? ShareText(post: self, viewer: viewer).map(\.view) : nil)
   }
+
+  /// Whether a share sheet may offer it: a completion that is not revoked (a post under review is still
+  /// its author's to share as a card; a revoked one has nothing left to share).
+  private var sharable: Bool { moderation.status != .revoked }
+}
+
+extension ShareText {
+  var view: ShareTextView { ShareTextView(headline: headline, hashtags: hashtags, caption: caption) }
 }
 
 extension ChallengesError {
