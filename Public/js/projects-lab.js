@@ -361,7 +361,7 @@ function connectLive() {
     onState: (which) => {
       bench.live = which;
       const status = $("#live-status");
-      status.textContent = which === "live" ? "" : "Reconnecting…";
+      status.textContent = which === "reconnecting" ? "Reconnecting…" : "";
       status.dataset.state = which;
       renderFacts();
     },

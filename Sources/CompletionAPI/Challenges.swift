@@ -160,10 +160,13 @@ public struct CompleteChallengeRequest: Codable, Hashable, Sendable {
   public let photoId: String
   /// "Share Your Story" (optional, at most 500 characters).
   public let story: String?
+  /// Whether anyone with the link may see the post at `/s/{id}` (absent: off, until its author turns it on).
+  public let publicLink: Bool?
 
-  public init(photoId: String, story: String? = nil) {
+  public init(photoId: String, story: String? = nil, publicLink: Bool? = nil) {
     self.photoId = photoId
     self.story = story
+    self.publicLink = publicLink
   }
 }
 

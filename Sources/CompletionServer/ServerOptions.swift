@@ -60,6 +60,9 @@ public struct ServerOptions: Sendable {
   /// New guest accounts one client address may make per hour (0: no limit). A guest is made on a visitor's
   /// first write, never on a read.
   public var guestsPerAddressPerHour: Int = 60
+  /// Comments one member may post per minute, as a burst that refills evenly (0: no limit); beyond it
+  /// `429 too_many_comments` with `Retry-After`.
+  public var commentsPerMinute: Int = 10
   /// Guests older than this who never saved anything are removed (`completionkit accounts prune`, and daily).
   public var guestIdleTime: TimeInterval = 30 * 86_400
   /// The FFmpeg that makes share videos (`COMPLETIONKIT_FFMPEG`); nil: `ffmpeg` on `PATH`. A path that is not an
@@ -150,6 +153,9 @@ public struct ServerOptions: Sendable {
     options.publicURL = environment["COMPLETIONKIT_PUBLIC_URL"].flatMap(Self.publicURL)
     if let guests = environment["COMPLETIONKIT_GUESTS_PER_HOUR"].flatMap(Int.init), guests >= 0 {
       options.guestsPerAddressPerHour = guests
+    }
+    if let comments = environment["COMPLETIONKIT_COMMENTS_PER_MINUTE"].flatMap(Int.init), comments >= 0 {
+      options.commentsPerMinute = comments
     }
     if let days = environment["COMPLETIONKIT_GUEST_IDLE_DAYS"].flatMap(Double.init), days > 0 {
       options.guestIdleTime = days * 86_400

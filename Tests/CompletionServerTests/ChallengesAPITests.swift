@@ -256,17 +256,64 @@ struct ChallengesAPITests {
       #expect(refused.status == .forbidden)
       #expect(try guest.decode(APIErrorBody.self, from: refused).code == "named_account_required")
 
-      // Public by default for the one who shared it; anyone may open the page; the owner can turn it off.
+      // Private by default: nobody without an account sees it until its author turns the public link on.
       let anonymous = cook.stranger()
-      let page = try await anonymous.send(.GET, "/s/\(post)")
+      #expect(try await anonymous.send(.GET, "/s/\(post)").status == .notFound)
+      #expect(try await anonymous.send(.GET, "/s/\(post)/card.png").status == .notFound)
+      #expect(try await friends[0].decode(FeedPage.self, from: try await friends[0].send(.GET, "/api/feed")).items.first { $0.id == post }?.publicLink == false)
+      let on = try cook.decode(FeedItemView.self, from: try await cook.send(.PATCH, "/api/activities/\(post)", json: ActivitySettingsRequest(publicLink: true)))
+      #expect(on.publicLink && on.shareUrl == "/s/\(post)")
+      // Then anyone may open the page, whose absolute links name the configured address, never the Host header.
+      let page = try await anonymous.send(.GET, "/s/\(post)", headers: ["Host": "evil.example"])
       #expect(page.status == .ok)
       let html = String(buffer: page.body)
       #expect(html.contains("og:image") && html.contains("/s/\(post)/card.png") && html.contains(daily.title))
+      #expect(!html.contains("evil.example"))
+      // Whoever a post is shown to may report it: a signed-in stranger on its public page too (not its author).
+      let visitor = cook.stranger()
+      _ = try await Self.account(visitor, "visitor")
+      #expect(try await visitor.send(.POST, "/api/activities/\(post)/report", json: ReportRequest(reason: "not food")).status == .ok)
       #expect(try await anonymous.send(.GET, "/s/\(post)/card.png").status == .ok)
       let off = try cook.decode(FeedItemView.self, from: try await cook.send(.PATCH, "/api/activities/\(post)", json: ActivitySettingsRequest(publicLink: false)))
       #expect(!off.publicLink)
       #expect(try await anonymous.send(.GET, "/s/\(post)").status == .notFound)
       #expect(try await anonymous.send(.GET, "/s/\(post)/card.png").status == .notFound)
+      // With the link off, a stranger is shown nothing, and nothing to report.
+      let another = cook.stranger()
+      _ = try await Self.account(another, "visitor")
+      #expect(try await another.send(.POST, "/api/activities/\(post)/report", json: ReportRequest(reason: "x")).status == .notFound)
+    }
+  }
+
+  @Test("Comments come as a burst that refills: beyond it 429 too_many_comments with Retry-After, for that member only")
+  func commentThrottle() async throws {
+    var options = TestDatabase.options
+    options.commentsPerMinute = 3
+    try await withTestApp(options: options) { cook, app in
+      app.services.clock.freeze()  // the refill is counted in the app's time
+      defer { app.services.clock.thaw() }
+      let username = try await Self.account(cook)
+      let friend = cook.stranger()
+      _ = try await Self.account(friend, "friend")
+      try await Self.follow(friend, username)
+      let daily = try #require(try await Self.overview(cook).challenges.first { $0.type == "daily" })
+      let done = try cook.decode(ChallengeCompletionView.self, from: try await Self.complete(cook, daily, photo: try await Self.upload(cook)))
+      let path = "/api/activities/\(done.activity.id)/comments"
+      for index in 0..<3 {
+        #expect(try await friend.send(.POST, path, json: CommentRequest(body: "Yum \(index)")).status == .created)
+      }
+      let refused = try await friend.send(.POST, path, json: CommentRequest(body: "One more"))
+      #expect(refused.status == .tooManyRequests)
+      #expect(try friend.decode(APIErrorBody.self, from: refused).code == "too_many_comments")
+      #expect(refused.headers.first(name: "Retry-After").flatMap(Int.init) == 20)
+      // Another member is not held up, and the refused comment was not stored.
+      #expect(try await cook.send(.POST, path, json: CommentRequest(body: "Thanks!")).status == .created)
+      let thread = try cook.decode(CommentPage.self, from: try await cook.send(.GET, path))
+      #expect(thread.total == 4 && !thread.comments.contains { $0.body == "One more" })
+      // Twenty seconds on, one more.
+      app.services.clock.advance(by: 20)
+      #expect(try await friend.send(.POST, path, json: CommentRequest(body: "One more")).status == .created)
+      #expect(try await friend.send(.POST, path, json: CommentRequest(body: "And another")).status == .tooManyRequests)
     }
   }
 
@@ -418,6 +465,9 @@ struct ChallengesAPITests {
       #expect(revoked.participation?.status == "revoked" && revoked.participation?.progress == 0)
       let trail = try await ChallengesModeration.trail(UUID(uuidString: middle)!, on: app.db)
       #expect(trail.map { $0.split(separator: " ")[1] } == ["reported", "reported", "hidden", "revoked"])
+      // Reporters are named by their usernames, not by account ids.
+      #expect(trail.filter { $0.contains(" reported by @reader") }.count == 2, "\(trail)")
+      #expect(!trail.contains { $0.range(of: #"by [0-9A-F]{8}-"#, options: .regularExpression) != nil }, "\(trail)")
       await #expect(throws: ChallengesModeration.Refused.self) {
         try await ChallengesModeration.review(UUID(uuidString: middle)!, decision: .revoke, operator: "test", note: "", app: app)
       }

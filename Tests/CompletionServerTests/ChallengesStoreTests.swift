@@ -154,6 +154,9 @@ struct ChallengesStoreTests {
     try await store.backfill(cy.id, from: ada.id, limit: 20)  // twice: nothing more
     #expect(try await store.feedPage(of: cy.id, kinds: Post.Kind.allCases, after: nil, limit: 5).posts.map(\.id) == [a1.id])
     // Public link, and the posts showing a photo.
+    #expect(try await store.post(a1.id)?.publicLink == false)  // off until its author turns it on
+    try await store.setPublicLink(true, of: a1.id)
+    #expect(try await store.post(a1.id)?.publicLink == true)
     try await store.setPublicLink(false, of: a1.id)
     #expect(try await store.post(a1.id)?.publicLink == false)
     #expect(try await store.post(UUID()) == nil)

@@ -59,13 +59,15 @@ def join(context, server, challenge_id):
     assert response.json()["participation"]["status"] == "active"
 
 
-def complete_via_api(context, server, challenge_id, story="Golden and folded."):
-    """Joins, uploads the fixture photo and completes: the ChallengeCompletionView."""
+def complete_via_api(context, server, challenge_id, story="Golden and folded.", public_link=True):
+    """Joins, uploads the fixture photo and completes (with the public link turned on, unless told otherwise):
+    the ChallengeCompletionView."""
     join(context, server, challenge_id)
     photo = context.request.post(f"{server}/api/photos", data=PHOTO.read_bytes(), headers={"Content-Type": "image/jpeg"})
     assert photo.status == 201, photo.text()
     response = context.request.post(
-        f"{server}/api/challenges/{challenge_id}/complete?tz=UTC", data={"photoId": photo.json()["id"], "story": story},
+        f"{server}/api/challenges/{challenge_id}/complete?tz=UTC",
+        data={"photoId": photo.json()["id"], "story": story, "publicLink": public_link},
         headers={"Idempotency-Key": str(uuid.uuid4())})
     assert response.ok, response.text()
     return response.json()
@@ -559,6 +561,9 @@ def test_a_second_tab_completing_the_same_challenge_is_told_it_was_done_already(
         error = second.get_by_test_id("complete-error")
         expect(error).to_be_visible()
         expect(error).to_contain_text("already completed this challenge")
+        # It is news, not a failure: not dressed as an error.
+        expect(error).to_have_attribute("data-tone", "info")
+        assert error.evaluate("(e) => getComputedStyle(e).backgroundColor") != "rgb(251, 233, 231)"
         expect(second.get_by_test_id("celebration")).to_be_hidden()
         expect(second.get_by_test_id("complete-submit")).not_to_contain_text("Success")
         expect(card(second, daily["id"])).to_have_attribute("data-status", "completed")
@@ -1137,3 +1142,100 @@ def test_an_open_thread_shows_comments_made_elsewhere_and_its_author_may_remove_
     finally:
         author_context.close()
         friend_context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_a_completion_is_private_until_its_author_turns_the_public_link_on(browser, server, viewport):
+    """Privacy by default: "Complete & Share" says in one sentence who will see it, the public link starts off, and
+    nobody without an account can open the post until its author turns the link on."""
+    context, stranger = new_context(browser, viewport), new_context(browser)
+    try:
+        register(context, server, "private")
+        challenge = todays(context, server, index=1)
+        join(context, server, challenge["id"])
+        page = open_challenges(context, server)
+        submit = fill_completion(page, challenge["id"], "Just for my friends.")
+        public = page.get_by_test_id("complete-public")
+        expect(public).not_to_be_checked()
+        expect(page.get_by_test_id("complete-public-help")).to_have_text(
+            "Your followers will see it in their feed. Turn on the public link to let anyone with the link see it too, even without an account.")
+        with page.expect_response(lambda r: r.url.split("?")[0].endswith(f"/api/challenges/{challenge['id']}/complete")) as answered:
+            submit.click()
+        post = answered.value.json()["activity"]
+        assert post["publicLink"] is False, post
+        assert stranger.request.get(f"{server}/s/{post['id']}").status == 404
+        page.keyboard.press("Escape")
+
+        # The author turns it on from the share panel: now the link works for anyone.
+        page.goto(f"{server}/challenges#feed")
+        wait_until_ready(page)
+        feed_item(page, post["id"]).get_by_test_id("share-open").click()
+        panel = page.get_by_test_id("share-panel")
+        expect(page.get_by_test_id("share-url")).to_be_hidden()
+        expect(page.locator("#share-public-help")).to_have_text("Turn this on to get a link anyone can open, even without an account.")
+        panel.get_by_test_id("public-link").click()
+        share_url = page.get_by_test_id("share-url")
+        expect(share_url).to_be_visible()
+        assert stranger.request.get(share_url.input_value()).status == 200
+        no_errors(page)
+    finally:
+        context.close()
+        stranger.close()
+
+
+def test_a_signed_out_visitor_is_not_told_reconnecting_forever(browser, server):
+    """The feed's stream is for people with an account (a guest's is made by their first write): the server refuses
+    it with 401, and the page stops asking instead of showing "Reconnecting…" for ever."""
+    context = new_context(browser)
+    try:
+        page = context.new_page()
+        page._ck_errors = []
+        page.on("pageerror", lambda error: page._ck_errors.append(str(error)))
+        refused = []
+        page.on("response", lambda r: refused.append(r.status) if r.url.endswith("/api/feed/events") else None)
+        page.goto(f"{server}/challenges")
+        page.wait_for_selector("body[data-ready=true]", state="attached")
+        status = page.locator("#live-status")
+        expect(status).to_have_attribute("data-state", "off")
+        expect(status).to_have_text("")
+        assert 401 in refused, refused
+        no_errors(page)
+    finally:
+        context.close()
+
+
+def test_the_public_page_lets_a_signed_in_visitor_report_the_post_and_asks_others_to_sign_in(browser, server):
+    author_context, visitor_context, anonymous_context = new_context(browser), new_context(browser), new_context(browser)
+    try:
+        register(author_context, server, "public")
+        register(visitor_context, server, "passerby")
+        post = complete_via_api(author_context, server, todays(author_context, server)["id"], public_link=True)["activity"]["id"]
+        url = f"{server}/s/{post}"
+
+        visitor = visitor_context.new_page()
+        visitor.goto(url)
+        report = visitor.locator("#share-report")
+        expect(report).to_be_visible()
+        visitor.get_by_text("Report this post", exact=True).click()
+        visitor.locator("#report-reason").fill("This is not a pancake.")
+        with visitor.expect_response(lambda r: r.url.endswith(f"/api/activities/{post}/report")) as sent:
+            visitor.get_by_role("button", name="Send report").click()
+        assert sent.value.status == 200, sent.value.text()
+        expect(visitor.locator("#report-status")).to_have_text("Thank you — we’ll take a look.")
+        assert visitor_context.request.post(f"{server}/api/activities/{post}/report", data={"reason": "again"}).ok
+
+        # Someone without an account is asked to sign in; the author is offered no report of their own post.
+        anonymous = anonymous_context.new_page()
+        anonymous.goto(url)
+        expect(anonymous.locator("#report-signin")).to_be_visible()
+        expect(anonymous.locator("#share-report")).to_be_hidden()
+        author = author_context.new_page()
+        author.goto(url)
+        author.wait_for_load_state("networkidle")
+        expect(author.locator("#share-report")).to_be_hidden()
+        expect(author.locator("#report-signin")).to_be_hidden()
+        violations = serious_violations(visitor)
+        assert violations == [], violations
+    finally:
+        for context in (author_context, visitor_context, anonymous_context):
+            context.close()

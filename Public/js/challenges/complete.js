@@ -40,6 +40,7 @@ export function openComplete(challengeId) {
   $("#complete-challenge").textContent = challenge.title;
   const story = $("#story");
   story.value = "";
+  $("#complete-public").checked = false;
   const prompts = challenge.storyPrompts || [];
   // One of the server's prompts, a new one each time the screen opens (the seed's randomElement()).
   story.placeholder = prompts.length ? prompts[Math.floor(Math.random() * prompts.length)] : "Share your story…";
@@ -146,8 +147,10 @@ function setSubmitState(which) {
 }
 
 /** `retry`: whether "Try again" can help (not when the photo itself was refused). `kind` names the cause. */
-function showCompleteError(text, { retry = true, kind = "" } = {}) {
+function showCompleteError(text, { retry = true, kind = "", tone = "error" } = {}) {
   state.complete.error = kind;
+  // "info" is news, not a failure (done already in another tab): said calmly, not in the colours of an error.
+  $("#complete-error").dataset.tone = tone;
   $("#complete-error-text").textContent = text;
   $("#complete-retry").hidden = !retry;
   $("#complete-error").hidden = false;
@@ -211,8 +214,10 @@ async function submitCompletion(event) {
   // One attempt is one photo and one story with one Idempotency-Key. "Try again" after a failure repeats that
   // attempt with the same key, so a request that did reach the server is answered from its record instead of
   // paying twice; changing the photo or the story makes a new attempt.
-  if (!c.attempt || c.attempt.file !== c.file || c.attempt.story !== story) {
-    c.attempt = { key: newIdempotencyKey(), file: c.file, story, photoId: null, challengeId: c.challengeId };
+  const publicLink = $("#complete-public").checked;
+  if (!c.attempt || c.attempt.file !== c.file || c.attempt.story !== story || c.attempt.publicLink !== publicLink) {
+    c.attempt = { key: newIdempotencyKey(), file: c.file, story, publicLink, photoId: c.attempt?.file === c.file ? c.attempt.photoId : null,
+      challengeId: c.challengeId };
   }
   const attempt = c.attempt;
   c.busy = true;
@@ -224,7 +229,7 @@ async function submitCompletion(event) {
       const photo = await uploadPhoto(blob);
       attempt.photoId = photo.id;
     }
-    const body = { photoId: attempt.photoId };
+    const body = { photoId: attempt.photoId, publicLink: attempt.publicLink };
     if (attempt.story) body.story = attempt.story;
     const path = `/api/challenges/${enc(attempt.challengeId)}/complete?tz=${enc(timeZone())}&preference=${preference()}`;
     const result = await api(path, { method: "POST", body, idempotencyKey: attempt.key, fallback: fallbackMessage });
@@ -236,7 +241,8 @@ async function submitCompletion(event) {
       renderStats(result.stats);
       setSubmitState("idle");
       $("#complete-submit").disabled = true;
-      showCompleteError("You’ve already completed this challenge — the photo and story you shared first are the ones your followers see.", { retry: false });
+      showCompleteError("You’ve already completed this challenge — the photo and story you shared first are the ones your followers see.",
+        { retry: false, tone: "info" });
       return;
     }
     setSubmitState("success");

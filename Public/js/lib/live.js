@@ -1,13 +1,31 @@
 // A page's live stream (Server-Sent Events) that stays open: EventSource retries a dropped network by itself;
 // a stream the server closed for good is opened again after a growing pause. The page is told the state to show.
 
+/**
+ * Whether the server refuses the stream to this visitor (401 or 403), which EventSource does not say: asked once
+ * with a request that is dropped as soon as its answer's status arrives.
+ */
+async function refusedToVisitor(url) {
+  const controller = new AbortController();
+  try {
+    const response = await fetch(url, { signal: controller.signal, headers: { Accept: "text/event-stream" }, cache: "no-store" });
+    return response.status === 401 || response.status === 403;
+  } catch {
+    return false;
+  } finally {
+    controller.abort();
+  }
+}
+
 /** Seconds before a closed stream is opened again, doubling up to the last. */
 const REOPEN_DELAYS = [2, 4, 8, 16, 30];
 
 /**
  * Opens `url` and keeps it open. `events`: event name → handler of the parsed JSON data (a message that is not
  * JSON is skipped). `onOpen` runs at every (re)connection, so the page can catch up on what it missed.
- * `onState("live" | "reconnecting")` says what to show. Answers `{ close() }`; null where there is no EventSource.
+ * `onState("live" | "reconnecting" | "off")` says what to show: "off" when the server refuses the stream to this
+ * visitor (401 or 403: signed out), which no retry would change. Answers `{ close() }`; null where there is no
+ * EventSource.
  */
 export function keepLive(url, { events = {}, onOpen = () => {}, onState = () => {} } = {}) {
   if (!window.EventSource) return null;
@@ -39,14 +57,18 @@ export function keepLive(url, { events = {}, onOpen = () => {}, onState = () => 
     source.addEventListener("error", () => {
       if (current !== source || closed) return;
       onState("reconnecting");
-      // EventSource reconnects by itself (CONNECTING); CLOSED means the server refused for good.
-      if (source.readyState === EventSource.CLOSED) {
+      // EventSource reconnects by itself (CONNECTING); CLOSED means the server refused the stream.
+      if (source.readyState !== EventSource.CLOSED) return;
+      refusedToVisitor(url).then((refused) => {
+        if (current !== source || closed) return;
+        // Signed out: no stream to wait for, so nothing says "Reconnecting…" forever.
+        if (refused) return onState("off");
         const delay = REOPEN_DELAYS[Math.min(attempt, REOPEN_DELAYS.length - 1)];
         attempt += 1;
         setTimeout(() => {
           if (current === source && !closed) open();
         }, delay * 1000);
-      }
+      });
     });
   };
   open();

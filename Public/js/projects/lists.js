@@ -324,7 +324,7 @@ export function connectLive(me) {
   }
   state.live = keepLive("/api/projects/events", {
     events: { projects: applyLive },
-    onState: (which) => setLiveStatus(which === "live" ? "" : "Reconnecting…"),
+    onState: (which) => setLiveStatus(which === "reconnecting" ? "Reconnecting…" : ""),
     // Back after a gap: the snapshot that follows says what changed; a list still behind is refetched.
     onOpen: () => refreshIfStale(),
   });

@@ -48,7 +48,7 @@ public struct Post: Hashable, Sendable {
   public init(
     id: UUID, author: Person, kind: Kind, at: Int64, title: String, subtitle: String, photo: UUID? = nil, story: String? = nil,
     challenge: ChallengeInfo? = nil, points: Int? = nil, completionKey: String? = nil, recipient: UUID? = nil, fannedOut: Bool = true,
-    moderation: ModerationState = ModerationState(), congrats: Int = 0, comments: Int = 0, publicLink: Bool = true
+    moderation: ModerationState = ModerationState(), congrats: Int = 0, comments: Int = 0, publicLink: Bool = false
   ) {
     self.id = id
     self.author = author

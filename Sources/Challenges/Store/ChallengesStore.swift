@@ -126,6 +126,15 @@ extension ChallengesStore {
     return post
   }
 
+  /// The post `id` if it is shown to `viewer` anywhere: in their feed, or on its public page (what they may
+  /// report); throws `postNotFound` otherwise.
+  public func shownPost(_ id: UUID, to viewer: UUID?) async throws -> Post {
+    guard let post = try await post(id) else { throw ChallengeRefusal.postNotFound }
+    if post.isPublic { return post }
+    guard try await isVisible(post, to: viewer) else { throw ChallengeRefusal.postNotFound }
+    return post
+  }
+
   /// One page of `viewer`'s feed: both lists interleaved by time (``FeedMerge``).
   public func feedPage(of viewer: UUID, kinds: [Post.Kind], after cursor: FeedPosition?, limit: Int) async throws -> (posts: [Post], next: FeedPosition?) {
     let lists = try await feedLists(of: viewer, kinds: kinds, after: cursor, limit: limit)

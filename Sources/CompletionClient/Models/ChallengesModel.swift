@@ -90,13 +90,13 @@ public final class ChallengesModel {
     await attempt { replace(try await client.leave(challenge: id, timeZone: timeZone.identifier)) }
   }
 
-  /// Completes a challenge: uploads the photo, then completes with it and the story. The celebration plays
-  /// and goes by itself after the server's time.
-  public func complete(_ id: String, photo: Data, contentType: String, story: String? = nil) async {
+  /// Completes a challenge: uploads the photo, then completes with it and the story (with a public link only
+  /// when asked for). The celebration plays and goes by itself after the server's time.
+  public func complete(_ id: String, photo: Data, contentType: String, story: String? = nil, publicLink: Bool = false) async {
     await attempt {
       let uploaded = try await client.uploadPhoto(photo, contentType: contentType)
       let done = try await client.complete(
-        challenge: id, CompleteChallengeRequest(photoId: uploaded.id, story: story), timeZone: timeZone.identifier,
+        challenge: id, CompleteChallengeRequest(photoId: uploaded.id, story: story, publicLink: publicLink), timeZone: timeZone.identifier,
         preference: preference)
       animator.animate {
         replace(done.challenge)

@@ -3,47 +3,6 @@ import Foundation
 import Synchronization
 import Vapor
 
-/// How many guest accounts one client address may create: a bucket of ``ServerOptions/guestsPerAddressPerHour``
-/// that refills evenly over an hour, so a classroom behind one router gets going at once while a script
-/// cannot fill the users table. Kept per server process.
-final class GuestLimiter: Sendable {
-  private struct Bucket {
-    var tokens: Double
-    var updated: Date
-  }
-
-  private let perHour: Int
-  private let buckets = Mutex([String: Bucket]())
-
-  init(perHour: Int) {
-    self.perHour = perHour
-  }
-
-  /// Takes one guest from `address`'s bucket; returns the seconds to wait when it is empty (nil: go ahead).
-  /// A limit of 0 means no limit.
-  func take(address: String?, at now: Date) -> Int? {
-    guard perHour > 0, let address else { return nil }
-    let capacity = Double(perHour)
-    let perSecond = capacity / 3600
-    return buckets.withLock { buckets in
-      // Full buckets carry no information; dropping them bounds the memory a flood of addresses can take.
-      if buckets.count > 100_000 {
-        buckets = buckets.filter { $0.value.tokens + now.timeIntervalSince($0.value.updated) * perSecond < capacity }
-      }
-      var bucket = buckets[address] ?? Bucket(tokens: capacity, updated: now)
-      bucket.tokens = min(capacity, bucket.tokens + max(0, now.timeIntervalSince(bucket.updated)) * perSecond)
-      bucket.updated = now
-      guard bucket.tokens >= 1 else {
-        buckets[address] = bucket
-        return max(1, Int(((1 - bucket.tokens) / perSecond).rounded(.up)))
-      }
-      bucket.tokens -= 1
-      buckets[address] = bucket
-      return nil
-    }
-  }
-}
-
 /// Removes guest accounts that never kept anything: older than the idle time, with no row in any table that
 /// holds a person's things (games, projects, tasks, completions, points, photos, follows …). Their sign-ins
 /// and idempotency records go with them (the foreign keys cascade). Run by `completionkit accounts prune`

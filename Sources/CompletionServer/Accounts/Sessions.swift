@@ -169,7 +169,7 @@ extension Request {
   /// requests that store something: reads use ``userOrVisitor()``. New guests are limited per client address.
   func userCreatingGuest() async throws -> User {
     if let user = try await currentUser() { return user }
-    if let wait = application.services.guestLimiter.take(address: clientAddress, at: application.services.clock.now()) {
+    if let wait = application.services.guestLimiter.take(clientAddress, at: application.services.clock.now()) {
       throw AppError.tooManyGuests(retryAfter: wait)
     }
     let id = UUID()

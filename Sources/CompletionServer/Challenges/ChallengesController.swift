@@ -126,7 +126,7 @@ struct ChallengesController: RouteCollection {
 
   // MARK: Complete
 
-  /// `POST /api/challenges/{id}/complete?tz=&preference=` `{photoId, story}`: completes at once (trust-based),
+  /// `POST /api/challenges/{id}/complete?tz=&preference=` `{photoId, story, publicLink}`: completes at once (trust-based),
   /// pays the type's points, counts the daily streak, shares to followers — exactly once per person and
   /// challenge, however often the request is retried or sent twice at the same moment.
   @Sendable func complete(req: Request) async throws -> Response {
@@ -150,8 +150,8 @@ struct ChallengesController: RouteCollection {
     let stored = try await services.runner.run(game: Self.runnerKey(userID, challenge.id), on: req.db, idempotency: idempotency) { now, _ in
       .save { db in
         let (view, notice) = try await Self.record(
-          challenge, userID: userID, photoID: photoID, story: story, preference: preference, today: today, zone: zone, at: now,
-          fanOutLimit: fanOutLimit, message: message, services: services, on: db)
+          challenge, userID: userID, photoID: photoID, story: story, publicLink: body.publicLink ?? false, preference: preference,
+          today: today, zone: zone, at: now, fanOutLimit: fanOutLimit, message: message, services: services, on: db)
         if let notice { announced.set(notice) }
         return try StoredResponse(view)
       }
@@ -165,7 +165,8 @@ struct ChallengesController: RouteCollection {
   /// the completion through the pipeline, writes the post with its fan-out, and announces it. A completion
   /// made before answers as things stand. Values in, values out: a transaction run again runs it again.
   static func record(
-    _ challenge: Challenge, userID: UUID, photoID: UUID, story: String?, preference: MotionPreference, today: CalendarDay, zone: TimeZone,
+    _ challenge: Challenge, userID: UUID, photoID: UUID, story: String?, publicLink: Bool = false, preference: MotionPreference,
+    today: CalendarDay, zone: TimeZone,
     at now: Date, fanOutLimit: Int, message: String = ChallengeCompletion.sharedMessage, services: AppServices, on db: any Database
   ) async throws -> (ChallengeCompletionView, FeedNotice?) {
     let store = SQLChallengesStore(db)
@@ -195,7 +196,7 @@ struct ChallengesController: RouteCollection {
       id: postID, author: author, kind: .challengeCompleted, at: Micros.of(now), title: ChallengeCompletion.activityTitle(challenge.title),
       subtitle: ChallengeCompletion.activitySubtitle(points: points), photo: photoID, story: story,
       challenge: Post.ChallengeInfo(id: challenge.id, title: challenge.title, type: challenge.type.rawValue), points: points,
-      completionKey: completion.key, fannedOut: delivery.isCopied)
+      completionKey: completion.key, fannedOut: delivery.isCopied, publicLink: publicLink)
     try await store.add(post, delivery: delivery)
     let notice = FeedNotice(kind: .added, activity: postID)
     try await services.feedLive.announce(notice, on: store)

@@ -25,6 +25,8 @@ enum ChallengesError: APIErrorConvertible, Equatable {
   case cannotReportOwn
   case invalidCursor
   case invalidFilter(String)
+  /// More comments than ``ServerOptions/commentsPerMinute`` from one member.
+  case tooManyComments(retryAfter: Int)
 
   var status: HTTPResponseStatus {
     switch self {
@@ -35,6 +37,7 @@ enum ChallengesError: APIErrorConvertible, Equatable {
     case .photoUnsupported: .unsupportedMediaType
     case .photoUnreadable, .photoTooManyPixels: .unprocessableEntity
     case .notYours: .forbidden
+    case .tooManyComments: .tooManyRequests
     default: .badRequest
     }
   }
@@ -63,6 +66,7 @@ enum ChallengesError: APIErrorConvertible, Equatable {
     case .cannotReportOwn: "cannot_report_own"
     case .invalidCursor: "invalid_cursor"
     case .invalidFilter: "invalid_filter"
+    case .tooManyComments: "too_many_comments"
     }
   }
 
@@ -90,6 +94,12 @@ enum ChallengesError: APIErrorConvertible, Equatable {
     case .cannotReportOwn: "You cannot report your own post."
     case .invalidCursor: "That page marker is not one this server made. Start again from the top."
     case .invalidFilter(let filter): "“\(filter)” is not a feed filter. Use all, challenges or social."
+    case .tooManyComments(let seconds): "That’s a lot of comments at once. Please wait \(seconds) seconds before the next one."
     }
+  }
+
+  var retryAfter: Int? {
+    if case .tooManyComments(let seconds) = self { return seconds }
+    return nil
   }
 }

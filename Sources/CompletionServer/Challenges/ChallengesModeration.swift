@@ -97,9 +97,20 @@ public enum ChallengesModeration {
   /// The recorded steps of one completion, oldest first: "2026-11-23T10:00:00Z reported by … (reason)".
   public static func trail(_ id: UUID, on db: any Database) async throws -> [String] {
     let formatter = ISO8601DateFormatter()
-    return try await SQLChallengesStore(db).trail(of: id).map { event in
+    let store = SQLChallengesStore(db)
+    let events = try await store.trail(of: id)
+    // Reporters are recorded by account id; the operator reads names. A trail has a handful of people.
+    var names: [String: String] = [:]
+    for actor in Set(events.map(\.actor)) {
+      guard let account = UUID(uuidString: actor) else { continue }
+      if let person = try await store.person(account) {
+        names[actor] = person.username.map { "@\($0)" } ?? "a guest (\(person.displayName))"
+      }
+    }
+    return events.map { event in
       let when = formatter.string(from: Date(timeIntervalSince1970: Double(event.at) / 1_000_000))
-      return "\(when) \(event.action.rawValue) by \(event.actor)" + (event.note.isEmpty ? "" : " (\(event.note))")
+      let who = names[event.actor] ?? event.actor
+      return "\(when) \(event.action.rawValue) by \(who)" + (event.note.isEmpty ? "" : " (\(event.note))")
     }
   }
 }

@@ -42,7 +42,20 @@ enum SharePage {
           <p class="share-meta"><span class="share-points">★ \(points) points earned</span></p>
           \(story)
           <a class="button share-cta" href="/challenges">Try CompletionKit challenges</a>
+          <section class="share-report" id="share-report" data-post="\(activity.id.uuidString)" data-author="\(activity.author.id.uuidString)" hidden>
+            <details>
+              <summary>Report this post</summary>
+              <form id="report-form" novalidate>
+                <label for="report-reason">What is wrong with it? (optional)</label>
+                <textarea id="report-reason" rows="3"></textarea>
+                <button class="button" type="submit" id="report-send">Send report</button>
+              </form>
+            </details>
+            <p class="share-report-note" id="report-status" role="status"></p>
+          </section>
+          <p class="share-report-signin" id="report-signin" hidden><a href="/">Sign in</a> to report this post.</p>
         </main>
+        <script type="module" src="/js/share-page.js"></script>
       </body>
       </html>
       """

@@ -224,10 +224,13 @@ struct SocialController: RouteCollection {
     let body = try req.decodeJSON(CommentRequest.self)
     let text = try ChallengeText.comment(body.body)
     _ = try await SQLChallengesStore(req.db).visiblePost(id, to: me)
+    let services = req.application.services
+    let now = services.clock.now()
+    // A member's comments come as a burst that refills evenly; a flood waits (a replayed retry is not counted).
+    if let wait = services.commentLimiter.take(me.uuidString, at: now) { throw ChallengesError.tooManyComments(retryAfter: wait) }
     let comment = PostComment(
       id: UUID(), post: id, author: Person(id: me, username: user.username, displayName: user.displayName), body: text,
-      at: Micros.of(req.application.services.clock.now()))
-    let services = req.application.services
+      at: Micros.of(now))
     _ = try await services.runner.write(on: req.db) { db -> Bool? in
       let store = SQLChallengesStore(db)
       try await store.add(comment)
@@ -266,7 +269,8 @@ struct SocialController: RouteCollection {
     guard let me = req.currentSession?.userID else { throw ChallengesError.activityNotFound }
     let id = try Self.activityID(req)
     let reason = try ChallengeText.clean(try req.decodeJSON(ReportRequest.self).reason, field: "reason", limit: ChallengeRules.commentLimit)
-    let post = try await SQLChallengesStore(req.db).visiblePost(id, to: me)
+    // Whoever is shown it may report it: a follower in their feed, anyone signed in on its public page.
+    let post = try await SQLChallengesStore(req.db).shownPost(id, to: me)
     try post.requireReportable(by: me)
     try await ChallengesModeration.report(id, by: me, reason: reason ?? "", app: req.application)
     return try await ["reported": true].encodeResponse(status: .ok, for: req)
@@ -337,14 +341,7 @@ struct SocialController: RouteCollection {
     } catch {
       return Self.html(SharePage.notFound(), status: .notFound)
     }
-    let base = Self.origin(req)
-    return Self.html(SharePage.render(activity, origin: base))
-  }
-
-  static func origin(_ req: Request) -> String {
-    let host = req.headers.first(name: .host) ?? "localhost"
-    let scheme = req.application.serverOptions.secureCookies ? "https" : "http"
-    return "\(scheme)://\(host)"
+    return Self.html(SharePage.render(activity, origin: req.application.publicOrigin))
   }
 
   static func html(_ body: String, status: HTTPResponseStatus = .ok) -> Response {

@@ -21,7 +21,7 @@ struct CryptogramPage: RouteCollection {
     }
     let buffer = try await req.fileio.collectFile(at: file).get()
     let html = String(buffer: buffer)
-    let tags = Self.previewTags(for: day, origin: Self.origin(of: req.application))
+    let tags = Self.previewTags(for: day, origin: req.application.publicOrigin)
     var headers = HTTPHeaders()
     headers.contentType = .html
     headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
@@ -54,18 +54,6 @@ struct CryptogramPage: RouteCollection {
       return nil
     }
     return day
-  }
-
-  /// Where absolute links point: the configured public address, else the address this server listens on.
-  static func origin(of app: Application) -> String {
-    if let configured = app.serverOptions.publicURL { return configured }
-    let configuration = app.http.server.configuration
-    let port = app.http.server.shared.localAddress?.port ?? configuration.port
-    var host = configuration.hostname
-    // Listening everywhere names no address a friend could use: the machine's own is the honest fallback.
-    if host == "0.0.0.0" || host == "::" { host = "127.0.0.1" }
-    if host.contains(":") { host = "[\(host)]" }
-    return "http://\(host):\(port)"
   }
 
   /// The Open Graph and Twitter tags of `day`'s link.

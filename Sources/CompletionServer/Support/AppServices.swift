@@ -15,7 +15,10 @@ struct AppServices: Sendable {
   /// What `/metrics` reports.
   let metrics: ServerMetrics
   /// New guests per client address.
-  let guestLimiter: GuestLimiter
+  /// New guest accounts per client address (``ServerOptions/guestsPerAddressPerHour``).
+  let guestLimiter: RefillingBuckets
+  /// Comments per member (``ServerOptions/commentsPerMinute``).
+  let commentLimiter: RefillingBuckets
   /// Uploads being received, held against their account's quota.
   let uploads = UploadLedger()
   /// Password hashing, a few at a time.
@@ -47,7 +50,8 @@ struct AppServices: Sendable {
     clock = AppClock()
     sessions = SessionCache()
     metrics = ServerMetrics()
-    guestLimiter = GuestLimiter(perHour: options.guestsPerAddressPerHour)
+    guestLimiter = RefillingBuckets(capacity: options.guestsPerAddressPerHour, period: 3600)
+    commentLimiter = RefillingBuckets(capacity: options.commentsPerMinute, period: 60)
     loginThrottle = LoginThrottle(shared: sqlitePath == nil)
     passwordWork = PasswordWork(cost: options.passwordCost)
     let writes: DatabaseWriteGate
