@@ -211,6 +211,42 @@ struct UploadTests {
   }
 }
 
+extension UploadTests {
+  @Test("Many chunked uploads at once, half of them refused partway: each is answered, every connection serves the next request")
+  func concurrentStreamedUploads() async throws {
+    var options = KidsAPITests.options
+    options.maxUploadSize = 512 * 1024
+    options.uploadQuotaFiles = 1_000
+    options.uploadQuotaBytes = 1 << 30
+    try await withTestApp(options: options) { client, _ in
+      let family = KidsAPITests.Family(client: client)
+      try await Self.openParentArea(family)
+      let cookie = try #require(client.sessionCookie)
+      let port = try #require(URL(string: client.base)?.port)
+      // Bodies of many 16 KB chunks each, so every upload waits on the server's reading many times over.
+      let fits = VideoBytes.mp4 + [UInt8](repeating: 0x00, count: 400 * 1024)
+      let tooLarge = VideoBytes.mp4 + [UInt8](repeating: 0x00, count: 700 * 1024)
+      let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+        for index in 0..<24 {
+          group.addTask {
+            let connection = try RawHTTPConnection(port: port)
+            let answer = try await connection.exchange(
+              "POST /api/kids/videos?title=v\(index) HTTP/1.1",
+              headers: ["Cookie": "ck_session=\(cookie)", "Content-Type": "video/mp4", "X-CompletionKit": "1"],
+              chunkedBody: index.isMultiple(of: 2) ? fits : tooLarge)
+            let next = try await connection.exchange("GET /health HTTP/1.1", headers: [:], chunkedBody: nil)
+            return [index.isMultiple(of: 2) ? 200 : 413, answer.status, next.status]
+          }
+        }
+        return try await group.reduce(into: [[Int]]()) { $0.append($1) }
+      }
+      #expect(statuses.count == 24)
+      for row in statuses { #expect(row[1] == row[0] && row[2] == 200, "\(row)") }
+      #expect(try await family.state().dashboard?.videos.count == 12)
+    }
+  }
+}
+
 @Suite("Connections")
 struct ConnectionTests {
   @Test("A connection that stalls mid-request is closed once it has been idle for the configured time")

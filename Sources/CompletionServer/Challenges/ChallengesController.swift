@@ -250,7 +250,7 @@ struct ChallengesController: RouteCollection {
     if let declared = req.headers.first(name: .contentLength).flatMap(Int.init), declared > limit { throw ChallengesError.photoTooLarge(limit: limit) }
     var buffer = ByteBuffer()
     var refusal = BodyRefusal()
-    for try await chunk in req.body {
+    for try await chunk in req.bodyChunks() {
       if refusal.discard(chunk) { continue } else if refusal.gaveUp { break }
       var chunk = chunk
       guard buffer.readableBytes + chunk.readableBytes <= limit else {

@@ -149,7 +149,7 @@ struct KidsController: RouteCollection {
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       size = try await Self.receive(
-        req.body, into: partial, subType: subType, limit: options.maxUploadSize, quotaLeft: hold.bytes,
+        req.bodyChunks(), into: partial, subType: subType, limit: options.maxUploadSize, quotaLeft: hold.bytes,
         quota: UploadQuotaError(options), threadPool: req.application.threadPool)
     } catch {
       uploads.release(hold)
@@ -420,7 +420,7 @@ struct KidsController: RouteCollection {
   /// Streams the request body into `file`, refusing more than `limit` bytes (or than the account's quota has
   /// left), and a file whose first bytes are not a `subType` video; returns the bytes written.
   static func receive(
-    _ body: Request.Body, into file: URL, subType: String, limit: Int, quotaLeft: Int, quota: UploadQuotaError, threadPool: NIOThreadPool
+    _ body: RequestBodyChunks, into file: URL, subType: String, limit: Int, quotaLeft: Int, quota: UploadQuotaError, threadPool: NIOThreadPool
   ) async throws -> Int {
     guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw KidsError.emptyUpload }
     let handle = try FileHandle(forWritingTo: file)

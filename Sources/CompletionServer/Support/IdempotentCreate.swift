@@ -104,7 +104,7 @@ enum IdempotentCreate {
   /// Reads and drops a streamed body a replay does not need (left unread, it would stall the connection).
   private static func drain(_ req: Request) async throws {
     var seen = 0
-    for try await chunk in req.body {
+    for try await chunk in req.bodyChunks() {
       seen += chunk.readableBytes
       if seen > BodyRefusal.drainLimit { break }
     }
