@@ -41,6 +41,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(CreateProjects())  // projects and tasks with kept counts (seed 003)
   app.migrations.add(CreateChallenges())  // challenges, photos, follows, feeds, moderation (seed 004)
   app.migrations.add(LoginAttempts())  // sign-in attempts counted per username and address, shared by processes on PostgreSQL
+  app.migrations.add(CreateLiveNotices())  // live notices the command-line tool leaves for the running server (SQLite)
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens
@@ -64,6 +65,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.lifecycle.use(ProjectsLiveShutdown())
   app.lifecycle.use(FeedJanitor.periodic)
   app.lifecycle.use(GuestPruning.periodic)
+  if case .sqliteFile = options.database { app.lifecycle.use(LiveNoticeLog.watcher(startingAt: app.services.clock.now())) }
   app.lifecycle.use(SessionRevocations())
   app.lifecycle.use(PasswordWorkShutdown())
   app.lifecycle.use(UploadSweep())

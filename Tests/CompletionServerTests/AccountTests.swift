@@ -435,6 +435,24 @@ struct AccountTests {
     #expect(try await work.run { "after" } == "after")
   }
 
+  @Test("A password arriving after shutdown is turned away as busy, never starts the stopped threads again")
+  func passwordWorkAfterShutdown() async throws {
+    let work = PasswordWork(limit: 1, maxWaiting: 1, cost: 4)
+    let hash = try await work.hash("correct horse")
+    #expect(try await work.verify("correct horse", created: hash))
+    await work.shutdown()
+    do {
+      _ = try await work.verify("correct horse", created: hash)
+      Issue.record("a check ran after shutdown")
+    } catch let error as AppError {
+      #expect(error == .busy)
+    }
+    // Shut down before it ever started: the same.
+    let idle = PasswordWork(limit: 1, maxWaiting: 1, cost: 4)
+    await idle.shutdown()
+    await #expect(throws: AppError.busy) { _ = try await idle.hash("x") }
+  }
+
   @Test("Sign-ins can be listed and ended one by one or everywhere; tokens expire when asked; nobody ends someone else's")
   func tokensListRevokeEverywhere() async throws {
     try await withTestApp { browser in

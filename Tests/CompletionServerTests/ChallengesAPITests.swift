@@ -317,6 +317,53 @@ struct ChallengesAPITests {
     }
   }
 
+  @Test("On SQLite, a decision made with the command-line tool while the server runs reaches open pages within seconds")
+  func operatorDecisionFromAnotherProcess() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-live-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var options = ServerOptions(
+      database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
+    options.guestsPerAddressPerHour = 0
+    options.reportThreshold = 1
+    try await withTestApp(options: options) { cook, _ in
+      let username = try await Self.account(cook)
+      let reader = cook.stranger()
+      _ = try await Self.account(reader, "reader")
+      try await Self.follow(reader, username)
+      let daily = try #require(try await Self.overview(cook).challenges.first { $0.type == "daily" })
+      let done = try cook.decode(ChallengeCompletionView.self, from: try await Self.complete(cook, daily, photo: try await Self.upload(cook)))
+      let post = done.activity.id
+      #expect(try await reader.send(.POST, "/api/activities/\(post)/report", json: ReportRequest(reason: "not food")).status == .ok)
+      let authorPage = try await FeedEventReader(cook)
+      let readerPage = try await FeedEventReader(reader)
+      do {
+
+        // "completionkit moderation keep ID" in another process: the reader's open feed gets the post back.
+        let operatorOptions = options
+        let kept = try await Launcher.moderationReview(options: operatorOptions, id: post, decision: .keep, note: "fine", logLevel: "error")
+        #expect(kept.hasPrefix("Kept"))
+        let back = try await readerPage.nextEvent()
+        #expect(back.event == "activity")
+        #expect(try JSONDecoder().decode(FeedItemView.self, from: back.data).id == post)
+        let shown = try await authorPage.nextEvent()
+        #expect(try JSONDecoder().decode(FeedItemView.self, from: shown.data).status == "visible")
+
+        // "moderation revoke ID": the author's page shows it revoked at once, without its points.
+        _ = try await Launcher.moderationReview(options: operatorOptions, id: post, decision: .revoke, note: "not the dish", logLevel: "error")
+        let revoked = try JSONDecoder().decode(FeedItemView.self, from: try await authorPage.nextEvent().data)
+        #expect(revoked.id == post && revoked.status == "revoked" && revoked.points == nil && revoked.share == nil)
+        #expect(try await readerPage.nextEvent().event == "removed")
+      } catch {
+        try? await authorPage.close()
+        try? await readerPage.close()
+        throw error
+      }
+      try await authorPage.close()
+      try await readerPage.close()
+    }
+  }
+
   @Test("Feed: pages by cursor without repeats; a big account's posts are merged in when read; filters")
   func feedPagingAndMerge() async throws {
     var options = TestDatabase.options

@@ -39,7 +39,11 @@ export function connectLive() {
         }
       },
       changed: (item) => {
-        if (item && item.id) updateItem(item);
+        if (!item || !item.id) return;
+        const before = state.feed.entries.get(item.id)?.item.status;
+        updateItem(item);
+        // One's own completion reviewed (revoked: points paid back, the streak counted again): the figures follow.
+        if (item.isMine && before && before !== item.status) loadOverview().catch(() => null);
       },
       removed: (data) => {
         if (data && data.id) removeItem(data.id);

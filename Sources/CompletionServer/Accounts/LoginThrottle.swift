@@ -197,7 +197,10 @@ final class PasswordWork: Sendable {
   private enum Entry { case now, wait, refuse }
   /// The threads bcrypt runs on: ``limit`` of them, started when the first password is hashed or checked.
   private let threads: NIOThreadPool
-  private let started = Mutex(false)
+  /// Where the threads are: a pool stopped at shutdown is never started again (NIO traps on that), so a
+  /// sign-in still arriving then is turned away instead.
+  private enum Phase { case idle, running, stopped }
+  private let phase = Mutex(Phase.idle)
   /// How many passwords have been checked so far (the sign-in throttle's tests count them).
   private let checks = Atomic<Int>(0)
 
@@ -234,20 +237,25 @@ final class PasswordWork: Sendable {
 
   /// Stops the hashing threads (the app is shutting down).
   func shutdown() async {
-    let wasStarted = started.withLock { started in
-      defer { started = false }
-      return started
+    let wasRunning = phase.withLock { phase in
+      defer { phase = .stopped }
+      return phase == .running
     }
-    if wasStarted { try? await threads.shutdownGracefully() }
+    if wasRunning { try? await threads.shutdownGracefully() }
   }
 
   private func onThreads<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    started.withLock { started in
-      if !started {
+    let usable = phase.withLock { phase -> Bool in
+      switch phase {
+      case .idle:
         threads.start()
-        started = true
+        phase = .running
+        return true
+      case .running: return true
+      case .stopped: return false
       }
     }
+    guard usable else { throw AppError.busy }
     return try await threads.runIfActive(body)
   }
 

@@ -89,6 +89,8 @@ public enum ChallengesModeration {
       // Hidden, shown again, or (a hidden one revoked, a visible one kept) changed: its author sees the state.
       let kind: FeedNotice.Kind = effects.contains(.hide) ? .removed : effects.contains(.show) ? .added : .changed
       try await app.services.feedLive.announce(FeedNotice(kind: kind, activity: id), on: store)
+      // A decision made with the command-line tool reaches the running server's pages on SQLite too.
+      try await LiveNoticeLog.record(channel: FeedLive.channel, payload: kind.rawValue + " " + id.uuidString, app: app, on: db)
       return .some(FeedNotice(kind: kind, activity: id))
     }
     if let notice = notice ?? nil { app.services.feedLive.committed(notice) }

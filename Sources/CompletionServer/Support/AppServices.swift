@@ -7,6 +7,8 @@ import Vapor
 /// game runner, the quote cache.
 struct AppServices: Sendable {
   let options: ServerOptions
+  /// This process, as the notices it writes for others name it (``LiveNoticeLog``).
+  let processID = UUID().uuidString
   /// The time every server path uses (the test hook can move it).
   let clock: AppClock
   let sessions: SessionCache
@@ -14,7 +16,6 @@ struct AppServices: Sendable {
   let loginThrottle: LoginThrottle
   /// What `/metrics` reports.
   let metrics: ServerMetrics
-  /// New guests per client address.
   /// New guest accounts per client address (``ServerOptions/guestsPerAddressPerHour``).
   let guestLimiter: RefillingBuckets
   /// Comments per member (``ServerOptions/commentsPerMinute``).
