@@ -2,6 +2,7 @@ import CompletionAPI
 import CompletionCore
 import Foundation
 import KidsGame
+import Projects
 import Testing
 
 @testable import CompletionServer
@@ -28,7 +29,12 @@ struct ClientRuleCopyTests {
     return regex.matches(in: text, range: range).compactMap { Range($0.range, in: text).map { String(text[$0]) } }
   }
 
-  @Test("The Projects page takes the ring's motion, percentages and the celebration's hold from the server")
+  /// A page's HTML file in `Public/`.
+  static func html(_ page: String) throws -> String {
+    try String(contentsOf: ServerOptions.defaultPublicDirectory().appendingPathComponent("\(page).html"), encoding: .utf8)
+  }
+
+  @Test("The Projects page takes the ring's motion and geometry, labels, limits, percentages and the celebration's hold from the server")
   func projectScriptsCopyNoRule() async throws {
     let folder = ServerOptions.defaultPublicDirectory().appendingPathComponent("js", isDirectory: true)
     let ring = ("progress-ring.js", try String(contentsOf: folder.appendingPathComponent("progress-ring.js"), encoding: .utf8))
@@ -36,16 +42,28 @@ struct ClientRuleCopyTests {
     let scripts = try Self.scripts(of: "projects") + Self.scripts(of: "projects-lab") + [ring]
     #expect(scripts.count >= 5)
     for (name, text) in scripts {
-      // The ring's 0.4 s and curve, the 100 ms debounce, the hold, the 0.6/0.56 geometry is the page's own
-      // drawing (the seed's picture) — but no timing or percentage rule.
-      for copy in [#"(?<![\d.])0?\.4\b"#, #"\b400\b"#, #"\bcubic-bezier\b"#, #"HOLD"#, #"\*\s*100\)"#, #"Math\.round\([^)]*100"#, #"completed\s*/\s*\w*total"#] {
+      // The ring's 0.4 s and curve and 0.6/0.56 geometry, the 100 ms debounce, the hold, percentages, the
+      // colour and priority names and the field limits are all Swift's.
+      for copy in [
+        #"(?<![\d.])0?\.4\b"#, #"\b400\b"#, #"\bcubic-bezier\b"#, #"HOLD"#, #"\*\s*100\)"#, #"Math\.round\([^)]*100"#,
+        #"completed\s*/\s*\w*total"#, #"(?<![\d.])0?\.(56|6)\b"#, #"INNER_RING|PRIORITIES|COLOR_LABELS"#, #""(Medium|Purple|Orange)""#,
+        #"maxlength:\s*"?\d"#, #"maxLength\s*=\s*"?\d"#, #"toUpperCase\(\)"#,
+      ] {
         #expect(Self.matches(copy, in: text).isEmpty, "\(name) copies a rule: \(copy)")
       }
     }
+    // The fields' lengths are set from the overview's limits once it answers.
+    #expect(Self.matches(#"maxlength="\d+""#, in: try Self.html("projects")).isEmpty, "projects.html copies a limit")
     try await withTestApp { client in
       let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
       #expect(overview.ring.duration == ProgressAnimator.defaultDuration)
       #expect(overview.ring.samples.count > 10 && overview.ring.samples.last == 1)
+      #expect(overview.ring.geometry == RingGeometryView(outerStroke: 1, innerRing: 0.6, pie: 0.56))
+      #expect(overview.ring.geometry?.innerRing == ProjectRing.Geometry.innerRing && overview.ring.geometry?.pie == ProjectRing.Geometry.pie)
+      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000))
+      #expect(overview.priorities?.map(\.label) == ["None", "Low", "Medium", "High"])
+      #expect(overview.priorities?.map(\.value) == TaskPriority.allCases.map(\.rawValue))
+      #expect(overview.colorLabels?.map(\.value) == overview.colors && overview.colorLabels?.first?.label == "Red")
     }
   }
 
