@@ -67,24 +67,32 @@ struct ClientRuleCopyTests {
     }
   }
 
-  @Test("The Challenges page takes points, limits, photo size and the celebration's timing from the server")
+  @Test("The Challenges page takes points, types, limits, photo types and size, paging and the celebration's timing from the server")
   func challengeScriptCopiesNoRule() async throws {
     let scripts = try Self.scripts(of: "challenges")
     #expect(scripts.count >= 3)
-    // Points by type, the 3 s dismissal, the 500/300 character limits and the 2048 px photo side are Swift's.
+    // Points by type, the 3 s dismissal, the 500/300 character limits, the 2048 px photo side, the type names,
+    // the photo types and refusals and the feed's page size are Swift's.
     for (name, text) in scripts {
-      for copy in [#"\b750\b"#, #"(?<![*/] )(?<![*/])\b1000\b"#, #"\b3000\b"#, #"\b2048\b"#, #"(?<![\d.])(?<!>= )500\b"#, #"(?<![\d.])300\b"#, #"daily\s*:\s*100"#] {
+      for copy in [
+        #"\b750\b"#, #"(?<![*/] )(?<![*/])\b1000\b"#, #"\b3000\b"#, #"\b2048\b"#, #"(?<![\d.])(?<!>= )500\b"#, #"(?<![\d.])300\b"#,
+        #"daily\s*:\s*100"#, #""(Daily|Weekly|Monthly|Special)""#, #"\bTYPES\b|PHOTO_TYPES|REFUSED_PHOTO|FEED_PAGE_SIZE"#,
+        #"\[\s*"image/(jpeg|png|webp)""#, #"JPEG, PNG|PNG or WebP"#, #""photo_(too_large|unsupported|unreadable|too_many_pixels)""#, #"\blimit:\s*(String\()?\w"#,
+      ] {
         #expect(Self.matches(copy, in: text).isEmpty, "\(name) copies a rule: \(copy)")
       }
     }
+    // The photo pickers take the server's types once the overview answers.
+    #expect(Self.matches(#"accept="image/|PNG or WebP"#, in: try Self.html("challenges")).isEmpty, "challenges.html copies the photo types")
     try await withTestApp { client in
       let overview = try client.decode(ChallengesOverview.self, from: try await client.send(.GET, "/api/challenges"))
       #expect(overview.storyLimit == 500 && overview.commentLimit == 300 && overview.photoMaxSide == 2048)
-      // What the page still copies (TYPES, PHOTO_TYPES, REFUSED_PHOTO) the server sends too, for it to read instead.
+      // What the page reads instead of keeping its own copy.
       #expect(overview.types.map(\.type) == ["daily", "weekly", "monthly", "special"] && overview.types.map(\.label).first == "Daily")
       #expect(overview.types.map(\.points) == [100, 500, 1000, 750])
       #expect(overview.photoTypes == ["image/jpeg", "image/png", "image/webp"])
       #expect(overview.refusedPhotoCodes == ["photo_too_large", "photo_unsupported", "photo_unreadable", "photo_too_many_pixels"])
+      #expect(overview.photoFormats == ["JPEG", "PNG", "WebP"])
     }
   }
 
