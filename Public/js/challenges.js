@@ -17,7 +17,11 @@ import { tick } from "./challenges/time.js";
 import { $, h } from "./lib/dom.js";
 import { preference } from "./motion.js";
 
-/** How often the countdowns and "5 min ago" labels are redrawn. */
+/**
+ * How often the countdowns and "5 min ago" labels are redrawn: a display cadence, not a rule. The instants come
+ * from the server (`endsAt`, `createdAt`) and a challenge that ended is asked for again (time.js); this only
+ * says how fresh the minute-level words on screen are.
+ */
 const TICK_MS = 30_000;
 
 // MARK: Wiring

@@ -4,8 +4,9 @@
 // One ring *model* per project id holds the animation state (what is on screen, where it is heading, since
 // when). A model can be shown by several canvases at once (sidebar, selector, header, celebration), and a
 // page that re-renders asks for the same element again, so a re-render or a reconnected live stream never
-// restarts or jumps a ring. Timing comes from the server (`ring` in GET /api/projects): a duration and the
-// eased curve sampled at evenly spaced times. With reduced motion (calm mode or the system setting) values
+// restarts or jumps a ring. Timing and picture come from the server (`ring` in GET /api/projects): a duration,
+// the eased curve sampled at evenly spaced times, and the geometry (the inner ring's and the pie's diameters
+// as fractions of the size, the outer stroke). With reduced motion (calm mode or the system setting) values
 // are set at once.
 //
 // One shared requestAnimationFrame loop drives every moving ring and stops when none moves. The frame loop
@@ -16,12 +17,13 @@ import { preference } from "./motion.js";
 const TAU = Math.PI * 2;
 /** 12 o'clock in canvas angles (0 is 3 o'clock, angles grow clockwise on screen). */
 const TOP = -Math.PI / 2;
-/** Fraction of the ring's size: the inner ring's diameter and the pie slice's (the original's 0.6 and 0.56). */
-const INNER_RING = 0.6;
-const PIE = 0.56;
-
 /** The server's curve. Until it arrives, rings are set without animating. */
 const curve = { samples: new Float64Array(0), durationMs: 0 };
+/**
+ * The server's picture of the ring (ProjectRing.Geometry): fractions of the ring's size for the inner ring and
+ * the pie slice, and the outer stroke. Until it arrives, nothing is drawn.
+ */
+const geometry = { known: false, innerRing: 0, pie: 0, outerStroke: 0 };
 
 /** projectId → RingModel. */
 const models = new Map();
@@ -90,9 +92,6 @@ function createView(model, size, slot, decorative) {
     slot, size, decorative, host, canvas,
     ctx: canvas.getContext("2d"),
     ratio: 0,
-    // The seed's picture is a 1-point line at every listed size (10–20 px); the larger celebration ring
-    // thickens it in proportion so it does not look like a hairline.
-    lineWidth: size > 24 ? Math.round(size / 24) : 1,
   };
   sizeBackingStore(view);
   return view;
@@ -130,9 +129,12 @@ function paint(view, value, color) {
   if (!ctx) return;
   const size = view.size;
   const center = size / 2;
-  const line = view.lineWidth;
   ctx.setTransform(view.ratio, 0, 0, view.ratio, 0, 0);
   ctx.clearRect(0, 0, size, size);
+  if (!geometry.known) return;
+  // The server's stroke at every listed size (10–20 px); the larger celebration ring thickens it in
+  // proportion so it does not look like a hairline.
+  const line = size > 24 ? Math.round((size / 24) * geometry.outerStroke) : geometry.outerStroke;
   ctx.lineWidth = line;
   ctx.strokeStyle = color;
   ctx.fillStyle = color;
@@ -143,15 +145,15 @@ function paint(view, value, color) {
   const shown = value < 0 ? 0 : value > 1 ? 1 : value;
   if (shown > 0) {
     ctx.beginPath();
-    ctx.arc(center, center, (size * INNER_RING) / 2, 0, TAU);
+    ctx.arc(center, center, (size * geometry.innerRing) / 2, 0, TAU);
     ctx.stroke();
     ctx.beginPath();
     if (shown < 1) {
       ctx.moveTo(center, center);
-      ctx.arc(center, center, (size * PIE) / 2, TOP, TOP + TAU * shown, false);
+      ctx.arc(center, center, (size * geometry.pie) / 2, TOP, TOP + TAU * shown, false);
       ctx.closePath();
     } else {
-      ctx.arc(center, center, (size * PIE) / 2, 0, TAU); // a whole disc, without the wedge's seam at 12
+      ctx.arc(center, center, (size * geometry.pie) / 2, 0, TAU); // a whole disc, without the wedge's seam at 12
     }
     ctx.fill();
   }
@@ -250,11 +252,22 @@ function setTarget(model, value) {
 
 // MARK: Public API
 
-/** Takes the server's ring timing: `{duration (s), samples: [eased progress at evenly spaced times]}`. */
+/**
+ * Takes the server's ring: `{duration (s), samples: [eased progress at evenly spaced times], geometry:
+ * {innerRing, pie, outerStroke}}`. Rings already on the page are drawn again with the geometry.
+ */
 export function configureRingMotion(payload) {
   if (!payload || !Array.isArray(payload.samples)) return;
   curve.samples = Float64Array.from(payload.samples, Number);
   curve.durationMs = Math.max(0, Number(payload.duration) || 0) * 1000;
+  const shape = payload.geometry;
+  if (!shape) return;
+  const changed = !geometry.known || geometry.innerRing !== shape.innerRing || geometry.pie !== shape.pie || geometry.outerStroke !== shape.outerStroke;
+  geometry.innerRing = Number(shape.innerRing) || 0;
+  geometry.pie = Number(shape.pie) || 0;
+  geometry.outerStroke = Number(shape.outerStroke) || 0;
+  geometry.known = true;
+  if (changed) repaintAll();
 }
 
 /**

@@ -102,10 +102,13 @@ public struct ChallengesOverview: Codable, Hashable, Sendable {
   public let photoTypes: [String]
   /// The error codes that refuse the photo itself: another photo is needed, a retry of this one is not.
   public let refusedPhotoCodes: [String]
+  /// The photo formats' names for people ("JPEG", …), in the order of `photoTypes` (nil from servers before they were sent).
+  public let photoFormats: [String]?
 
   public init(
     today: String, challenges: [ChallengeView], earlier: [ChallengeView], stats: ChallengeStatsView, maxPhotoBytes: Int, photoMaxSide: Int,
-    storyLimit: Int, commentLimit: Int, types: [ChallengeTypeView] = ChallengeTypeView.all, photoTypes: [String], refusedPhotoCodes: [String]
+    storyLimit: Int, commentLimit: Int, types: [ChallengeTypeView] = ChallengeTypeView.all, photoTypes: [String], refusedPhotoCodes: [String],
+    photoFormats: [String]? = nil
   ) {
     self.today = today
     self.challenges = challenges
@@ -118,6 +121,7 @@ public struct ChallengesOverview: Codable, Hashable, Sendable {
     self.types = types
     self.photoTypes = photoTypes
     self.refusedPhotoCodes = refusedPhotoCodes
+    self.photoFormats = photoFormats
   }
 }
 

@@ -61,11 +61,35 @@ public struct InboxView: Codable, Hashable, Sendable {
 public struct RingAnimationPayload: Codable, Hashable, Sendable {
   public let duration: Double
   public let samples: [Double]
+  /// How the ring is drawn (nil from servers before it was sent).
+  public let geometry: RingGeometryView?
 
-  public init(duration: Double, samples: [Double]) {
+  public init(duration: Double, samples: [Double], geometry: RingGeometryView? = .current) {
     self.duration = duration
     self.samples = samples
+    self.geometry = geometry
   }
+}
+
+/// The completion ring's picture as fractions of its size (``ProjectRing/Geometry``), sent so a page that
+/// draws the ring keeps no copy of it.
+public struct RingGeometryView: Codable, Hashable, Sendable {
+  /// The outer ring's stroke, in points at the listed sizes.
+  public let outerStroke: Double
+  /// The inner ring's diameter, shown once progress > 0.
+  public let innerRing: Double
+  /// The pie slice's diameter.
+  public let pie: Double
+
+  public init(outerStroke: Double, innerRing: Double, pie: Double) {
+    self.outerStroke = outerStroke
+    self.innerRing = innerRing
+    self.pie = pie
+  }
+
+  /// The geometry the Swift ring draws.
+  public static let current = RingGeometryView(
+    outerStroke: ProjectRing.Geometry.outerStroke, innerRing: ProjectRing.Geometry.innerRing, pie: ProjectRing.Geometry.pie)
 }
 
 /// `GET /api/projects`: the sidebar.

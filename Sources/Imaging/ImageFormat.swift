@@ -18,6 +18,15 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         return nil
     }
 
+    /// The format's name for people: "JPEG", "PNG", "WebP".
+    public var name: String {
+        switch self {
+        case .jpeg: "JPEG"
+        case .png: "PNG"
+        case .webp: "WebP"
+        }
+    }
+
     /// The IANA media type, e.g. `image/jpeg`.
     public var mimeType: String {
         switch self {

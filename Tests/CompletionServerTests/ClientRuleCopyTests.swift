@@ -2,6 +2,7 @@ import CompletionAPI
 import CompletionCore
 import Foundation
 import KidsGame
+import Projects
 import Testing
 
 @testable import CompletionServer
@@ -28,7 +29,12 @@ struct ClientRuleCopyTests {
     return regex.matches(in: text, range: range).compactMap { Range($0.range, in: text).map { String(text[$0]) } }
   }
 
-  @Test("The Projects page takes the ring's motion, percentages and the celebration's hold from the server")
+  /// A page's HTML file in `Public/`.
+  static func html(_ page: String) throws -> String {
+    try String(contentsOf: ServerOptions.defaultPublicDirectory().appendingPathComponent("\(page).html"), encoding: .utf8)
+  }
+
+  @Test("The Projects page takes the ring's motion and geometry, labels, limits, percentages and the celebration's hold from the server")
   func projectScriptsCopyNoRule() async throws {
     let folder = ServerOptions.defaultPublicDirectory().appendingPathComponent("js", isDirectory: true)
     let ring = ("progress-ring.js", try String(contentsOf: folder.appendingPathComponent("progress-ring.js"), encoding: .utf8))
@@ -36,37 +42,57 @@ struct ClientRuleCopyTests {
     let scripts = try Self.scripts(of: "projects") + Self.scripts(of: "projects-lab") + [ring]
     #expect(scripts.count >= 5)
     for (name, text) in scripts {
-      // The ring's 0.4 s and curve, the 100 ms debounce, the hold, the 0.6/0.56 geometry is the page's own
-      // drawing (the seed's picture) — but no timing or percentage rule.
-      for copy in [#"(?<![\d.])0?\.4\b"#, #"\b400\b"#, #"\bcubic-bezier\b"#, #"HOLD"#, #"\*\s*100\)"#, #"Math\.round\([^)]*100"#, #"completed\s*/\s*\w*total"#] {
+      // The ring's 0.4 s and curve and 0.6/0.56 geometry, the 100 ms debounce, the hold, percentages, the
+      // colour and priority names and the field limits are all Swift's.
+      for copy in [
+        #"(?<![\d.])0?\.4\b"#, #"\b400\b"#, #"\bcubic-bezier\b"#, #"HOLD"#, #"\*\s*100\)"#, #"Math\.round\([^)]*100"#,
+        #"completed\s*/\s*\w*total"#, #"(?<![\d.])0?\.(56|6)\b"#, #"INNER_RING|PRIORITIES|COLOR_LABELS"#, #""(Medium|Purple|Orange)""#,
+        #"maxlength:\s*"?\d"#, #"maxLength\s*=\s*"?\d"#, #"toUpperCase\(\)"#,
+      ] {
         #expect(Self.matches(copy, in: text).isEmpty, "\(name) copies a rule: \(copy)")
       }
     }
+    // The fields' lengths are set from the overview's limits once it answers.
+    #expect(Self.matches(#"maxlength="\d+""#, in: try Self.html("projects")).isEmpty, "projects.html copies a limit")
     try await withTestApp { client in
       let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
       #expect(overview.ring.duration == ProgressAnimator.defaultDuration)
       #expect(overview.ring.samples.count > 10 && overview.ring.samples.last == 1)
+      #expect(overview.ring.geometry == RingGeometryView(outerStroke: 1, innerRing: 0.6, pie: 0.56))
+      #expect(overview.ring.geometry?.innerRing == ProjectRing.Geometry.innerRing && overview.ring.geometry?.pie == ProjectRing.Geometry.pie)
+      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000))
+      #expect(overview.priorities?.map(\.label) == ["None", "Low", "Medium", "High"])
+      #expect(overview.priorities?.map(\.value) == TaskPriority.allCases.map(\.rawValue))
+      #expect(overview.colorLabels?.map(\.value) == overview.colors && overview.colorLabels?.first?.label == "Red")
     }
   }
 
-  @Test("The Challenges page takes points, limits, photo size and the celebration's timing from the server")
+  @Test("The Challenges page takes points, types, limits, photo types and size, paging and the celebration's timing from the server")
   func challengeScriptCopiesNoRule() async throws {
     let scripts = try Self.scripts(of: "challenges")
     #expect(scripts.count >= 3)
-    // Points by type, the 3 s dismissal, the 500/300 character limits and the 2048 px photo side are Swift's.
+    // Points by type, the 3 s dismissal, the 500/300 character limits, the 2048 px photo side, the type names,
+    // the photo types and refusals and the feed's page size are Swift's.
     for (name, text) in scripts {
-      for copy in [#"\b750\b"#, #"(?<![*/] )(?<![*/])\b1000\b"#, #"\b3000\b"#, #"\b2048\b"#, #"(?<![\d.])(?<!>= )500\b"#, #"(?<![\d.])300\b"#, #"daily\s*:\s*100"#] {
+      for copy in [
+        #"\b750\b"#, #"(?<![*/] )(?<![*/])\b1000\b"#, #"\b3000\b"#, #"\b2048\b"#, #"(?<![\d.])(?<!>= )500\b"#, #"(?<![\d.])300\b"#,
+        #"daily\s*:\s*100"#, #""(Daily|Weekly|Monthly|Special)""#, #"\bTYPES\b|PHOTO_TYPES|REFUSED_PHOTO|FEED_PAGE_SIZE"#,
+        #"\[\s*"image/(jpeg|png|webp)""#, #"JPEG, PNG|PNG or WebP"#, #""photo_(too_large|unsupported|unreadable|too_many_pixels)""#, #"\blimit:\s*(String\()?\w"#,
+      ] {
         #expect(Self.matches(copy, in: text).isEmpty, "\(name) copies a rule: \(copy)")
       }
     }
+    // The photo pickers take the server's types once the overview answers.
+    #expect(Self.matches(#"accept="image/|PNG or WebP"#, in: try Self.html("challenges")).isEmpty, "challenges.html copies the photo types")
     try await withTestApp { client in
       let overview = try client.decode(ChallengesOverview.self, from: try await client.send(.GET, "/api/challenges"))
       #expect(overview.storyLimit == 500 && overview.commentLimit == 300 && overview.photoMaxSide == 2048)
-      // What the page still copies (TYPES, PHOTO_TYPES, REFUSED_PHOTO) the server sends too, for it to read instead.
+      // What the page reads instead of keeping its own copy.
       #expect(overview.types.map(\.type) == ["daily", "weekly", "monthly", "special"] && overview.types.map(\.label).first == "Daily")
       #expect(overview.types.map(\.points) == [100, 500, 1000, 750])
       #expect(overview.photoTypes == ["image/jpeg", "image/png", "image/webp"])
       #expect(overview.refusedPhotoCodes == ["photo_too_large", "photo_unsupported", "photo_unreadable", "photo_too_many_pixels"])
+      #expect(overview.photoFormats == ["JPEG", "PNG", "WebP"])
     }
   }
 

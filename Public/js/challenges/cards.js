@@ -10,8 +10,6 @@ import { applyLimits } from "./limits.js";
 import { enc, nextId, showPageError, state } from "./state.js";
 import { timeLeft } from "./time.js";
 
-const TYPES = [["daily", "Daily"], ["weekly", "Weekly"], ["monthly", "Monthly"], ["special", "Special"]];
-
 // MARK: Stats
 
 export function renderStats(stats) {
@@ -46,9 +44,10 @@ function renderChallenges() {
   const focusedCard = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-testid=challenge-card]");
   const focus = focusedCard && { id: focusedCard.dataset.id, testid: document.activeElement.dataset.testid };
   container.removeAttribute("aria-busy");
-  const known = TYPES.map(([type]) => type);
+  // The groups in the server's order with its labels; a type it did not list (none today) goes last, by its name.
+  const known = overview.types.map(({ type }) => type);
   const others = [...new Set(overview.challenges.map((c) => c.type).filter((type) => !known.includes(type)))];
-  const groups = [...TYPES, ...others.map((type) => [type, type.charAt(0).toUpperCase() + type.slice(1)])];
+  const groups = [...overview.types.map(({ type, label }) => [type, label]), ...others.map((type) => [type, type])];
   const sections = [];
   for (const [type, label] of groups) {
     const list = overview.challenges.filter((c) => c.type === type);
@@ -67,9 +66,10 @@ function renderChallenges() {
   if (card) ((focus.testid && card.querySelector(`[data-testid="${focus.testid}"]`)) || card).focus({ preventScroll: true });
 }
 
+/** The server's label for a challenge type (overview.types). */
 function typeLabel(type) {
-  const known = TYPES.find(([value]) => value === type);
-  return known ? known[1] : type;
+  const known = state.overview && state.overview.types.find((entry) => entry.type === type);
+  return known ? known.label : type;
 }
 
 function challengeCard(challenge) {

@@ -11,18 +11,44 @@ import { icon, ICONS } from "./icons.js";
 import { overLimit, renderCounter, storyLimit } from "./limits.js";
 import { enc, state } from "./state.js";
 
-const PHOTO_TYPES = ["image/jpeg", "image/png", "image/webp"];
-/** The server's refusals of the picture itself (ChallengesError): sending it again cannot help, another is needed. */
-const REFUSED_PHOTO = ["photo_too_large", "photo_unsupported", "photo_unreadable", "photo_too_many_pixels"];
-/** The photo note as the page first says it (its words live in challenges.html). */
-const PHOTO_NOTE = $("#photo-note").textContent;
+/** The media types the server takes for a photo (overview.photoTypes). */
+function photoTypes() {
+  return (state.overview && state.overview.photoTypes) || [];
+}
+
+/** The server's names of those types as words, joined with commas and "or" (empty before the overview answered). */
+function formatWords() {
+  const names = (state.overview && state.overview.photoFormats) || [];
+  return names.length ? new Intl.ListFormat("en-GB", { type: "disjunction" }).format(names) : "";
+}
+
+/** The photo note before a photo is chosen. */
+function photoNote() {
+  const words = formatWords();
+  return `You need a photo to share your completion${words ? ` (${words})` : ""}.`;
+}
+
+/** The photo pickers offer the server's media types (the file chooser filters by them), and the note names them. */
+export function applyPhotoTypes() {
+  const accept = photoTypes().join(",");
+  for (const input of [$("#photo-camera"), $("#photo-input")]) {
+    if (accept) input.accept = accept;
+    else input.removeAttribute("accept");
+  }
+  if (!state.complete.file) $("#photo-note").textContent = photoNote();
+}
+
+/** Whether the server refused the picture itself (overview.refusedPhotoCodes): sending it again cannot help. */
+function refusesPhoto(code) {
+  return Boolean(state.overview && state.overview.refusedPhotoCodes.includes(code));
+}
 /** Photos are shrunk in the browser to this long side before upload, so a phone's 12 MP shot travels light. */
 const JPEG_QUALITY = 0.85;
 
 /** Words for an error about a photo the server sent without a message. */
 function fallbackMessage(status) {
   if (status === 413) return "That photo is too large. Try a smaller one.";
-  if (status === 415 || status === 422) return "We couldn’t read that photo. Try a JPEG, PNG or WebP picture.";
+  if (status === 415 || status === 422) return `We couldn’t read that photo. Try ${formatWords() ? `a ${formatWords()}` : "another"} picture.`;
   if (status >= 500) return "Something went wrong on our side. Please try again in a moment.";
   return `Something went wrong (${status}).`;
 }
@@ -85,7 +111,7 @@ function setPreview(file) {
     image.hidden = true;
     placeholder.hidden = false;
     $("#photo-box").classList.remove("has-photo");
-    $("#photo-note").textContent = PHOTO_NOTE;
+    $("#photo-note").textContent = photoNote();
     // An input keeps its file: without this, choosing the same picture next time would not fire "change".
     for (const input of [$("#photo-input"), $("#photo-camera")]) input.value = "";
   }
@@ -102,14 +128,14 @@ function onPhotoChosen(event) {
   // A file the browser knows is not a picture at all (a text file, a PDF) is not offered for sending.
   if (file.type && !file.type.startsWith("image/")) {
     setPreview(null);
-    showCompleteError("That file isn’t a picture. Choose a photo — JPEG, PNG or WebP.", { retry: false, kind: "photo" });
+    showCompleteError(`That file isn’t a picture. Choose a photo${formatWords() ? ` — ${formatWords()}` : ""}.`, { retry: false, kind: "photo" });
     return;
   }
   setPreview(file);
   hideCompleteError();
-  $("#photo-note").textContent = PHOTO_TYPES.includes(file.type) || !file.type
+  $("#photo-note").textContent = photoTypes().includes(file.type) || !file.type
     ? "Looking good. You can still change it."
-    : "This kind of picture may not work — JPEG, PNG or WebP are safest.";
+    : `This kind of picture may not work${formatWords() ? ` — ${formatWords()} ${photoTypes().length === 1 ? "is" : "are"} safest` : ""}.`;
 }
 
 export function updateCounter() {
@@ -180,7 +206,7 @@ async function preparePhoto(file, maxBytes) {
   try {
     const longSide = Math.max(bitmap.width, bitmap.height);
     const maxEdge = (state.overview && state.overview.photoMaxSide) || longSide;
-    const fits = longSide <= maxEdge && (!maxBytes || file.size <= maxBytes) && PHOTO_TYPES.includes(file.type);
+    const fits = longSide <= maxEdge && (!maxBytes || file.size <= maxBytes) && photoTypes().includes(file.type);
     if (fits) return file;
     const scale = Math.min(1, maxEdge / longSide);
     const canvas = document.createElement("canvas");
@@ -252,7 +278,7 @@ async function submitCompletion(event) {
     setSubmitState("idle");
     // A photo the server refused cannot be retried as it is: it is taken away and the person picks another.
     // One it lost (photo_not_found) is uploaded again by the next attempt.
-    const refused = REFUSED_PHOTO.includes(error.code);
+    const refused = refusesPhoto(error.code);
     if (refused || error.code === "photo_not_found") c.attempt = null;
     if (refused) setPreview(null);
     showCompleteError(error.message, { retry: !refused });

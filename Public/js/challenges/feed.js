@@ -13,8 +13,6 @@ import { openShare, renderShareLink } from "./share.js";
 import { nextId, state } from "./state.js";
 import { timeElement } from "./time.js";
 
-const FEED_PAGE_SIZE = 20;
-
 // MARK: Feed
 
 function admits(filter, item) {
@@ -40,7 +38,8 @@ export async function loadFeed({ more = false } = {}) {
   list.setAttribute("aria-busy", "true");
   setBusy(button, true);
   $("#feed-error").textContent = "";
-  const query = new URLSearchParams({ filter: feed.filter, limit: String(FEED_PAGE_SIZE) });
+  // The server says how many items a page holds; the page follows its `next` cursor.
+  const query = new URLSearchParams({ filter: feed.filter });
   if (more) query.set("cursor", feed.next);
   try {
     const page = await api(`/api/feed?${query}`);
@@ -149,7 +148,7 @@ export async function catchUpFeed() {
   }
   const token = feed.token;
   try {
-    const page = await api(`/api/feed?${new URLSearchParams({ filter: feed.filter, limit: String(FEED_PAGE_SIZE) })}`);
+    const page = await api(`/api/feed?${new URLSearchParams({ filter: feed.filter })}`);
     if (token !== feed.token) return;
     for (const item of [...page.items].reverse()) receiveItem(item, { live: true });
   } catch {

@@ -1,5 +1,6 @@
-// Challenges: the server's text limits for stories and comments, counted as the server counts, with their counters.
-import { updateCounter } from "./complete.js";
+// Challenges: the server's text limits for stories and comments, counted as the server counts, with their counters,
+// and the photo types it takes.
+import { applyPhotoTypes, updateCounter } from "./complete.js";
 import { updateCommentCounter } from "./posts.js";
 import { state } from "./state.js";
 
@@ -22,6 +23,7 @@ function characterCount(text) {
  * maxlength; the counters say how far over the limit a text is, and it is not sent until it fits.
  */
 export function applyLimits() {
+  applyPhotoTypes();
   updateCounter();
   for (const form of document.querySelectorAll(".ch-comment-form")) updateCommentCounter(form);
 }

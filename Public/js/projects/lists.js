@@ -208,12 +208,27 @@ export async function loadOverview() {
   const overview = await api("/api/projects");
   configureRingMotion(overview.ring);
   state.colors = overview.colors;
+  takeLabelsAndLimits(overview);
   state.revision = overview.revision;
   const ids = new Set(overview.projects.map((project) => project.id));
   for (const project of [...state.projects]) if (!ids.has(project.id)) removeProject(project.id);
   for (const project of overview.projects) upsertProject(project);
   sortProjects();
   updateInbox(overview.inbox);
+}
+
+/**
+ * The server's labels and limits: the colour and priority names the page shows, and the lengths the fields in
+ * projects.html take (the page keeps no copy of either).
+ */
+function takeLabelsAndLimits(overview) {
+  state.colorLabels = new Map((overview.colorLabels || []).map(({ value, label }) => [value, label]));
+  state.priorities = overview.priorities || [];
+  state.limits = overview.limits || null;
+  if (!state.limits) return;
+  $("#project-name").maxLength = state.limits.name;
+  $("#project-notes").maxLength = state.limits.notes;
+  $("#add-task").maxLength = state.limits.title;
 }
 
 // MARK: Choosing a list

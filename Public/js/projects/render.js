@@ -5,9 +5,6 @@ import { ringElement } from "../progress-ring.js";
 import { currentProject, INBOX, isEditingInList, shownCompleted, state, taskById } from "./state.js";
 import { measure, offsetOf, windowFor } from "./window.js";
 
-const PRIORITIES = [["none", "None"], ["low", "Low"], ["medium", "Medium"], ["high", "High"]];
-const COLOR_LABELS = { red: "Red", orange: "Orange", yellow: "Yellow", green: "Green", blue: "Blue", purple: "Purple", pink: "Pink", gray: "Gray" };
-
 /** Parsed icons by markup and size: a row clones one instead of parsing its SVG again (a long list draws many rows). */
 const iconCache = new Map();
 
@@ -117,7 +114,7 @@ function renderSwatches() {
       h("label", { class: "pj-swatch", "data-color": color },
         h("input", { type: "radio", name: "project-color", value: color, "data-testid": `color-${color}` }),
         h("span", { class: "pj-swatch-dot", "aria-hidden": "true" }),
-        h("span", { class: "vh", text: COLOR_LABELS[color] || color }))));
+        h("span", { class: "vh", text: state.colorLabels.get(color) || color }))));
   }
   for (const input of container.querySelectorAll("input")) input.checked = Boolean(project && input.value === project.color);
 }
@@ -167,6 +164,12 @@ export function fitTextarea(textarea) {
 
 // MARK: Task list
 
+/** The server's name for a priority (its value if the server has not named it). */
+function priorityLabel(priority) {
+  const known = state.priorities.find(({ value }) => value === priority);
+  return known ? known.label : priority;
+}
+
 function taskRow(task) {
   const done = shownCompleted(task);
   const expanded = state.expanded.has(task.id);
@@ -181,7 +184,7 @@ function taskRow(task) {
   const title = editing
     ? h("input", {
         class: "pj-title-input", id: titleId, value: task.title, "data-focus": "title-input", "data-testid": "task-title-input",
-        "aria-label": "Task title", maxlength: "500", enterkeyhint: "done",
+        "aria-label": "Task title", maxlength: state.limits && state.limits.title, enterkeyhint: "done",
       })
     : h("button", { class: "pj-title", type: "button", id: titleId, "data-action": "edit", "data-focus": "title", "data-testid": "task-title", title: "Rename" },
         task.title);
@@ -189,7 +192,7 @@ function taskRow(task) {
     task.priority !== "none"
       ? h("span", { class: `pj-priority is-${task.priority}`, "data-testid": "task-priority-marker", "data-priority": task.priority },
           h("span", { class: "pj-priority-bars", "aria-hidden": "true" }),
-          `${task.priority[0].toUpperCase()}${task.priority.slice(1)}`, h("span", { class: "vh", text: " priority" }))
+          priorityLabel(task.priority), h("span", { class: "vh", text: " priority" }))
       : null,
     task.dueDate
       ? h("span", { class: "pj-due", "data-testid": "task-due-date" }, svgIcon(ICONS.calendar, 14),
@@ -226,11 +229,11 @@ export function taskDetails(task, id, expanded) {
   if (!expanded) return h("div", { class: "pj-details", id, hidden: true, "data-testid": "task-details", "data-empty": "true" });
   return h("div", { class: "pj-details", id, hidden: !expanded, "data-testid": "task-details" },
     h("label", { class: "field pj-details-notes" }, "Notes",
-      h("textarea", { class: "pj-textarea", rows: "3", "data-field": "notes", "data-focus": "notes", "data-testid": "task-notes", maxlength: "10000", value: task.notes })),
+      h("textarea", { class: "pj-textarea", rows: "3", "data-field": "notes", "data-focus": "notes", "data-testid": "task-notes", maxlength: state.limits && state.limits.notes, value: task.notes })),
     h("div", { class: "pj-details-row" },
       h("label", { class: "field" }, "Priority",
         h("select", { class: "pj-select", "data-field": "priority", "data-focus": "priority", "data-testid": "task-priority" },
-          PRIORITIES.map(([value, label]) => h("option", { value, selected: value === task.priority ? true : null, text: label })))),
+          state.priorities.map(({ value, label }) => h("option", { value, selected: value === task.priority ? true : null, text: label })))),
       h("div", { class: "field" },
         h("label", { for: dueId, text: "Due date" }),
         h("span", { class: "pj-due-field" },

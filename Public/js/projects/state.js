@@ -15,6 +15,11 @@ export const state = {
   /** ProjectViews sorted by position. */
   projects: [],
   colors: [],
+  /** The server's words for colours (value → label) and its priorities (`[{value, label}]`, lowest first). */
+  colorLabels: new Map(),
+  priorities: [],
+  /** What a name, a title and notes may hold (ProjectLimitsView); null until the overview arrives. */
+  limits: null,
   /** The open list: INBOX or a project id. */
   selected: INBOX,
   /** The open list's tasks and the revision they were loaded at. */

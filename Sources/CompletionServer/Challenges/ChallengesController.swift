@@ -53,7 +53,7 @@ struct ChallengesController: RouteCollection {
         today: today.description, challenges: offered.map { Self.view($0, today: today, zone: zone, participation: nil) }, earlier: [],
         stats: ChallengeStatsView(challengesCompleted: 0, totalPoints: 0, currentStreak: 0, longestStreak: 0), maxPhotoBytes: maxPhoto,
         photoMaxSide: PhotoLimits.maxSide, storyLimit: ChallengeRules.storyLimit, commentLimit: ChallengeRules.commentLimit,
-        photoTypes: PhotoLimits.mediaTypes, refusedPhotoCodes: PhotoLimits.refusalCodes)
+        photoTypes: PhotoLimits.mediaTypes, refusedPhotoCodes: PhotoLimits.refusalCodes, photoFormats: PhotoLimits.formatNames)
     }
     async let mine = store.participations(of: userID, in: offered.map(\.id))
     async let recent = store.recentParticipations(of: userID, limit: Self.earlierLimit + offered.count)
@@ -66,7 +66,8 @@ struct ChallengesController: RouteCollection {
     return ChallengesOverview(
       today: today.description, challenges: offered.map { Self.view($0, today: today, zone: zone, participation: joined[$0.id]) },
       earlier: earlier, stats: try await stats, maxPhotoBytes: maxPhoto, photoMaxSide: PhotoLimits.maxSide, storyLimit: ChallengeRules.storyLimit,
-      commentLimit: ChallengeRules.commentLimit, photoTypes: PhotoLimits.mediaTypes, refusedPhotoCodes: PhotoLimits.refusalCodes)
+      commentLimit: ChallengeRules.commentLimit, photoTypes: PhotoLimits.mediaTypes, refusedPhotoCodes: PhotoLimits.refusalCodes,
+      photoFormats: PhotoLimits.formatNames)
   }
 
   /// `GET /api/challenges/{id}?tz=`.
@@ -324,6 +325,11 @@ enum PhotoLimits {
   static let thumbnailSide = 640
   /// The media types the photo check decodes.
   static let mediaTypes = ImageFormat.allCases.map(\.mimeType)
+  /// Their names for people, in the same order.
+  static let formatNames = ImageFormat.allCases.map(\.name)
+  /// The names as words: "JPEG, PNG or WebP".
+  static let formatWords = formatNames.count > 1
+    ? formatNames.dropLast().joined(separator: ", ") + " or " + formatNames[formatNames.count - 1] : formatNames.joined()
   /// The refusals of a photo itself (too large, not an image we decode, damaged, too many pixels).
   static let refusalCodes = [
     ChallengesError.photoTooLarge(limit: 0), .photoUnsupported, .photoUnreadable, .photoTooManyPixels,

@@ -81,7 +81,7 @@ enum ChallengesError: APIErrorConvertible, Equatable {
     case .photoRequired: "A completion needs a photo: it is what your followers see."
     case .photoNotFound: "That photo was not found. Please choose it again."
     case .photoTooLarge(let limit): "That photo is too large. Photos may be up to \(limit >> 20) MB."
-    case .photoUnsupported: "That file is not a photo we can use. Choose a JPEG, PNG or WebP image."
+    case .photoUnsupported: "That file is not a photo we can use. Choose a \(PhotoLimits.formatWords) image."
     case .photoUnreadable: "That photo could not be read; the file may be damaged. Please choose another."
     case .photoTooManyPixels: "That photo has too many pixels for us to handle. Please choose a smaller one."
     case .tooLong(let field, let limit): "The \(field) may have at most \(limit) characters."

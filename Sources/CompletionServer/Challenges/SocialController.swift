@@ -36,6 +36,8 @@ struct SocialController: RouteCollection {
   }
 
   static let pageLimit = 50
+  /// A feed page's items when the client names no `limit`: pages ask without one and follow `next`.
+  static let feedPageSize = 20
 
   // MARK: People
 
@@ -145,7 +147,7 @@ struct SocialController: RouteCollection {
   @Sendable func feed(req: Request) async throws -> FeedPage {
     // The parameters are checked for everyone, a visitor without an account too.
     let filter = try PostFilter(parsing: req.query[String.self, at: "filter"] ?? "all")
-    let limit = try MotionController.integer(req, "limit", default: 20, in: 1...Self.pageLimit)
+    let limit = try MotionController.integer(req, "limit", default: Self.feedPageSize, in: 1...Self.pageLimit)
     let cursor = try Self.cursor(req)
     guard let me = req.currentSession?.userID else { return FeedPage(items: [], next: nil) }
     let store = SQLChallengesStore(req.db)
