@@ -275,6 +275,17 @@ def test_the_whole_maze_fits_without_scrolling(browser, server, viewport):
         assert start_px >= 96, start_px
         scale = start_px / (2 * maze_of(page, server)["startRadius"])
         assert 2 * 0.6 * min(800 / 5, 560 / 4) * scale >= 96, scale
+        # START, a stone a little wider than its cell, lies inside the wooden frame (it once hung over it), and
+        # the frame itself fits the screen.
+        inside = page.evaluate("""() => {
+          const stone = document.querySelector('.labyrinth-start').getBoundingClientRect();
+          const frame = document.querySelector('[data-testid=labyrinth-frame]').getBoundingClientRect();
+          return { stone: [stone.left, stone.top, stone.right, stone.bottom], frame: [frame.left, frame.top, frame.right, frame.bottom] };
+        }""")
+        stone, frame = inside["stone"], inside["frame"]
+        assert stone[0] >= frame[0] - 0.5 and stone[1] >= frame[1] - 0.5, inside
+        assert stone[2] <= frame[2] + 0.5 and stone[3] <= frame[3] + 0.5, inside
+        assert frame[0] >= 0 and frame[1] >= 0 and frame[2] <= viewport["width"] and frame[3] <= viewport["height"], inside
         # The buttons of the top bar stay where they were, above the maze.
         home = page.locator(".screen-activity [data-testid=home-button]").bounding_box()
         assert home["y"] + home["height"] <= fits["top"] + 1, (home, fits)
