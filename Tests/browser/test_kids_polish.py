@@ -445,7 +445,15 @@ def test_the_loading_and_player_screens_fit_a_phone_without_scrolling_and_pass_a
             # Judged once the screen has faded in: mid cross-fade, text over a half-faded screen fails contrast.
             settled(page)
             assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), screen
+            if screen == "playerSelection":
+                # Every child's name lies inside its card ("Alexander" once ran over both edges).
+                outside = page.evaluate("""() => [...document.querySelectorAll('.player-card')].filter((card) => {
+                  const c = card.getBoundingClientRect(), n = card.querySelector('.player-name').getBoundingClientRect();
+                  return n.left < c.left + 5 || n.right > c.right - 5;
+                }).map((card) => card.dataset.player)""")
+                assert outside == [], outside
             serious = [v["id"] for v in axe_module.Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
             assert serious == [], (screen, serious)
     finally:
         context.close()
+
