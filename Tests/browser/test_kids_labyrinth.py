@@ -8,6 +8,7 @@ every wait is on the page's state.
 """
 import math
 import pathlib
+import re
 from collections import deque
 
 import pytest
@@ -175,6 +176,25 @@ def test_leaving_the_path_clears_the_line_and_bennie_says_so_then_the_child_trie
 
     solve(page, server, 1)
     wait_for_next_level(page, 2)
+
+
+def test_a_short_stroke_on_the_path_gets_a_kind_word_instead_of_silence(page, server):
+    """Lifting the finger on the path before ZIEL costs nothing; the line goes, and Bennie encourages the child
+    to go on from START (it once went without a word or a sign)."""
+    choose_player(page, server)
+    open_labyrinth(page)
+    maze = maze_of(page, server)
+    way = way_through(maze)
+    drag(page, maze, way[:2])
+    speech = page.locator("[data-testid=speech]")
+    expect(speech).to_have_attribute("data-line", "Weiter so! Vom Start bis zum Ziel.")
+    expect(speech).to_be_visible()
+    expect(board(page)).to_have_attribute("data-state", "cleared")
+    expect(main(page)).to_have_attribute("data-coins", "0")
+    line = speech.get_attribute("data-line")
+    assert not re.search(r"falsch|fehler", line, re.IGNORECASE), line
+    assert all(len(sentence.split()) <= 7 for sentence in re.split(r"[.!?]", line) if sentence.strip()), line
+    solve(page, server, 1)
 
 
 def test_the_third_miss_shows_the_way_for_a_moment(page, server):
