@@ -158,6 +158,16 @@ public enum NarrationTrigger: String, CaseIterable, Hashable, Sendable, Codable 
   case suggestLabyrinth
   /// Rätsel, every third level of the labyrinth: the other game is suggested.
   case suggestPuzzle
+
+  /// Whether a line of this trigger is heard in full: the gentle-exit lines of the daily limit (80 %, 95 %,
+  /// 100 %, and the limit reached during a film) come once a day with the play-time report, often while the
+  /// child is tapping, and a tap's own line waits for them instead of cutting them off.
+  public var isHeardInFull: Bool {
+    switch self {
+    case .playTimeBreakSoon, .playTimeLastActivity, .playTimeGoodbye, .playTimeUpInFilm: true
+    default: false
+    }
+  }
 }
 
 /// Every spoken line of the game, by trigger, as data.
