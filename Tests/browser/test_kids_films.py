@@ -239,6 +239,8 @@ def test_every_child_screen_fits_a_phone_without_scrolling(browser, server):
         fits_the_phone(page, "parentGate")
         page.click("[data-testid=gate-cancel]")
         expect(main(page)).to_have_attribute("data-screen", "home")
+        # The gate has faded out before it is opened again (one gate question on the page).
+        fits_the_phone(page, "home again")
         open_dashboard(page)
         page.fill("[data-testid=video-link]", "https://youtu.be/AAAAAAAAAAA")
         page.fill("[data-testid=video-title]", "Bären")
