@@ -4,7 +4,6 @@ import { boot, timeZone } from "./app.js";
 import { api } from "./lib/api.js";
 import { $ } from "./lib/dom.js";
 import { formatClock, parseDay } from "./lib/format.js";
-import { reflectSystemMotion } from "./cryptogram/calm.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -231,5 +230,4 @@ async function load() {
 }
 
 boot();
-reflectSystemMotion();
 load();

@@ -3,11 +3,10 @@
 // the choreography each move returns. This file wires the page (keys, buttons, the first load); the parts live
 // in js/cryptogram/: state (the move queue and small shared functions), board, clock (and pausing when the
 // player leaves), game (showing a game, moves and their effects), finish (the completion view and sharing),
-// dailies (today and the archive) and calm.
+// dailies (today and the archive). The Calm switch is the shell's (motion.js).
 import { api, boot } from "./app.js";
 import { preference } from "./motion.js";
 import { emptyFrom, fitBoard, moveSelection, select } from "./cryptogram/board.js";
-import { reflectSystemMotion } from "./cryptogram/calm.js";
 import { wireAway } from "./cryptogram/clock.js";
 import { wireDailies } from "./cryptogram/dailies.js";
 import { copyShare, openShare, shareNatively } from "./cryptogram/finish.js";
@@ -170,7 +169,6 @@ async function load() {
 }
 
 boot();
-reflectSystemMotion();
 wire();
 load()
   .catch((error) => {

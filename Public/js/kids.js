@@ -188,6 +188,8 @@ async function deliver(path, payload, { background = false } = {}) {
       if (!background) hideNotice();
       if (body && body.view) {
         await apply(body, { refusedCode: response.ok ? null : body.code, background });
+        // The other tabs showing the game follow at once: a tap, or a change of screen (time up, loading done).
+        if (response.ok && (!background || (body.effects || []).some((e) => e.type === "transition"))) otherTabs.changed();
         return body;
       }
       problem(body && body.code);
@@ -247,6 +249,31 @@ async function getJSON(path) {
     }
   }
 }
+
+// MARK: Other tabs
+
+/**
+ * Other tabs of this browser showing the game (a parent's second window, a tab opened again): a tab that
+ * changed the game tells the others, and each visible one asks the server for the screen as it now is
+ * (hidden tabs catch up when they come back into view, with `appForegrounded`). Without BroadcastChannel
+ * a tab still follows with its heartbeat.
+ */
+const otherTabs = (() => {
+  const channel = "BroadcastChannel" in window ? new BroadcastChannel("completionkit-waldabenteuer") : null;
+  let asked = false;
+  const follow = () => {
+    if (asked || !state.view || document.visibilityState !== "visible") return;
+    asked = true;
+    enqueue(async () => {
+      asked = false;
+      const response = await fetch("/api/kids/state", { credentials: "same-origin", headers: { Accept: "application/json" } }).catch(() => null);
+      const body = response && response.ok ? await response.json().catch(() => null) : null;
+      if (body && body.view) await apply({ view: body.view, effects: [] }, { background: true });
+    });
+  };
+  if (channel) channel.addEventListener("message", follow);
+  return { changed: () => channel && channel.postMessage({ tab }) };
+})();
 
 // MARK: Applying an answer
 

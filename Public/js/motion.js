@@ -27,11 +27,25 @@ if (reducedQuery && reducedQuery.addEventListener) {
     window.dispatchEvent(new CustomEvent("motionpreferencechange", { detail: preference() })));
 }
 
-/** Wires a checkbox to calm mode. */
+/**
+ * Wires a checkbox to calm mode. The switch says what the page does: when the system asks for reduced motion
+ * the page is already calm, so the switch reads "on" and cannot be turned off here (the system's setting wins);
+ * its help text (aria-describedby) says why.
+ */
 export function bindCalmSwitch(input) {
   if (!input) return;
-  input.checked = calmMode();
+  const help = document.getElementById(input.getAttribute("aria-describedby") || "");
+  const ownHelp = help ? help.textContent : "";
+  const show = () => {
+    const system = Boolean(reducedQuery && reducedQuery.matches);
+    input.checked = system || calmMode();
+    input.disabled = system;
+    input.closest("label")?.classList.toggle("is-system", system);
+    if (help) help.textContent = system ? "On because your device asks for reduced motion." : ownHelp;
+  };
+  show();
   input.addEventListener("change", () => setCalmMode(input.checked));
+  reducedQuery?.addEventListener?.("change", show);
 }
 
 function getJSON(path) {

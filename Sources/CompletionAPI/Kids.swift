@@ -516,7 +516,7 @@ public struct KidsDashboardView: Codable, Hashable, Sendable {
 
 /// One effect for the client. `type` names it; only the fields it uses are set.
 ///
-/// transition {from, to} · save · speak {speaker "N"|"B"|"N+B", text, delay, trigger} · sound {name, seconds} ·
+/// transition {from, to} · save · speak {speaker "N"|"B"|"N+B", text, delay, trigger, inFull} · sound {name, seconds} ·
 /// loadingProgress {value} · coinsChanged {player, amount, balance, reason} · confetti ·
 /// showCelebration {coins} · hideCelebration · levelStarted {game, level} · dieRolled {value} ·
 /// highlightNumber {value} · showAnswer {value, seconds} · clearTrace · traceProgress {coverage} ·
@@ -532,6 +532,9 @@ public struct KidsEffectView: Codable, Hashable, Sendable {
   public var text: String?
   public var trigger: String?
   public var delay: Double?
+  /// speak: true for a line that is heard in full (the daily limit's gentle-exit lines): a later line waits
+  /// for it instead of cutting it off. Absent otherwise.
+  public var inFull: Bool?
   public var name: String?
   public var seconds: Double?
   public var value: Int?

@@ -261,6 +261,61 @@ struct ClientModelTests {
       _ = app
   }
 
+  @Test("Waldabenteuer: the daily limit's 95 % line is heard in full; the level won right after it does not stop the voice")
+  func waldabenteuerGentleExitHeardInFull() async throws {
+    try await withTestApp(options: KidsAPITests.options) { test in try await Self.waldabenteuerGentleExitHeardInFull(test) }
+  }
+
+  /// A voice that says nothing: it starts each line at once and counts how often it was stopped.
+  @MainActor final class CountingVoice: KidsSpeaking {
+    var stops = 0
+    func speak(_ line: KidsLine, started: @escaping @MainActor () -> Void) { started() }
+    func stop() { stops += 1 }
+  }
+
+  @MainActor static func waldabenteuerGentleExitHeardInFull(_ test: TestClient) async throws {
+      let server = KidsAPITests.Family(client: test)
+      try await server.freezeClock()
+      let clock = ManualModelClock()
+      let voice = CountingVoice()
+      let api = CompletionClient(server: test.base)
+      let model = WaldabenteuerModel(client: api, clock: clock, timeZone: TimeZone(identifier: KidsAPITests.quietZone)!, voice: voice)
+      await model.start().value
+      let timing = try #require(model.catalog).timing
+      while model.screen == "loading" {
+        clock.advance(by: timing.loadingTickSeconds)
+        await model.settled()
+      }
+      await model.selectPlayer("alexander").value
+      await model.tapActivity("zahlen").value
+      await model.tapGame("wuerfel").value
+      // 56 min 50 s of today's 60 reported on the family's account (at most 20 s a report), not to the model.
+      for seconds in Array(repeating: 20.0, count: 170) + [10] {
+        try await server.wait(seconds)
+        var beat = KidsEventRequest(type: "heartbeat")
+        beat.timeZone = KidsAPITests.quietZone
+        _ = try await api.kidsEvent(beat)
+      }
+      await model.rollDie().value
+      clock.advance(by: try #require(model.motion("kidsDieTumble", step: "die")).duration)
+      await model.settled()
+      // The model's own report crosses 95 %.
+      try await server.wait(20)
+      clock.advance(by: timing.heartbeatSeconds)
+      await model.settled()
+      #expect(model.spokenLine?.text == "Noch ein Spiel. Dann machen wir Pause.")
+      #expect(model.spokenLine?.inFull == true)
+      let stops = voice.stops
+      // The level is won at once: a new screen, but the voice finishes the 95 % line.
+      await model.tapNumber(try #require(model.view?.level?.askedNumber)).value
+      #expect(model.screen == "levelComplete")
+      #expect(voice.stops == stops, "the 95 % line was cut off")
+      #expect(model.spokenLine?.inFull == false)
+      // The next screen change stops the voice as before.
+      await model.home().value
+      #expect(voice.stops > stops)
+  }
+
   @Test("Waldabenteuer: a refused tap leaves the screen as it was and says why; the idle prompts come at the level's marks")
   func waldabenteuerRefusalAndIdle() async throws {
     try await withTestApp(options: KidsAPITests.options) { test in try await Self.waldabenteuerRefusalAndIdle(test) }

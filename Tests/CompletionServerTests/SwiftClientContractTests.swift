@@ -123,6 +123,7 @@ struct SwiftClientContractTests {
     (#"\bSeededRandom\b"#, "the wiggle's cells come from the server"),
     (#"CompletionCelebration\."#, "the celebration's timings come with the solving move"),
     (#"\bDiceRound\b|\bLoadingScreen\b|\bKidsClientTiming\b|\bKidsChoreography\b"#, "timings come from /api/kids/text"),
+    (#"secondsPerCharacter\s*=\s*[0-9.]"#, "the typewriter's pace comes from /api/kids/text (timing.typewriterSecondsPerCharacter)"),
     (#"\bCoinRules\b|\bCoinProgress\b|\bChestDisplay\b|\bVideoTier\b"#, "coins, chests and tiers are computed by the server"),
     (#"%\s*(5|10)\b"#, "milestones and chests are the server's"),
     (#"playTimeReportSeconds|milestoneStep\s*[*%/]"#, "report intervals and milestones are the server's"),

@@ -69,6 +69,12 @@ struct LabyrinthTests {
     #expect(off.contains(.clearTrace))
     #expect(game.coins == 0)
     #expect(game.send(.traceLabyrinth([], at: game.later())).refusals == [.emptyTrace])
+    // A short stroke lifted on the path: the line goes, and Bennie encourages (never silence, never a miss).
+    let short = game.send(.traceLabyrinth([startPoint], at: game.later()))
+    #expect(short.contains(.clearTrace))
+    #expect(short.spoken == ["Weiter so! Vom Start bis zum Ziel."])
+    #expect(short.refusals.isEmpty)
+    if case .labyrinth(let after)? = game.machine.activity?.round { #expect(after.misses == 1) }
     let effects = game.solveLevel()
     #expect(effects.coinChanges.map(\.amount) == [1])
     #expect(game.state == .levelComplete)

@@ -123,6 +123,13 @@ struct ParentTests {
     #expect(game.state == .activitySelection(.zahlen))
   }
 
+  @Test("The daily limit's lines are heard in full (a tap's line waits for them); no other line is")
+  func heardInFull() {
+    let full = Set(NarrationTrigger.allCases.filter(\.isHeardInFull))
+    #expect(full == [.playTimeBreakSoon, .playTimeLastActivity, .playTimeGoodbye, .playTimeUpInFilm])
+    for stage in PlayTimeStage.allCases { #expect(stage.trigger.map(\.isHeardInFull) ?? true) }
+  }
+
   @Test("A paid video plays to its end past the limit; the goodbye comes after it")
   func limitDuringVideo() {
     var game = Game(coins: 10)

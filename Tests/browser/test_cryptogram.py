@@ -995,7 +995,13 @@ def test_a_solve_after_continue_is_finished_not_a_win(page, server):
 def test_start_screen_says_todays_daily_is_solved_and_opens_past_dailies(page, server):
     open_cryptogram(page, server)
     expect(page.locator("#daily-next")).to_contain_text("Next daily in")
-    expect(page.locator("#daily-status")).to_be_hidden()
+    # Unplayed: a play prompt and a play sign on the calendar, never a tick.
+    expect(page.locator("#daily-status")).to_be_visible()
+    expect(page.locator("#daily-status")).to_have_attribute("data-status", "unplayed")
+    expect(page.locator("#daily-status")).to_contain_text("Not played yet")
+    expect(page.locator("#daily-status .cg-tick")).to_have_count(0)
+    expect(page.locator("#daily-icon .cg-icon-tick")).to_be_hidden()
+    expect(page.locator("#daily-icon .cg-icon-play")).to_be_visible()
     expect(page.locator("#archive")).to_be_visible()
     today = page.locator("#archive-days a.is-today")
     expect(today).to_have_count(1)
@@ -1012,6 +1018,8 @@ def test_start_screen_says_todays_daily_is_solved_and_opens_past_dailies(page, s
     expect(status).to_be_visible()
     expect(status).to_contain_text("Solved today")
     expect(status.locator(".cg-tick")).to_be_visible()
+    expect(page.locator("#daily-icon .cg-icon-tick")).to_be_visible()
+    expect(page.locator("#daily-icon .cg-icon-play")).to_be_hidden()
     expect(status.locator(".cg-streak")).to_have_attribute("data-streak", "1")
     expect(status).to_contain_text("1-day streak")
     expect(page.locator("#daily-next")).to_contain_text(re.compile(r"Next daily in (\d+ h|\d+ min|under a minute)"))

@@ -460,6 +460,30 @@ def test_opening_the_app_again_seconds_later_shows_loading_and_who_plays(page, s
     assert [entry["screen"] for entry in screens_seen(again)][0] == "loading"
 
 
+def test_a_second_tab_follows_the_first_at_once(page, server):
+    """A second tab of the same family (a parent's window beside the child's) shows every change the first tab
+    makes as it happens, not with its next heartbeat (up to 15 s later). The second tab's own heartbeats are
+    refused here, so only the tabs telling each other can move it; and it works both ways."""
+    choose_player(page, server)
+    second = page.context.new_page()
+    second.route("**/api/kids/events", lambda route: route.abort() if '"heartbeat"' in (route.request.post_data or "") else route.continue_())
+    second.goto(server + "/kids")
+    expect(main(second)).to_have_attribute("data-ready", "true", timeout=15000)
+    expect(main(second)).to_have_attribute("data-screen", "home")
+
+    page.click("[data-testid=sign][data-activity=zahlen]")
+    expect(main(page)).to_have_attribute("data-screen", "activitySelection")
+    expect(main(second)).to_have_attribute("data-screen", "activitySelection")
+    page.click("[data-testid=game-card][data-game=wuerfel]")
+    expect(main(second)).to_have_attribute("data-screen", "playing")
+    expect(second.locator(".screen-activity")).to_have_attribute("data-game", "wuerfel")
+    # The other way: the second tab goes home, the first follows.
+    second.click("[data-testid=home-button]")
+    expect(main(second)).to_have_attribute("data-screen", "home")
+    expect(main(page)).to_have_attribute("data-screen", "home")
+    second.close()
+
+
 def kids_state(page, server):
     answer = page.request.get(server + "/api/kids/state")
     assert answer.ok, answer.text()

@@ -186,3 +186,99 @@ def test_on_a_phone_bennie_never_covers_the_treasure_buttons(browser, server):
             assert not overlaps, (tier, box, bennie)
     finally:
         context.close()
+
+
+# What of the screen Bennie (the figure, and his bubble when it shows) lies over: buttons, the coin count, the
+# waiting film. Bennie lets taps through, so only the picture can show it.
+UNDER_BENNIE = """() => {
+  const boxes = [document.querySelector('.guide-bennie')];
+  const bubble = document.querySelector('#bubble');
+  if (!bubble.hidden) boxes.push(bubble);
+  const screen = document.querySelector('#stage > .screen:not(.is-leaving)');
+  const covered = [];
+  for (const element of screen.querySelectorAll('button, .chest-coins, .plaque')) {
+    const r = element.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    for (const box of boxes) {
+      const b = box.getBoundingClientRect();
+      if (r.left < b.right - 1 && b.left < r.right - 1 && r.top < b.bottom - 1 && b.top < r.bottom - 1) {
+        covered.push([element.dataset.testid || element.className, box.id || box.className]);
+      }
+    }
+  }
+  return covered;
+}"""
+
+
+def fits_the_phone(page, name):
+    """The screen has faded in; the document does not scroll, and Bennie covers nothing the child needs."""
+    page.wait_for_function("() => document.querySelectorAll('#stage > .screen').length === 1")
+    size = page.evaluate("() => [document.scrollingElement.scrollHeight, innerHeight, document.scrollingElement.scrollWidth, innerWidth]")
+    assert size[0] <= size[1] and size[2] <= size[3], (name, size)
+    assert page.evaluate(UNDER_BENNIE) == [], name
+
+
+def test_every_child_screen_fits_a_phone_without_scrolling(browser, server):
+    """At 390×844 home (with and without a waiting film), both signs' game choices, the treasure and the parent
+    gate fit the window: on home with a film waiting, and on the game choices, the page once scrolled and
+    Bennie stood over a game card."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        requested = offline_youtube(page)
+        choose_player(page, server)
+        fits_the_phone(page, "home")
+        for sign in ["zahlen", "raetsel"]:
+            page.click(f"[data-testid=sign][data-activity={sign}]")
+            expect(main(page)).to_have_attribute("data-screen", "activitySelection")
+            fits_the_phone(page, f"activitySelection {sign}")
+            page.click("[data-testid=back-button]")
+            expect(main(page)).to_have_attribute("data-screen", "home")
+        page.click("[data-testid=settings]")
+        expect(main(page)).to_have_attribute("data-screen", "parentGate")
+        fits_the_phone(page, "parentGate")
+        page.click("[data-testid=gate-cancel]")
+        expect(main(page)).to_have_attribute("data-screen", "home")
+        # The gate has faded out before it is opened again (one gate question on the page).
+        fits_the_phone(page, "home again")
+        open_dashboard(page)
+        page.fill("[data-testid=video-link]", "https://youtu.be/AAAAAAAAAAA")
+        page.fill("[data-testid=video-title]", "Bären")
+        page.click("[data-testid=add-video]")
+        expect(page.locator("[data-testid=parent-video]")).to_contain_text("Bären")
+        page.click("[data-testid=parent-back]")
+        expect(main(page)).to_have_attribute("data-screen", "home")
+
+        # Ten coins, then the treasure; five minutes paid, a film chosen, and the app opened again after 30 s.
+        send_event(page, server, "tapActivity", activity="zahlen")
+        send_event(page, server, "tapSubActivity", game="wuerfel")
+        coins = 0
+        while coins < 10:
+            advance(page, server, 1)
+            rolled = send_event(page, server, "rollDie")
+            advance(page, server, 2)
+            solved = send_event(page, server, "tapNumber", number=rolled["view"]["level"]["askedNumber"])
+            coins = solved["view"]["activePlayer"]["coins"]
+            advance(page, server, 3)
+            after = send_event(page, server, "levelCompleteFinished")
+            if after["view"]["screen"] == "celebrationOverlay":
+                send_event(page, server, "tapWeiter")
+        page.reload()
+        expect(main(page)).to_have_attribute("data-screen", "playerSelection", timeout=20000)
+        page.click("[data-testid=player-card][data-player=alexander]")
+        expect(main(page)).to_have_attribute("data-screen", "treasureScreen")
+        fits_the_phone(page, "treasureScreen")
+        page.click("[data-testid=tier-fiveMinutes]")
+        expect(main(page)).to_have_attribute("data-screen", "videoSelection")
+        page.click("[data-testid=video-card]")
+        expect(main(page)).to_have_attribute("data-screen", "videoPlaying")
+        advance(page, server, 30)
+        page.reload()
+        expect(main(page)).to_have_attribute("data-screen", "playerSelection", timeout=20000)
+        page.click("[data-testid=player-card][data-player=alexander]")
+        expect(main(page)).to_have_attribute("data-screen", "home")
+        expect(page.locator(".screen:not(.is-leaving) [data-testid=resume-film]")).to_be_visible()
+        fits_the_phone(page, "home with a film waiting")
+        assert requested, "the waiting film shows its picture"
+    finally:
+        context.close()

@@ -8,6 +8,7 @@ every wait is on the page's state.
 """
 import math
 import pathlib
+import re
 from collections import deque
 
 import pytest
@@ -177,6 +178,25 @@ def test_leaving_the_path_clears_the_line_and_bennie_says_so_then_the_child_trie
     wait_for_next_level(page, 2)
 
 
+def test_a_short_stroke_on_the_path_gets_a_kind_word_instead_of_silence(page, server):
+    """Lifting the finger on the path before ZIEL costs nothing; the line goes, and Bennie encourages the child
+    to go on from START (it once went without a word or a sign)."""
+    choose_player(page, server)
+    open_labyrinth(page)
+    maze = maze_of(page, server)
+    way = way_through(maze)
+    drag(page, maze, way[:2])
+    speech = page.locator("[data-testid=speech]")
+    expect(speech).to_have_attribute("data-line", "Weiter so! Vom Start bis zum Ziel.")
+    expect(speech).to_be_visible()
+    expect(board(page)).to_have_attribute("data-state", "cleared")
+    expect(main(page)).to_have_attribute("data-coins", "0")
+    line = speech.get_attribute("data-line")
+    assert not re.search(r"falsch|fehler", line, re.IGNORECASE), line
+    assert all(len(sentence.split()) <= 7 for sentence in re.split(r"[.!?]", line) if sentence.strip()), line
+    solve(page, server, 1)
+
+
 def test_the_third_miss_shows_the_way_for_a_moment(page, server):
     """Phase 12's hint: after the third miss in a level Bennie shows the way through as golden footsteps,
     START to ZIEL, and they go again after the server's few seconds."""
@@ -275,6 +295,17 @@ def test_the_whole_maze_fits_without_scrolling(browser, server, viewport):
         assert start_px >= 96, start_px
         scale = start_px / (2 * maze_of(page, server)["startRadius"])
         assert 2 * 0.6 * min(800 / 5, 560 / 4) * scale >= 96, scale
+        # START, a stone a little wider than its cell, lies inside the wooden frame (it once hung over it), and
+        # the frame itself fits the screen.
+        inside = page.evaluate("""() => {
+          const stone = document.querySelector('.labyrinth-start').getBoundingClientRect();
+          const frame = document.querySelector('[data-testid=labyrinth-frame]').getBoundingClientRect();
+          return { stone: [stone.left, stone.top, stone.right, stone.bottom], frame: [frame.left, frame.top, frame.right, frame.bottom] };
+        }""")
+        stone, frame = inside["stone"], inside["frame"]
+        assert stone[0] >= frame[0] - 0.5 and stone[1] >= frame[1] - 0.5, inside
+        assert stone[2] <= frame[2] + 0.5 and stone[3] <= frame[3] + 0.5, inside
+        assert frame[0] >= 0 and frame[1] >= 0 and frame[2] <= viewport["width"] and frame[3] <= viewport["height"], inside
         # The buttons of the top bar stay where they were, above the maze.
         home = page.locator(".screen-activity [data-testid=home-button]").bounding_box()
         assert home["y"] + home["height"] <= fits["top"] + 1, (home, fits)

@@ -88,3 +88,26 @@ def test_system_reduced_motion_is_honoured(reduced_page, server):
     open_motion(reduced_page, server)
     expect(reduced_page.locator("#preference-label")).to_have_text("Calm: fades only")
     assert reduced_page.evaluate(TIMINGS) == [0] * 6
+
+
+def test_every_pages_calm_switch_shows_the_systems_reduced_motion(reduced_page, server):
+    """The shell's Calm switch (motion.js) reads "on" when the system asks for reduced motion: the page is calm
+    already, and the switch cannot be turned off against the system. (It read "off" outside the cryptogram.)"""
+    for path in ["/", "/motion", "/projects", "/challenges", "/cryptogram"]:
+        reduced_page.goto(server + path)
+        calm = reduced_page.locator("#calm")
+        expect(calm).to_be_checked()
+        expect(calm).to_be_disabled()
+        expect(reduced_page.locator("#calm-help")).to_contain_text("reduced motion")
+
+
+def test_the_calm_switch_is_free_without_reduced_motion_and_remembers_the_choice(page, server):
+    open_motion(page, server)
+    calm = page.locator("#calm")
+    expect(calm).to_be_enabled()
+    expect(calm).not_to_be_checked()
+    page.click("label.switch")
+    expect(calm).to_be_checked()
+    page.goto(server + "/projects")
+    expect(page.locator("#calm")).to_be_checked()
+    expect(page.locator("#calm")).to_be_enabled()

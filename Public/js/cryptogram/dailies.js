@@ -59,12 +59,15 @@ function renderToday(view) {
   } else {
     const words = document.createElement("span");
     words.textContent = today.status === "playing" ? "Started — pick up where you left off." : today.status === "failed"
-      ? "Out of mistakes — Continue, Try again or a new puzzle." : "";
+      ? "Out of mistakes — Continue, Try again or a new puzzle." : "Not played yet — today's quote is waiting for you.";
     if (view.currentStreak > 0) words.textContent += `${words.textContent ? " " : ""}Streak: ${view.currentStreak} ${view.currentStreak === 1 ? "day" : "days"}.`;
     status.append(words);
     button.textContent = today.status === "playing" || today.status === "failed" ? "Continue today's puzzle" : "Daily puzzle";
   }
   status.dataset.status = today.status;
+  const done = today.status === "solved" || today.status === "finished";
+  $("#daily-icon").dataset.icon = done ? "done" : "play";
+  $("#daily-card").dataset.status = today.status;
   status.hidden = !status.textContent.trim();
   tickCountdown();
 }

@@ -82,6 +82,8 @@ export class Narrator {
     this.running = false;
     this.generation = 0;
     this.hideTimer = null;
+    /** The line being said (null between lines). */
+    this.current = null;
   }
 
   /** Adds a `speak` effect {speaker, text, delay, trigger}. */
@@ -91,19 +93,26 @@ export class Narrator {
     if (!this.running) this.run();
   }
 
-  /** Drops the lines not yet spoken and ends the current one: something new happened on screen. */
+  /**
+   * Drops the lines not yet spoken and ends the current one: something new happened on screen. Lines the
+   * server marks `inFull` (the daily limit's gentle exit) are kept: one being said finishes, the new lines
+   * follow it.
+   */
   clear() {
-    this.queue = [];
+    this.queue = this.queue.filter((line) => line.inFull);
+    if (this.current && this.current.inFull) return;
     this.generation += 1;
     if (window.speechSynthesis) window.speechSynthesis.cancel();
     if (this.stopCurrent) this.stopCurrent();
   }
 
-  /** Like `clear()`, and the bubble goes at once: a new screen does not keep the old screen's words. */
+  /** Like `clear()`, and the bubble goes at once: a new screen does not keep the old screen's words (a line
+   *  heard in full stays on it). */
   reset() {
     this.clear();
     clearTimeout(this.hideTimer);
-    this.hide();
+    if (this.current && this.current.inFull) this.show(this.current);
+    else this.hide();
   }
 
   async run() {
@@ -122,12 +131,15 @@ export class Narrator {
         });
       }
       if (generation !== this.generation) break;
+      this.current = line;
       this.show(line);
       await sayAloud(line.text, (stop) => {
         this.stopCurrent = stop;
       });
+      this.current = null;
       this.stopCurrent = null;
     }
+    this.current = null;
     this.stopCurrent = null;
     this.running = false;
     if (this.queue.length) return this.run();

@@ -9,9 +9,10 @@
 // gets maze points. The words (START, ZIEL) are never turned.
 
 const SVG = "http://www.w3.org/2000/svg";
-/** The server's limit for one trace. */
 /** Points closer than this (maze points) to the last one add nothing to a trace. */
 const MIN_STEP = 1.5;
+/** Half of START's cream rim (kids.css: stroke-width 6), in maze points. */
+const START_RIM = 3;
 
 function node(name, attributes = {}, parent = null) {
   const element = document.createElementNS(SVG, name);
@@ -80,7 +81,13 @@ export class LabyrinthBoard {
     this.drawPaths();
     this.drawMarks();
     this.live = node("polyline", { class: "labyrinth-trace", points: "" }, this.traces);
-    this.element.append(svg);
+    // The wooden frame holds the maze with a strip of forest floor around it, as wide as START reaches past
+    // the maze's edge (START is a child-sized stone, a little wider than its cell): the stone stays inside.
+    this.frame = document.createElement("div");
+    this.frame.className = "labyrinth-frame";
+    this.frame.dataset.testid = "labyrinth-frame";
+    this.frame.append(svg);
+    this.element.append(this.frame);
     this.bind();
 
     // The maze takes the orientation that draws it larger, and START keeps its size on screen.
@@ -189,6 +196,15 @@ export class LabyrinthBoard {
     this.startText.setAttribute("y", round(sy));
     this.startText.setAttribute("font-size", round(Math.min(startRadius * 0.5, Math.max(22, 17 / scale))));
     this.element.dataset.startPx = String(Math.round(startRadius * 2 * scale));
+    // How far the stone (with its rim) reaches past each edge of the maze, as a share of the drawn width: the
+    // frame's strip of floor on that side (kids.css) is that wide. Independent of the scale, so it settles at once.
+    const viewWidth = this.rotated ? this.maze.height : this.maze.width;
+    const viewHeight = this.rotated ? this.maze.width : this.maze.height;
+    const reach = startRadius + START_RIM;
+    const past = { left: reach - sx, top: reach - sy, right: sx + reach - viewWidth, bottom: sy + reach - viewHeight };
+    for (const [side, length] of Object.entries(past)) {
+      this.frame.style.setProperty(`--over-${side}`, String(Math.ceil(Math.max(0, length)) / viewWidth));
+    }
 
     const [gx, gy] = this.toView(goal);
     this.goalGlow.setAttribute("cx", round(gx));

@@ -11,6 +11,8 @@ public struct KidsLine: Hashable, Sendable {
   public let text: String
   /// Seconds after the effect the line starts.
   public let delay: Double
+  /// A line heard in full (the daily limit's gentle exit, the server's `inFull`): a new screen does not stop it.
+  public var inFull = false
 }
 
 /// Speaks lines aloud (the system's German voice on Apple platforms). Optional: without one the bubble
@@ -339,9 +341,12 @@ public final class WaldabenteuerModel {
     let effects = response.effects
     refusal = nil
     if effects.contains(where: { $0.type == "transition" }) || before?.screen != response.view.screen {
-      // A new screen brings its own words and its own timers.
-      voice?.stop()
-      bubbleLine = nil
+      // A new screen brings its own words and its own timers. A line heard in full (the daily limit's gentle
+      // exit, said last) is the exception: the voice finishes it and the new screen's lines follow.
+      if spokenLine?.inFull != true {
+        voice?.stop()
+        bubbleLine = nil
+      }
       for timer in screenTimers { timer.cancel() }
       screenTimers = []
       resetLevelMoments()
@@ -357,7 +362,7 @@ public final class WaldabenteuerModel {
   private func perform(_ effect: KidsEffectView) {
     switch effect.type {
     case "speak":
-      let line = KidsLine(speaker: effect.speaker ?? "N", text: effect.text ?? "", delay: effect.delay ?? 0)
+      let line = KidsLine(speaker: effect.speaker ?? "N", text: effect.text ?? "", delay: effect.delay ?? 0, inFull: effect.inFull ?? false)
       spokenLine = line
       if let voice, view?.audioEnabled == true {
         voice.speak(line) { [weak self] in self?.lineStarted(line) }

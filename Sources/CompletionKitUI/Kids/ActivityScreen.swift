@@ -104,7 +104,9 @@ struct BennieColumn: View {
   var body: some View {
     VStack(alignment: .leading, spacing: 8) {
       Spacer(minLength: 0)
-      SpeechBubble(line: model.bubbleLine, pop: model.motion("kidsSpeechBubble", step: "bubble"), maxWidth: 260)
+      SpeechBubble(
+        line: model.bubbleLine, pop: model.motion("kidsSpeechBubble", step: "bubble"),
+        secondsPerCharacter: model.catalog?.timing.typewriterSecondsPerCharacter, maxWidth: 260)
       BennieView(height: 170)
     }
     .frame(width: 270, alignment: .leading)

@@ -113,6 +113,9 @@ struct SpeechBubble: View {
   let line: KidsLine?
   /// The bubble's entrance (`model.motion("kidsSpeechBubble", step: "bubble")`).
   var pop: StepPayload?
+  /// The typewriter's pace, from the server's catalog (`timing.typewriterSecondsPerCharacter`); nil before
+  /// the catalog has arrived (the line then shows at once).
+  var secondsPerCharacter: Double?
   var maxWidth: CGFloat = 380
 
   @Environment(\.accessibilityReduceMotion) private var reduceMotion
@@ -120,7 +123,7 @@ struct SpeechBubble: View {
   var body: some View {
     ZStack(alignment: .topLeading) {
       if let line {
-        TypedLine(text: line.text, typesOut: !reduceMotion)
+        TypedLine(text: line.text, secondsPerCharacter: reduceMotion ? nil : secondsPerCharacter)
           // A new line starts typing from nothing, never from the old line's count.
           .id(line)
           .padding(.horizontal, 22)
@@ -145,10 +148,9 @@ struct SpeechBubble: View {
 /// A line typed out: the whole text reserves its space (hidden), the typed part is drawn over it.
 struct TypedLine: View {
   let text: String
-  let typesOut: Bool
-
-  /// Seconds per typed character: how the bubble looks, as the web page's typewriter does (not a game timing).
-  static let secondsPerCharacter = 0.035
+  /// Seconds per typed character, as the server's catalog says (the web page's typewriter reads the same
+  /// value); nil shows the whole line at once (Reduce Motion, or no catalog yet).
+  let secondsPerCharacter: Double?
 
   /// 0 → 1 over the typing; animated by SwiftUI from the moment the line appears.
   @State private var typed = 0.0
@@ -159,12 +161,12 @@ struct TypedLine: View {
       .hidden()
       .overlay(alignment: .topLeading) {
         Color.clear
-          .modifier(TypingReveal(text: text, fraction: typesOut ? typed : 1))
+          .modifier(TypingReveal(text: text, fraction: (secondsPerCharacter ?? 0) > 0 ? typed : 1))
       }
       .multilineTextAlignment(.leading)
       .onAppear {
-        guard typesOut else { return }
-        withAnimation(.linear(duration: Double(text.count) * Self.secondsPerCharacter)) {
+        guard let secondsPerCharacter, secondsPerCharacter > 0 else { return }
+        withAnimation(.linear(duration: Double(text.count) * secondsPerCharacter)) {
           typed = 1
         }
       }
@@ -203,7 +205,9 @@ struct BennieWithBubble: View {
   var body: some View {
     HStack(alignment: .top, spacing: 12) {
       BennieView(height: height)
-      SpeechBubble(line: model.bubbleLine, pop: model.motion("kidsSpeechBubble", step: "bubble"))
+      SpeechBubble(
+        line: model.bubbleLine, pop: model.motion("kidsSpeechBubble", step: "bubble"),
+        secondsPerCharacter: model.catalog?.timing.typewriterSecondsPerCharacter)
         .frame(minHeight: 0, alignment: .top)
     }
   }

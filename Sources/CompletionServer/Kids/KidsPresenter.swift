@@ -179,6 +179,7 @@ enum KidsPresenter {
       view.text = line.text
       view.trigger = line.trigger.rawValue
       view.delay = line.delay
+      if line.trigger.isHeardInFull { view.inFull = true }
       return view
     case .sound(let sound):
       var view = KidsEffectView(type: "sound")

@@ -109,6 +109,8 @@ public enum NarrationTrigger: String, CaseIterable, Hashable, Sendable, Codable 
   case puzzleIdle20
   case labyrinthStart
   case labyrinthOffPath
+  /// A labyrinth trace lifted on the path before ZIEL: nothing lost, encouragement to go on from START.
+  case labyrinthStoppedShort
   /// The third mistake in a labyrinth level: Bennie shows the way.
   case labyrinthHint
   /// The third mistake in a puzzle level: Bennie points at a cell.
@@ -156,6 +158,16 @@ public enum NarrationTrigger: String, CaseIterable, Hashable, Sendable, Codable 
   case suggestLabyrinth
   /// Rätsel, every third level of the labyrinth: the other game is suggested.
   case suggestPuzzle
+
+  /// Whether a line of this trigger is heard in full: the gentle-exit lines of the daily limit (80 %, 95 %,
+  /// 100 %, and the limit reached during a film) come once a day with the play-time report, often while the
+  /// child is tapping, and a tap's own line waits for them instead of cutting them off.
+  public var isHeardInFull: Bool {
+    switch self {
+    case .playTimeBreakSoon, .playTimeLastActivity, .playTimeGoodbye, .playTimeUpInFilm: true
+    default: false
+    }
+  }
 }
 
 /// Every spoken line of the game, by trigger, as data.
@@ -206,6 +218,7 @@ public enum Narration {
     case .puzzleIdle20: [.init(.bennie, "Welche Farbe fehlt noch?")]
     case .labyrinthStart: [.init(.narrator, "Hilf Bennie, den Weg zu finden!"), .init(.bennie, "Wie fange ich die Lemminge?")]
     case .labyrinthOffPath: [.init(.bennie, "Da komme ich nicht durch.")]
+    case .labyrinthStoppedShort: [.init(.bennie, "Weiter so! Vom Start bis zum Ziel.")]
     case .labyrinthHint: [.init(.bennie, "Ich zeige dir den Weg.")]
     case .puzzleHint: [.init(.bennie, "Schau mal, hier!")]
     case .labyrinthIdle15: [.init(.bennie, "Wo ist der Anfang?")]

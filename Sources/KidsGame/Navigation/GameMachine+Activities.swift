@@ -173,7 +173,8 @@ extension GameMachine {
         }
         if case .notAtStart = verdict { return [.clearTrace] + speak(.labyrinthIdle15) }
         return effects + speak(.labyrinthOffPath)
-      case .stoppedShort: return [.clearTrace]
+      // Lifted on the path: nothing lost, but never silence; Bennie encourages the child to go on from START.
+      case .stoppedShort: return [.clearTrace] + speak(.labyrinthStoppedShort)
       }
 
     case (.resetPuzzle, .puzzle(var puzzle)):
