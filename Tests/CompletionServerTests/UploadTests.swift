@@ -296,6 +296,38 @@ final class RawHTTPConnection: @unchecked Sendable {
     (try? await Self.offThePool { self.waitForCloseNow() }) ?? .stillOpen
   }
 
+  /// Everything the server sends until it closes the connection (or 30 seconds pass with nothing: `stillOpen`).
+  func readUntilClose() async -> (text: String, ending: Ending) {
+    (try? await Self.offThePool { self.readUntilCloseNow() }) ?? ("", .stillOpen)
+  }
+
+  /// Sends `text` a byte at a time, waiting up to `milliseconds` after each byte for the server to answer or
+  /// close (which ends the sending: the wait is for that, the pace is the sender's), then reads until the close.
+  func trickle(_ text: String, pause milliseconds: Int32) async -> (text: String, ending: Ending) {
+    (try? await Self.offThePool {
+      for byte in text.utf8 {
+        guard (try? self.write([byte])) != nil else { break }
+        var poller = pollfd(fd: self.socket, events: Int16(POLLIN), revents: 0)
+        if poll(&poller, 1, milliseconds) > 0 { break }
+      }
+      return self.readUntilCloseNow()
+    }) ?? ("", .stillOpen)
+  }
+
+  private func readUntilCloseNow() -> (text: String, ending: Ending) {
+    var received = buffer
+    buffer = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+      if count > 0 {
+        received += chunk[0..<count]
+        continue
+      }
+      return (String(decoding: received, as: UTF8.self), count == 0 || errno == ECONNRESET ? .closedByServer : .stillOpen)
+    }
+  }
+
   /// Runs blocking socket work on a thread of its own and waits for it without holding a cooperative thread.
   static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in

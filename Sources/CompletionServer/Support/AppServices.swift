@@ -16,6 +16,8 @@ struct AppServices: Sendable {
   let metrics: ServerMetrics
   /// New guests per client address.
   let guestLimiter: GuestLimiter
+  /// This process's open HTTP connections, so a live stream ends when its connection closes.
+  let connections = OpenConnections()
   /// Uploads being received, held against their account's quota.
   let uploads = UploadLedger()
   /// Password hashing, a few at a time.
