@@ -41,6 +41,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(CreateProjects())  // projects and tasks with kept counts (seed 003)
   app.migrations.add(CreateChallenges())  // challenges, photos, follows, feeds, moderation (seed 004)
   app.migrations.add(LoginAttempts())  // sign-in attempts counted per username and address, shared by processes on PostgreSQL
+  app.migrations.add(UploadHolds())  // uploads in flight held against their account's quota, shared by processes on PostgreSQL
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens

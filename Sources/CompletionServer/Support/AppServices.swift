@@ -19,7 +19,7 @@ struct AppServices: Sendable {
   /// This process's open HTTP connections, so a live stream ends when its connection closes.
   let connections = OpenConnections()
   /// Uploads being received, held against their account's quota.
-  let uploads = UploadLedger()
+  let uploads: UploadLedger
   /// Password hashing, a few at a time.
   let passwordWork: PasswordWork
   /// Load → handle → save for every per-game request.
@@ -51,6 +51,7 @@ struct AppServices: Sendable {
     metrics = ServerMetrics()
     guestLimiter = GuestLimiter(perHour: options.guestsPerAddressPerHour)
     loginThrottle = LoginThrottle(shared: sqlitePath == nil)
+    uploads = UploadLedger(shared: sqlitePath == nil)
     passwordWork = PasswordWork(cost: options.passwordCost)
     let writes: DatabaseWriteGate
     if let sqlitePath {
