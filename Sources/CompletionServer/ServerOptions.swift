@@ -49,6 +49,10 @@ public struct ServerOptions: Sendable {
   public var uploadQuotaBytes: Int = 2 << 30
   /// Seconds a connection may stay without a byte in either direction before the server closes it.
   public var idleTimeout: TimeInterval = 120
+  /// Seconds a connection has to send a request's head (its request line and headers) once it opens, or once the
+  /// next request's first byte arrives; a connection that takes longer is closed (`408`), however many bytes it
+  /// trickles in.
+  public var requestHeadTimeout: TimeInterval = 10
   /// The server runs behind a reverse proxy that appends the visitor's address to `X-Forwarded-For`: per-address
   /// limits (sign-in attempts, new guests) use that address instead of the proxy's.
   public var trustProxy = false
@@ -149,6 +153,7 @@ public struct ServerOptions: Sendable {
     }
     options.trustProxy = environment["COMPLETIONKIT_TRUST_PROXY"] == "1"
     if let seconds = environment["COMPLETIONKIT_IDLE_TIMEOUT"].flatMap(Double.init), seconds >= 1 { options.idleTimeout = seconds }
+    if let seconds = environment["COMPLETIONKIT_HEAD_TIMEOUT"].flatMap(Double.init), seconds >= 1 { options.requestHeadTimeout = seconds }
     if let token = environment["COMPLETIONKIT_METRICS_TOKEN"], !token.isEmpty { options.metricsToken = token }
     options.publicURL = environment["COMPLETIONKIT_PUBLIC_URL"].flatMap(Self.publicURL)
     if let guests = environment["COMPLETIONKIT_GUESTS_PER_HOUR"].flatMap(Int.init), guests >= 0 {

@@ -42,11 +42,18 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(CreateChallenges())  // challenges, photos, follows, feeds, moderation (seed 004)
   app.migrations.add(LoginAttempts())  // sign-in attempts counted per username and address, shared by processes on PostgreSQL
   app.migrations.add(CreateLiveNotices())  // live notices the command-line tool leaves for the running server (SQLite)
+  app.migrations.add(UploadHolds())  // uploads in flight held against their account's quota, shared by processes on PostgreSQL
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens
   // connections to hold them) cannot keep them forever. Live streams write a heartbeat every 15 s.
   app.http.server.configuration.idleTimeout = .milliseconds(Int64(options.idleTimeout * 1000))
+  // The idle timeout is reset by every byte, so a request's head also has a deadline of its own; and a request
+  // the HTTP parser refuses gets a 400 instead of a bare close (see GuardedServer).
+  let guardSettings = ConnectionGuardSettings(
+    headTimeout: .milliseconds(Int64(options.requestHeadTimeout * 1000)), connections: app.services.connections,
+    closed: { [metrics = app.services.metrics] reason in metrics.connectionClosed(reason) }, logger: app.logger)
+  app.servers.use { app in GuardedServer(inner: app.http.server.shared, settings: guardSettings) }
   // JSON responses are written as they are encoded instead of through Foundation's boxed tree (about 20×
   // faster for a cryptogram board; see docs/PERFORMANCE.md). Same output as Vapor's default encoder.
   ContentConfiguration.global.use(encoder: StreamingContentEncoder(), for: .json)

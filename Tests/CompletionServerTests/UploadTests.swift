@@ -1,4 +1,5 @@
 import CompletionAPI
+import FluentSQL
 import Foundation
 import Testing
 import Vapor
@@ -143,6 +144,53 @@ struct UploadTests {
       // Nothing is left on disk but the listed videos.
       let folder = KidsController.uploadFolder(of: userID, in: app.serverOptions)
       #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == used.files)
+    }
+  }
+
+  @Test(
+    "On PostgreSQL an upload's hold counts in every server process: another process refuses what would pass the quota beside it",
+    .enabled(if: ProcessInfo.processInfo.environment["DATABASE_URL"]?.isEmpty == false))
+  func quotaHeldAcrossProcesses() async throws {
+    var options = KidsAPITests.options
+    options.uploadQuotaBytes = 3 << 20
+    options.maxUploadSize = 2 << 20
+    // Two apps on one database and one data folder: two server processes.
+    try await withTestApp(options: options) { client, app in
+      try await withTestApp(options: options) { second, _ in
+        let family = KidsAPITests.Family(client: client)
+        try await Self.openParentArea(family)
+        let me = try client.decode(UserResponse.self, from: try await client.send(.GET, "/api/me"))
+        let userID = try #require(UUID(uuidString: me.id))
+        let there = TestClient(app: second.app, base: second.base, address: client.address)
+        there.sessionCookie = client.sessionCookie
+        // The first process receives a 2 MB video, slowly: its head and first bytes, then nothing for now.
+        let big = Self.video(bytes: 2 << 20)
+        let slow = try RawHTTPConnection(port: try #require(URL(string: client.base)?.port))
+        let head =
+          "POST /api/kids/videos?title=big HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: video/mp4\r\nContent-Length: \(big.count)\r\n"
+          + "Cookie: ck_session=\(try #require(client.sessionCookie))\r\nX-CompletionKit: 1\r\nX-Forwarded-For: \(client.address)\r\n\r\n"
+        try await slow.sendBytes(Array(head.utf8) + big.prefix(64 << 10))
+        // Wait until its hold is taken (in the shared table), then ask the second process for 1.5 MB more.
+        let sql = app.db.sql
+        struct Count: Decodable { let n: Int }
+        var held = 0
+        for _ in 0..<400 where held == 0 {
+          held = try await sql.raw("SELECT COUNT(*) AS n FROM upload_holds WHERE user_id = \(bind: userID)").first(decoding: Count.self)?.n ?? 0
+          if held == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(held == 1, "the first upload's hold is in the shared table")
+        let refused = try await there.send(.POST, "/api/kids/videos?title=more", bytes: Self.video(bytes: 1536 << 10), contentType: "video/mp4")
+        #expect(refused.status == .forbidden, "the second process let 2 + 1.5 MB pass a 3 MB quota")
+        #expect((try? there.decode(APIErrorBody.self, from: refused))?.code == "upload_quota_exceeded")
+        // The first upload completes, and what fits still fits in the other process.
+        let answer = try await slow.sendBytesAndRead(Array(big.dropFirst(64 << 10)))
+        #expect(answer.status == 200, "\(answer.body)")
+        #expect(try await there.send(.POST, "/api/kids/videos?title=small", bytes: Self.video(bytes: 512 << 10), contentType: "video/mp4").status == .ok)
+        let used = try await UploadQuota.usage(of: userID, options: app.serverOptions, on: app.db, threadPool: app.threadPool)
+        #expect(used.files == 2 && used.bytes <= 3 << 20)
+        let left = try await sql.raw("SELECT COUNT(*) AS n FROM upload_holds WHERE user_id = \(bind: userID)").first(decoding: Count.self)?.n
+        #expect(left == 0, "every hold is given back")
+      }
     }
   }
 
@@ -330,6 +378,51 @@ final class RawHTTPConnection: @unchecked Sendable {
   /// Reads until the server closes the connection (or 30 seconds pass with nothing).
   func waitForClose() async -> Ending {
     (try? await Self.offThePool { self.waitForCloseNow() }) ?? .stillOpen
+  }
+
+  /// Sends bytes as they are (a request's head and part of its body, say).
+  func sendBytes(_ bytes: [UInt8]) async throws {
+    try await Self.offThePool { try self.write(bytes) }
+  }
+
+  /// Sends the rest of a request and reads its answer.
+  func sendBytesAndRead(_ bytes: [UInt8]) async throws -> Answer {
+    try await Self.offThePool {
+      try self.write(bytes)
+      return try self.readResponse()
+    }
+  }
+
+  /// Everything the server sends until it closes the connection (or 30 seconds pass with nothing: `stillOpen`).
+  func readUntilClose() async -> (text: String, ending: Ending) {
+    (try? await Self.offThePool { self.readUntilCloseNow() }) ?? ("", .stillOpen)
+  }
+
+  /// Sends `text` a byte at a time, waiting up to `milliseconds` after each byte for the server to answer or
+  /// close (which ends the sending: the wait is for that, the pace is the sender's), then reads until the close.
+  func trickle(_ text: String, pause milliseconds: Int32) async -> (text: String, ending: Ending) {
+    (try? await Self.offThePool {
+      for byte in text.utf8 {
+        guard (try? self.write([byte])) != nil else { break }
+        var poller = pollfd(fd: self.socket, events: Int16(POLLIN), revents: 0)
+        if poll(&poller, 1, milliseconds) > 0 { break }
+      }
+      return self.readUntilCloseNow()
+    }) ?? ("", .stillOpen)
+  }
+
+  private func readUntilCloseNow() -> (text: String, ending: Ending) {
+    var received = buffer
+    buffer = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+      if count > 0 {
+        received += chunk[0..<count]
+        continue
+      }
+      return (String(decoding: received, as: UTF8.self), count == 0 || errno == ECONNRESET ? .closedByServer : .stillOpen)
+    }
   }
 
   /// Runs blocking socket work on a thread of its own and waits for it without holding a cooperative thread.

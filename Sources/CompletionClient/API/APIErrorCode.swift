@@ -15,6 +15,8 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let invalidJson = APIErrorCode(rawValue: "invalid_json")
   public static let invalidParameter = APIErrorCode(rawValue: "invalid_parameter")
   public static let badRequest = APIErrorCode(rawValue: "bad_request")
+  /// The request's head took longer than the server waits for one.
+  public static let requestTimeout = APIErrorCode(rawValue: "request_timeout")
   public static let notFound = APIErrorCode(rawValue: "not_found")
   public static let methodNotAllowed = APIErrorCode(rawValue: "method_not_allowed")
   public static let unauthenticated = APIErrorCode(rawValue: "unauthenticated")
@@ -133,7 +135,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
 
   /// Every code the document names.
   public static let documented: [APIErrorCode] = [
-    .invalidJson, .invalidParameter, .badRequest, .notFound,
+    .invalidJson, .invalidParameter, .badRequest, .requestTimeout, .notFound,
     .methodNotAllowed, .unauthenticated, .invalidToken, .invalidCredentials, .usernameTaken,
     .invalidUsername, .weakPassword, .blankPassword, .passwordTooLong,
     .alreadyRegistered, .namedAccountRequired, .unsupportedMediaType, .payloadTooLarge,

@@ -65,7 +65,9 @@ final class FeedLive: Sendable {
     if let postgresURL { await hub.startListening(url: postgresURL, eventLoop: app.eventLoopGroup.any(), logger: app.logger) }
     let (subscription, stream) = await hub.subscribe(userID)
     let hub = hub
-    return LivePages.response(opening: "retry: 2000\n: connected\n\n", stream: stream, open: app.services.metrics.liveStreams("feed")) {
+    return LivePages.response(opening: "retry: 2000\n: connected\n\n", stream: stream, open: app.services.metrics.liveStreams("feed"),
+      closed: app.services.connections.closed(req)
+    ) {
       await hub.unsubscribe(userID, subscription)
     }
   }

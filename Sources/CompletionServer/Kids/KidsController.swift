@@ -152,7 +152,7 @@ struct KidsController: RouteCollection {
         req.bodyChunks(), into: partial, subType: subType, limit: options.maxUploadSize, quotaLeft: hold.bytes,
         quota: UploadQuotaError(options), threadPool: req.application.threadPool)
     } catch {
-      uploads.release(hold)
+      await uploads.release(hold, on: req.db)
       try? FileManager.default.removeItem(at: partial)
       throw error
     }

@@ -71,7 +71,9 @@ final class ProjectsLive: Sendable {
       first += try Self.event(update)
     }
     let hub = hub
-    return LivePages.response(opening: first, stream: stream, open: app.services.metrics.liveStreams("projects")) {
+    return LivePages.response(opening: first, stream: stream, open: app.services.metrics.liveStreams("projects"),
+      closed: app.services.connections.closed(req)
+    ) {
       await hub.unsubscribe(userID, subscription)
     }
   }

@@ -20,8 +20,10 @@ struct AppServices: Sendable {
   let guestLimiter: RefillingBuckets
   /// Comments per member (``ServerOptions/commentsPerMinute``).
   let commentLimiter: RefillingBuckets
+  /// This process's open HTTP connections, so a live stream ends when its connection closes.
+  let connections = OpenConnections()
   /// Uploads being received, held against their account's quota.
-  let uploads = UploadLedger()
+  let uploads: UploadLedger
   /// Password hashing, a few at a time.
   let passwordWork: PasswordWork
   /// Load → handle → save for every per-game request.
@@ -54,6 +56,7 @@ struct AppServices: Sendable {
     guestLimiter = RefillingBuckets(capacity: options.guestsPerAddressPerHour, period: 3600)
     commentLimiter = RefillingBuckets(capacity: options.commentsPerMinute, period: 60)
     loginThrottle = LoginThrottle(shared: sqlitePath == nil)
+    uploads = UploadLedger(shared: sqlitePath == nil)
     passwordWork = PasswordWork(cost: options.passwordCost)
     let writes: DatabaseWriteGate
     if let sqlitePath {

@@ -66,9 +66,11 @@ struct LivePages {
   }
 
   /// The streaming `text/event-stream` response of one page: `opening`, then every message, until the
-  /// stream ends (then `ended` runs, whether the page or the server hung up).
+  /// stream ends or the connection closes (`closed`, see ``OpenConnections``); then `ended` runs, whether the
+  /// page or the server hung up. Without `closed` a page that went away is noticed at the next write it fails.
   static func response(
-    opening: String, stream: AsyncStream<ByteBuffer>, open: Gauge, ended: @escaping @Sendable () async -> Void
+    opening: String, stream: AsyncStream<ByteBuffer>, open: Gauge, closed: EventLoopFuture<Void>?,
+    ended: @escaping @Sendable () async -> Void
   ) -> Response {
     var headers = HTTPHeaders()
     headers.contentType = HTTPMediaType(type: "text", subType: "event-stream")
@@ -78,14 +80,21 @@ struct LivePages {
     response.body = .init(asyncStream: { writer in
       open.increment()
       defer { open.decrement() }
-      do {
-        try await writer.write(.buffer(ByteBuffer(string: opening)))
-        for await message in stream { try await writer.write(.buffer(message)) }
-        try await writer.write(.end)
-      } catch {
-        // The page went away. The writer must still be ended (Vapor asserts on a writer left open).
-        try? await writer.write(.error(error))
+      let writing = Task {
+        do {
+          try await writer.write(.buffer(ByteBuffer(string: opening)))
+          // Ends when the stream does, or when the connection closes (cancelled below).
+          for await message in stream { try await writer.write(.buffer(message)) }
+          try Task.checkCancellation()
+          try await writer.write(.end)
+        } catch {
+          // The page went away. The writer must still be ended (Vapor asserts on a writer left open).
+          try? await writer.write(.error(error))
+        }
       }
+      // The connection's close ends the page at once, not at the next heartbeat that fails to write.
+      closed?.whenComplete { _ in writing.cancel() }
+      await writing.value
       await ended()
     })
     return response

@@ -1,17 +1,35 @@
+import Foundation
 import NIOCore
 import Vapor
 
 extension Request {
   /// Decodes a JSON body, refusing other content types with 415 and bad JSON with 400 `invalid_json`.
   func decodeJSON<T: Decodable>(_ type: T.Type) throws -> T {
-    guard let contentType = headers.contentType, contentType.type == "application", contentType.subType == "json" else {
-      throw AppError.unsupportedMediaType
-    }
+    guard Self.isJSON(contentType: headers[.contentType]) else { throw AppError.unsupportedMediaType }
     guard var body = body.data else { throw AppError.invalidJSON("the body is empty.") }
     // A NUL character would cut stored text short (SQLite) or be refused by the database (PostgreSQL); it is
     // never part of text a person meant, so it is dropped, as a title's other control characters are.
     if let cleaned = Self.droppingEscapedNUL(body.readableBytesView) { body = cleaned }
     return try JSONDecoder().decode(T.self, from: body)
+  }
+
+  /// Whether a request's `Content-Type` header lines say JSON and nothing else: one line, `application/json`,
+  /// optionally with parameters, of which `charset` may only be UTF-8 (JSON's only encoding). Vapor's own parser
+  /// reads `application/json, text/html` as JSON (it takes the first of a list); a body is one thing, so a list,
+  /// a second header line or another charset is refused.
+  static func isJSON(contentType lines: [String]) -> Bool {
+    guard lines.count == 1, let line = lines.first, !line.contains(",") else { return false }
+    var parts = line.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    guard parts.removeFirst().lowercased() == "application/json" else { return false }
+    for parameter in parts where !parameter.isEmpty {
+      let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+      guard pair.count == 2, !pair[0].isEmpty else { return false }
+      if pair[0].lowercased() == "charset" {
+        let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+        guard value == "utf-8" || value == "utf8" else { return false }
+      }
+    }
+    return true
   }
 
   /// JSON text without its `\u0000` escapes (an escaped backslash followed by "u0000" is text and stays), or

@@ -10,8 +10,11 @@ final class ServerMetrics: Sendable {
   let registry = PrometheusCollectorRegistry()
   private let inFlight: Gauge
   private let writesInFlight: Gauge
-  private let groupCommits: Gauge
-  private let groupCommitWrites: Gauge
+  private let groupCommits: Counter
+  private let groupCommitWrites: Counter
+  /// The group commit totals already added to the counters (the writer keeps running totals; a scrape adds
+  /// what is new since the last).
+  private let groupCommitsReported = Mutex<(groups: Int, writes: Int)>((0, 0))
 
   /// Latency buckets, from a cached read to a slow upload.
   static let buckets: [Duration] = [
@@ -26,11 +29,11 @@ final class ServerMetrics: Sendable {
       descriptor: .init(
         namespace: "completionkit", metricName: "db_write_transactions_in_flight", unitName: "",
         helpText: "Write transactions open or waiting for their group's commit now (database pool use by writes)."))
-    groupCommits = registry.makeGauge(
-      descriptor: .init(namespace: "completionkit", metricName: "db_group_commits", unitName: "", helpText: "SQLite group commits so far."))
-    groupCommitWrites = registry.makeGauge(
+    groupCommits = registry.makeCounter(
+      descriptor: .init(namespace: "completionkit", metricName: "db_group_commits", unitName: "total", helpText: "SQLite group commits so far."))
+    groupCommitWrites = registry.makeCounter(
       descriptor: .init(
-        namespace: "completionkit", metricName: "db_group_commit_writes", unitName: "", helpText: "Writes carried by SQLite group commits so far."))
+        namespace: "completionkit", metricName: "db_group_commit_writes", unitName: "total", helpText: "Writes carried by SQLite group commits so far."))
   }
 
   /// A request is being answered.
@@ -110,11 +113,28 @@ final class ServerMetrics: Sendable {
       labels: [("stream", kind)])
   }
 
+  /// A connection the server closed before answering a request, by why: `head_timeout` (its request's head did
+  /// not arrive in time), `bad_request` (answered 400: the parser refused it), `unreadable` (past the parser's
+  /// size limits, closed without an answer).
+  func connectionClosed(_ reason: String) {
+    registry.makeCounter(
+      descriptor: .init(
+        namespace: "completionkit", metricName: "http_connections_refused", unitName: "total",
+        helpText: "Connections closed before a request was answered: a head too slow, or a request HTTP could not read."),
+      labels: [("reason", reason)]
+    ).increment()
+  }
+
   /// The text a scrape gets.
   func exposition(groupCommitStats: (groups: Int, writes: Int)?) -> [UInt8] {
     if let stats = groupCommitStats {
-      groupCommits.set(Double(stats.groups))
-      groupCommitWrites.set(Double(stats.writes))
+      let added = groupCommitsReported.withLock { reported in
+        let added = (groups: max(0, stats.groups - reported.groups), writes: max(0, stats.writes - reported.writes))
+        reported = (max(reported.groups, stats.groups), max(reported.writes, stats.writes))
+        return added
+      }
+      groupCommits.increment(by: Int64(added.groups))
+      groupCommitWrites.increment(by: Int64(added.writes))
     }
     return registry.emitToBuffer()
   }

@@ -104,7 +104,7 @@ enum UploadQuota {
   static func bytesLeft(for userID: UUID, req: Request) async throws -> Int {
     let options = req.application.serverOptions
     let used = try await usage(of: userID, options: options, on: req.db, threadPool: req.application.threadPool)
-    let pending = req.application.services.uploads.pending(of: userID, except: nil)
+    let pending = try await req.application.services.uploads.pending(of: userID, except: nil, on: req.db)
     guard used.files + pending.files < options.uploadQuotaFiles else {
       throw UploadQuotaError(options)
     }
@@ -116,8 +116,9 @@ enum UploadQuota {
 
 /// Uploads in flight, held against their account's quota from before their first byte is written until
 /// they are stored (or given up). Reserving and storing run one at a time per account, each measuring what
-/// is stored and adding what is held, so no two uploads can both take the last of a quota. Kept per server
-/// process: the held uploads are those this process is receiving.
+/// is stored and adding what is held, so no two uploads can both take the last of a quota. On SQLite the holds
+/// and turns are this process's; on PostgreSQL, which several server processes may share, the holds are rows of
+/// `upload_holds` and an account's turn is an advisory lock, so uploads spread over processes hold the quota too.
 final class UploadLedger: Sendable {
   /// One upload's place in its account's quota: one file and at most `bytes` bytes.
   struct Hold: Sendable {
@@ -132,16 +133,53 @@ final class UploadLedger: Sendable {
   /// process sharing the data folder may be writing a younger one).
   static let abandonedAfter: TimeInterval = 10 * 60
 
+  /// A hold left by a process that stopped mid-upload stops counting after this long (a live upload's own
+  /// hold may lapse too: the check when it is stored still keeps the quota).
+  static let sharedHoldLifetime: TimeInterval = 2 * 3600
+
   private let turns = SerialQueues()
   private let holds = Mutex<[UUID: [UUID: Int]]>([:])
+  /// Holds and turns live in the database (PostgreSQL), shared by every server process.
+  let shared: Bool
 
-  init() {}
+  init(shared: Bool = false) {
+    self.shared = shared
+  }
 
   /// The files and bytes held for `userID`'s uploads in flight, but `hold`'s own.
-  func pending(of userID: UUID, except hold: UUID?) -> (files: Int, bytes: Int) {
-    holds.withLock { holds in
-      let mine = (holds[userID] ?? [:]).filter { $0.key != hold }
-      return (mine.count, mine.values.reduce(0, +))
+  func pending(of userID: UUID, except hold: UUID?, on db: any Database) async throws -> (files: Int, bytes: Int) {
+    guard shared else {
+      return holds.withLock { holds in
+        let mine = (holds[userID] ?? [:]).filter { $0.key != hold }
+        return (mine.count, mine.values.reduce(0, +))
+      }
+    }
+    struct Row: Decodable {
+      let files: Int
+      let bytes: Int?
+    }
+    let row = try await db.sql.raw(
+      """
+      SELECT COUNT(*) AS files, CAST(COALESCE(SUM(bytes), 0) AS BIGINT) AS bytes FROM \(ident: UploadHolds.schema)
+      WHERE user_id = \(bind: userID) AND expires_at > \(bind: Date()) AND id <> \(bind: hold ?? UUID())
+      """
+    ).first(decoding: Row.self)
+    return (row?.files ?? 0, row?.bytes ?? 0)
+  }
+
+  /// Runs `body` in `userID`'s turn: this process's queue for the account, and on PostgreSQL also a transaction
+  /// holding the account's advisory lock, so turns in other processes wait too. `body` gets the database to
+  /// read the quota's figures on (the transaction's, on PostgreSQL).
+  private func turn<T: Sendable>(
+    _ userID: UUID, on db: any Database, _ body: @escaping @Sendable (any Database) async throws -> T
+  ) async throws -> T {
+    try await turns.run(userID) {
+      guard self.shared else { return try await body(db) }
+      return try await db.transaction { db in
+        // Two 32-bit keys: a constant of the uploads' own ("UPLD"), so other advisory locks never meet it, and the account's hash.
+        try await db.sql.raw("SELECT pg_advisory_xact_lock(1431321668, hashtext(\(bind: userID.uuidString)))").run()
+        return try await body(db)
+      }
     }
   }
 
@@ -151,13 +189,20 @@ final class UploadLedger: Sendable {
     let options = req.application.serverOptions
     let db = req.db
     let threadPool = req.application.threadPool
-    return try await turns.run(userID) {
+    return try await turn(userID, on: db) { db in
       let used = try await UploadQuota.usage(of: userID, options: options, on: db, threadPool: threadPool)
-      let pending = self.pending(of: userID, except: nil)
+      let pending = try await self.pending(of: userID, except: nil, on: db)
       let left = options.uploadQuotaBytes - used.bytes - pending.bytes
       guard used.files + pending.files < options.uploadQuotaFiles, left > 0, (bytes ?? 1) <= left else { throw UploadQuotaError(options) }
       let hold = Hold(id: UUID(), userID: userID, bytes: min(bytes ?? limit, left))
-      self.holds.withLock { $0[userID, default: [:]][hold.id] = hold.bytes }
+      if self.shared {
+        let now = Date()
+        try await db.sql.delete(from: UploadHolds.schema).where("expires_at", .lessThanOrEqual, SQLBind(now)).run()
+        try await db.sql.insert(into: UploadHolds.schema).columns("id", "user_id", "bytes", "expires_at")
+          .values(SQLBind(hold.id), SQLBind(userID), SQLBind(hold.bytes), SQLBind(now.addingTimeInterval(Self.sharedHoldLifetime))).run()
+      } else {
+        self.holds.withLock { $0[userID, default: [:]][hold.id] = hold.bytes }
+      }
       return hold
     }
   }
@@ -172,19 +217,53 @@ final class UploadLedger: Sendable {
     let options = req.application.serverOptions
     let db = req.db
     let threadPool = req.application.threadPool
-    defer { if let hold { release(hold) } }
-    return try await turns.run(userID) {
+    let check = { @Sendable (db: any Database) async throws in
       let used = try await UploadQuota.usage(of: userID, options: options, on: db, threadPool: threadPool)
-      let others = self.pending(of: userID, except: hold?.id)
+      let others = try await self.pending(of: userID, except: hold?.id, on: db)
       guard used.files + others.files < options.uploadQuotaFiles, used.bytes + others.bytes + actual <= options.uploadQuotaBytes else {
         throw UploadQuotaError(options)
       }
-      return try await store()
+    }
+    guard shared else {
+      defer { if let hold { releaseHere(hold) } }
+      return try await turns.run(userID) {
+        try await check(db)
+        return try await store()
+      }
+    }
+    // PostgreSQL: the check, and the hold set to the upload's real size, in one short turn; the store runs after
+    // it (it needs database connections of its own, which the turn's transaction must not hold up), while the
+    // hold still counts, so a turn in between sees it (for a moment both as stored and as held: never too little).
+    let storing = try await turn(userID, on: db) { db in
+      try await check(db)
+      let storing = Hold(id: hold?.id ?? UUID(), userID: userID, bytes: actual)
+      try await db.sql.raw(
+        """
+        INSERT INTO \(ident: UploadHolds.schema) (id, user_id, bytes, expires_at)
+        VALUES (\(bind: storing.id), \(bind: userID), \(bind: actual), \(bind: Date().addingTimeInterval(Self.sharedHoldLifetime)))
+        ON CONFLICT (id) DO UPDATE SET bytes = EXCLUDED.bytes, expires_at = EXCLUDED.expires_at
+        """
+      ).run()
+      return storing
+    }
+    do {
+      let result = try await store()
+      await release(storing, on: db)
+      return result
+    } catch {
+      await release(storing, on: db)
+      throw error
     }
   }
 
-  /// Gives a hold back (the upload was refused or stored).
-  func release(_ hold: Hold) {
+  /// Gives a hold back (the upload was refused or stored). A hold that cannot be removed from the database
+  /// lapses on its own (``sharedHoldLifetime``).
+  func release(_ hold: Hold, on db: any Database) async {
+    guard shared else { return releaseHere(hold) }
+    try? await db.sql.delete(from: UploadHolds.schema).where("id", .equal, SQLBind(hold.id)).run()
+  }
+
+  private func releaseHere(_ hold: Hold) {
     holds.withLock { holds in
       holds[hold.userID]?[hold.id] = nil
       if holds[hold.userID]?.isEmpty == true { holds[hold.userID] = nil }
@@ -209,6 +288,26 @@ final class UploadLedger: Sendable {
       }
     }
     return removed
+  }
+}
+
+/// Uploads in flight, held against their account's quota (used on PostgreSQL; the table exists on SQLite too,
+/// empty).
+struct UploadHolds: AsyncMigration {
+  static let schema = "upload_holds"
+
+  func prepare(on database: any Database) async throws {
+    try await database.schema(Self.schema)
+      .id()
+      .field("user_id", .uuid, .required)
+      .field("bytes", .int64, .required)
+      .field("expires_at", .datetime, .required)
+      .create()
+    try await database.sql.create(index: "upload_holds_user").on(Self.schema).column("user_id").run()
+  }
+
+  func revert(on database: any Database) async throws {
+    try await database.schema(Self.schema).delete()
   }
 }
 
