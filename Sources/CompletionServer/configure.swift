@@ -41,6 +41,8 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(CreateProjects())  // projects and tasks with kept counts (seed 003)
   app.migrations.add(CreateChallenges())  // challenges, photos, follows, feeds, moderation (seed 004)
   app.migrations.add(LoginAttempts())  // sign-in attempts counted per username and address, shared by processes on PostgreSQL
+  app.migrations.add(CreateRecoveryCodes())  // one-time codes that set a new password when the old one is forgotten
+  app.migrations.add(AddSessionLastSeen())  // browser sessions end after 30 idle days, not only at their absolute limit
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens
