@@ -72,7 +72,9 @@ let package = Package(
         .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Prometheus", package: "swift-prometheus"),
-      ]
+      ],
+      // The passwords no account may use (see the file's header for where they come from).
+      resources: [.copy("Accounts/Resources/common-passwords.txt")]
     ),
     // The Swift client, Linux and Apple: a typed method per API operation, the @Observable models of every
     // screen (no game rule: they send events and show what the server computed), the terminal cryptogram.

@@ -40,8 +40,10 @@ async function showSystems() {
   }
 }
 
+/** Shows one of the guest panels: "save", "login", or "recover" (reached from the sign-in panel, whose tab stays selected). */
 function showTab(name) {
-  for (const tab of document.querySelectorAll("[data-tab]")) tab.setAttribute("aria-selected", String(tab.dataset.tab === name));
+  const tab = name === "recover" ? "login" : name;
+  for (const button of document.querySelectorAll("[data-tab]")) button.setAttribute("aria-selected", String(button.dataset.tab === tab));
   for (const panel of document.querySelectorAll("[data-panel]")) panel.hidden = panel.dataset.panel !== name;
   setMessage("");
 }
@@ -59,42 +61,129 @@ async function showAccount(refresh = false) {
     : `Signed in as ${me.displayName} (@${me.username}). Your progress is saved to this account.`;
   $("#guest-panel").hidden = !me.isGuest;
   $("#member-panel").hidden = me.isGuest;
+  if (me.isGuest) $("#codes-panel").hidden = true;
+  else showCodeStatus();
   await renderWho();
 }
 
+/** How many recovery codes the account has left, as the server counts them. */
+async function showCodeStatus() {
+  try {
+    const { remaining } = await api("/api/account/recovery-codes");
+    $("#codes-status").textContent = remaining === 1
+      ? "You have 1 unused recovery code."
+      : `You have ${remaining} unused recovery codes.`;
+  } catch {
+    $("#codes-status").textContent = "";
+  }
+}
+
+/** The form's fields as an object of strings (usernames trimmed; passwords exactly as typed). */
 function formValues(form) {
-  const data = new FormData(form);
-  return { username: String(data.get("username") || "").trim(), password: String(data.get("password") || "") };
+  const values = Object.fromEntries(new FormData(form));
+  if (typeof values.username === "string") values.username = values.username.trim();
+  return values;
 }
 
 /**
- * Sends one account change; then the account panel is drawn again (and `tab` shown) and `done` is said, or the
- * server's refusal is. `form` is cleared once the change went through.
+ * Sends one account change; then the account panel is drawn again (and `tab` shown) and `done(answer)` is
+ * said, or the server's refusal is. `form` is cleared once the change went through. Answers the server's
+ * answer (undefined when refused).
  */
 async function accountChange(path, { body, form, tab, done }) {
   try {
-    await api(path, { method: "POST", body });
+    const answer = await api(path, { method: "POST", body });
     form?.reset();
     await showAccount(true);
     if (tab) showTab(tab);
-    setMessage(done, "ok");
+    setMessage(typeof done === "function" ? done(answer) : done, "ok");
+    return answer;
   } catch (error) {
     setMessage(error.message, "error");
+    return undefined;
   }
+}
+
+/** Shows recovery codes once, with a copy and a download of them; they are not kept anywhere on the page after. */
+function showCodes(codes) {
+  const list = $("#codes-list");
+  list.replaceChildren(...codes.map((code) => h("li", { text: code })));
+  const text = `CompletionKit recovery codes\nEach code can set a new password once.\n\n${codes.join("\n")}\n`;
+  const link = $("#codes-download");
+  if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  $("#codes-copy").onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(codes.join("\n"));
+      setMessage("The codes are copied. Paste them somewhere safe.", "ok");
+    } catch {
+      setMessage("This browser would not copy them: select the codes and copy them, or download them.", "error");
+    }
+  };
+  const panel = $("#codes-panel");
+  panel.hidden = false;
+  $("#codes-title").focus();
+}
+
+function hideCodes() {
+  $("#codes-panel").hidden = true;
+  $("#codes-list").replaceChildren();
+  const link = $("#codes-download");
+  if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
+  link.href = "#";
 }
 
 function wireAccount() {
   for (const tab of document.querySelectorAll("[data-tab]")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
-  $("#save-form").addEventListener("submit", (event) => {
+  for (const button of document.querySelectorAll("[data-show]")) {
+    button.addEventListener("click", () => {
+      showTab(button.dataset.show);
+      if (button.dataset.show === "recover") $("#recover-title").focus();
+    });
+  }
+  $("#save-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     // The username and password rules live on the server; its message says what to change.
-    accountChange("/api/account/register", { body: formValues(event.target), form: event.target, done: "Saved. You can now sign in from any browser." });
+    const saved = await accountChange("/api/account/register", {
+      body: formValues(event.target), form: event.target, done: "Saved. You can now sign in from any browser.",
+    });
+    if (saved?.recoveryCodes) showCodes(saved.recoveryCodes);
   });
   $("#login-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const values = formValues(event.target);
     if (!values.username || !values.password) return setMessage("Enter your username and password.", "error");
     accountChange("/api/account/login", { body: values, form: event.target, done: "Welcome back!" });
+  });
+  $("#recover-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const values = formValues(event.target);
+    if (!values.username || !values.code) return setMessage("Enter your username and one of your recovery codes.", "error");
+    accountChange("/api/account/recover", {
+      body: values, form: event.target, tab: "login",
+      done: ({ recoveryCodesLeft }) => `Your new password is set and you are signed in; every other browser is signed out. ${
+        recoveryCodesLeft === 1 ? "1 recovery code is" : `${recoveryCodesLeft} recovery codes are`} left.`,
+    });
+  });
+  $("#password-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    accountChange("/api/account/password", {
+      body: formValues(event.target), form: event.target,
+      done: ({ endedSignIns }) => `Your password is changed. ${
+        endedSignIns === 0 ? "No other browser or token was signed in." : endedSignIns === 1 ? "1 other sign-in was ended." : `${endedSignIns} other sign-ins were ended.`}`,
+    });
+  });
+  $("#new-codes-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const fresh = await accountChange("/api/account/recovery-codes", {
+      body: formValues(event.target), form: event.target, done: "Here are your new recovery codes; the old ones no longer work.",
+    });
+    if (fresh?.codes) showCodes(fresh.codes);
+  });
+  $("#codes-done").addEventListener("click", () => {
+    hideCodes();
+    setMessage("");
+    $("#account-title").focus();
   });
   $("#logout-everywhere").addEventListener("click", () => accountChange("/api/account/logout-everywhere", {
     tab: "login", done: "You are signed out on every device and every API token has stopped working.",

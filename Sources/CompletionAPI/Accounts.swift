@@ -37,18 +37,112 @@ public struct LoginRequest: Codable, Hashable, Sendable {
   }
 }
 
+/// `POST /api/account/register`'s answer: the saved account (the fields of ``UserResponse``) and its ten
+/// recovery codes, shown this once (only their hashes are kept).
+public struct RegisterResponse: Codable, Hashable, Sendable {
+  public let id: String
+  public let displayName: String
+  public let username: String?
+  public let isGuest: Bool
+  /// One-time codes, each able to set a new password once (`POST /api/account/recover`).
+  public let recoveryCodes: [String]
+
+  public init(user: UserResponse, recoveryCodes: [String]) {
+    id = user.id
+    displayName = user.displayName
+    username = user.username
+    isGuest = user.isGuest
+    self.recoveryCodes = recoveryCodes
+  }
+
+  /// The account, without the codes.
+  public var user: UserResponse { UserResponse(id: id, displayName: displayName, username: username, isGuest: isGuest) }
+}
+
+/// `POST /api/account/password`: a new password for the signed-in account, proven by the current one.
+public struct ChangePasswordRequest: Codable, Hashable, Sendable {
+  public let currentPassword: String
+  public let newPassword: String
+
+  public init(currentPassword: String, newPassword: String) {
+    self.currentPassword = currentPassword
+    self.newPassword = newPassword
+  }
+}
+
+/// `POST /api/account/password`'s answer: how many other sign-ins (browsers and API tokens) were ended.
+public struct PasswordChangeResponse: Codable, Hashable, Sendable {
+  public let endedSignIns: Int
+  /// Whether the sign-in the change was made with was ended too (a bearer token is: sign in again).
+  public let signedOut: Bool
+
+  public init(endedSignIns: Int, signedOut: Bool) {
+    self.endedSignIns = endedSignIns
+    self.signedOut = signedOut
+  }
+}
+
+/// `POST /api/account/recover`: a forgotten password replaced with the help of one recovery code.
+public struct RecoverRequest: Codable, Hashable, Sendable {
+  public let username: String
+  public let code: String
+  public let newPassword: String
+
+  public init(username: String, code: String, newPassword: String) {
+    self.username = username
+    self.code = code
+    self.newPassword = newPassword
+  }
+}
+
+/// `POST /api/account/recover`'s answer: the account now signed in here, and how many codes are left.
+public struct RecoverResponse: Codable, Hashable, Sendable {
+  public let user: UserResponse
+  public let recoveryCodesLeft: Int
+
+  public init(user: UserResponse, recoveryCodesLeft: Int) {
+    self.user = user
+    self.recoveryCodesLeft = recoveryCodesLeft
+  }
+}
+
+/// `POST /api/account/recovery-codes`: new recovery codes, proven by the password.
+public struct RecoveryCodesRequest: Codable, Hashable, Sendable {
+  public let password: String
+
+  public init(password: String) { self.password = password }
+}
+
+/// New recovery codes, shown once; every earlier code stopped working.
+public struct RecoveryCodeList: Codable, Hashable, Sendable {
+  public let codes: [String]
+
+  public init(codes: [String]) { self.codes = codes }
+}
+
+/// `GET /api/account/recovery-codes`: how many unused codes the account has (never the codes).
+public struct RecoveryCodeStatus: Codable, Hashable, Sendable {
+  public let remaining: Int
+
+  public init(remaining: Int) { self.remaining = remaining }
+}
+
 /// `POST /api/account/tokens`: a bearer token for API clients, shown once.
 public struct TokenResponse: Codable, Hashable, Sendable {
   public let token: String
   public let user: UserResponse
+  /// When the token stops working, in seconds since 1970 (never later than the sign-in that made it).
+  public let expiresAt: Double?
 
-  public init(token: String, user: UserResponse) {
+  public init(token: String, user: UserResponse, expiresAt: Double? = nil) {
     self.token = token
     self.user = user
+    self.expiresAt = expiresAt
   }
 }
 
-/// `POST /api/account/tokens` `{expiresInDays?}` (optional body): how long the token lasts, 1–365 days (90).
+/// `POST /api/account/tokens` `{expiresInDays?}` (optional body): how long the token lasts, 1–365 days (90), but
+/// never past the sign-in it is made with.
 public struct TokenRequest: Codable, Hashable, Sendable {
   public let expiresInDays: Int?
 
@@ -65,13 +159,16 @@ public struct SignInView: Codable, Hashable, Sendable {
   public let expiresAt: Double
   /// The sign-in this request was made with.
   public let current: Bool
+  /// When a browser was last seen (to the day), in seconds since 1970; it is signed out after 30 idle days.
+  public let lastSeenAt: Double?
 
-  public init(id: String, kind: String, createdAt: Double?, expiresAt: Double, current: Bool) {
+  public init(id: String, kind: String, createdAt: Double?, expiresAt: Double, current: Bool, lastSeenAt: Double? = nil) {
     self.id = id
     self.kind = kind
     self.createdAt = createdAt
     self.expiresAt = expiresAt
     self.current = current
+    self.lastSeenAt = lastSeenAt
   }
 }
 

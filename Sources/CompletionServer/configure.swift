@@ -43,6 +43,8 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(LoginAttempts())  // sign-in attempts counted per username and address, shared by processes on PostgreSQL
   app.migrations.add(CreateLiveNotices())  // live notices the command-line tool leaves for the running server (SQLite)
   app.migrations.add(UploadHolds())  // uploads in flight held against their account's quota, shared by processes on PostgreSQL
+  app.migrations.add(CreateRecoveryCodes())  // one-time codes that set a new password when the old one is forgotten
+  app.migrations.add(AddSessionLastSeen())  // browser sessions end after 30 idle days, not only at their absolute limit
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens

@@ -59,14 +59,7 @@ struct Login: AsyncParsableCommand {
   @Option(help: "Your username.") var username: String
 
   func run() async throws {
-    let password: String
-    if let fromEnvironment = ProcessInfo.processInfo.environment["COMPLETIONKIT_PASSWORD"] {
-      password = fromEnvironment
-    } else if isatty(STDIN_FILENO) == 1, let typed = getpass("Password: ") {
-      password = String(cString: typed)
-    } else {
-      password = readLine(strippingNewline: true) ?? ""
-    }
+    let password = readSecret("Password: ", environment: "COMPLETIONKIT_PASSWORD")
     let client = CompletionClient(server: target.serverURL)
     try await runClientCommand {
       try await client.login(username: username, password: password)
@@ -74,6 +67,69 @@ struct Login: AsyncParsableCommand {
       return """
         \(token.token)
         Signed in as \(token.user.username ?? username). Keep this token secret; use it with:
+          export COMPLETIONKIT_TOKEN=\(token.token)
+        """
+    }
+  }
+}
+
+/// A secret from the environment variable `environment`, else typed at the terminal (not echoed), else the next
+/// line of standard input.
+func readSecret(_ prompt: String, environment: String) -> String {
+  if let fromEnvironment = ProcessInfo.processInfo.environment[environment] { return fromEnvironment }
+  if isatty(STDIN_FILENO) == 1, let typed = getpass(prompt) { return String(cString: typed) }
+  return readLine(strippingNewline: true) ?? ""
+}
+
+struct PasswordCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "password",
+    abstract: "Change your password. Every other sign-in ends, this token too: sign in again afterwards.",
+    discussion: """
+      The current password is read from $COMPLETIONKIT_PASSWORD and the new one from $COMPLETIONKIT_NEW_PASSWORD, \
+      or both from standard input (not echoed on a terminal).
+      """)
+
+  @OptionGroup var target: ServerOptionsGroup
+
+  func run() async throws {
+    let client = try target.client()
+    let current = readSecret("Current password: ", environment: "COMPLETIONKIT_PASSWORD")
+    let new = readSecret("New password: ", environment: "COMPLETIONKIT_NEW_PASSWORD")
+    try await runClientCommand {
+      let answer = try await client.changePassword(current: current, new: new)
+      let others = answer.endedSignIns == 1 ? "1 other sign-in was" : "\(answer.endedSignIns) other sign-ins were"
+      return answer.signedOut
+        ? "Password changed; \(others) ended. This token has stopped working too: sign in again with `completionkit login --username NAME`."
+        : "Password changed; \(others) ended."
+    }
+  }
+}
+
+struct RecoverCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "recover",
+    abstract: "Set a new password with one of your recovery codes (a forgotten password), and print a new token.",
+    discussion: """
+      The code is read from $COMPLETIONKIT_RECOVERY_CODE and the new password from $COMPLETIONKIT_NEW_PASSWORD, or \
+      both from standard input (not echoed on a terminal). Each code works once; every other sign-in ends.
+      """)
+
+  @OptionGroup var target: ServerOptionsGroup
+  @Option(help: "Your username.") var username: String
+
+  func run() async throws {
+    let code = readSecret("Recovery code: ", environment: "COMPLETIONKIT_RECOVERY_CODE")
+    let new = readSecret("New password: ", environment: "COMPLETIONKIT_NEW_PASSWORD")
+    let client = CompletionClient(server: target.serverURL)
+    try await runClientCommand {
+      let answer = try await client.recover(username: username, code: code, newPassword: new)
+      let token = try await client.createToken()
+      let left = answer.recoveryCodesLeft == 1 ? "1 recovery code is" : "\(answer.recoveryCodesLeft) recovery codes are"
+      return """
+        \(token.token)
+        New password set for \(answer.user.username ?? username); every other sign-in was ended and \(left) left.
+        Keep this token secret; use it with:
           export COMPLETIONKIT_TOKEN=\(token.token)
         """
     }

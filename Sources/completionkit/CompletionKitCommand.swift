@@ -21,7 +21,7 @@ struct CompletionKitCommand: AsyncParsableCommand {
     commandName: "completionkit",
     abstract: "CompletionKit: puzzles, kids' games, projects and challenges, and the moment you finish them.",
     version: CompletionKitVersion.current,
-    subcommands: [Serve.self, Migrate.self, Quotes.self, LedgerCommand.self, ProjectsCommand.self, AccountsCommand.self, Login.self, TasksCommand.self, PlayCommand.self, ChallengesCommand.self, ModerationCommand.self, DemoCommand.self]
+    subcommands: [Serve.self, Migrate.self, Quotes.self, LedgerCommand.self, ProjectsCommand.self, AccountsCommand.self, Login.self, PasswordCommand.self, RecoverCommand.self, TasksCommand.self, PlayCommand.self, ChallengesCommand.self, ModerationCommand.self, DemoCommand.self]
   )
 }
 

@@ -28,6 +28,14 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let weakPassword = APIErrorCode(rawValue: "weak_password")
   public static let blankPassword = APIErrorCode(rawValue: "blank_password")
   public static let passwordTooLong = APIErrorCode(rawValue: "password_too_long")
+  /// One of the most common passwords: choose another.
+  public static let passwordTooCommon = APIErrorCode(rawValue: "password_too_common")
+  /// The password is or contains the username.
+  public static let passwordContainsUsername = APIErrorCode(rawValue: "password_contains_username")
+  /// The current password given for a change is not right.
+  public static let wrongPassword = APIErrorCode(rawValue: "wrong_password")
+  /// The username and recovery code do not match, or the code was used already.
+  public static let invalidRecoveryCode = APIErrorCode(rawValue: "invalid_recovery_code")
   public static let alreadyRegistered = APIErrorCode(rawValue: "already_registered")
   public static let namedAccountRequired = APIErrorCode(rawValue: "named_account_required")
   public static let unsupportedMediaType = APIErrorCode(rawValue: "unsupported_media_type")
@@ -137,7 +145,8 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let documented: [APIErrorCode] = [
     .invalidJson, .invalidParameter, .badRequest, .requestTimeout, .notFound,
     .methodNotAllowed, .unauthenticated, .invalidToken, .invalidCredentials, .usernameTaken,
-    .invalidUsername, .weakPassword, .blankPassword, .passwordTooLong,
+    .invalidUsername, .weakPassword, .blankPassword, .passwordTooLong, .passwordTooCommon, .passwordContainsUsername,
+    .wrongPassword, .invalidRecoveryCode,
     .alreadyRegistered, .namedAccountRequired, .unsupportedMediaType, .payloadTooLarge,
     .tooManyAttempts, .tooManyGuests, .requestHeaderRequired, .busy,
     .notReady, .metricsTokenRequired, .uploadQuotaExceeded, .internalError,

@@ -10,9 +10,33 @@ extension CompletionClient {
     try await send(.getMe)
   }
 
-  /// Turns the current guest (or a new visitor) into a named account with a password, and signs it in.
-  public func register(username: String, password: String, displayName: String? = nil) async throws -> UserResponse {
+  /// Turns the current guest (or a new visitor) into a named account with a password, and signs it in. The
+  /// answer carries the account's ten recovery codes: the only time they are shown.
+  @discardableResult
+  public func register(username: String, password: String, displayName: String? = nil) async throws -> RegisterResponse {
     try await send(.register, body: .json(RegisterRequest(username: username, password: password, displayName: displayName)))
+  }
+
+  /// Changes the signed-in account's password. Every other sign-in ends; a bearer token making the change ends
+  /// too (``PasswordChangeResponse/signedOut``): sign in again with the new password.
+  public func changePassword(current: String, new: String) async throws -> PasswordChangeResponse {
+    try await send(.changePassword, body: .json(ChangePasswordRequest(currentPassword: current, newPassword: new)))
+  }
+
+  /// Sets a new password with one of the account's recovery codes (used up) and signs in with it; every other
+  /// sign-in of the account ends.
+  public func recover(username: String, code: String, newPassword: String) async throws -> RecoverResponse {
+    try await send(.recoverAccount, body: .json(RecoverRequest(username: username, code: code, newPassword: newPassword)))
+  }
+
+  /// How many unused recovery codes the signed-in account has.
+  public func recoveryCodeStatus() async throws -> RecoveryCodeStatus {
+    try await send(.getRecoveryCodeStatus)
+  }
+
+  /// Ten new recovery codes for the signed-in account, shown once; the earlier ones stop working.
+  public func regenerateRecoveryCodes(password: String) async throws -> RecoveryCodeList {
+    try await send(.regenerateRecoveryCodes, body: .json(RecoveryCodesRequest(password: password)))
   }
 
   /// Signs in with a password; the client keeps the session the server sets for every later request.

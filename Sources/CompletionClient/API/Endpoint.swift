@@ -12,6 +12,10 @@ public enum Endpoint: String, CaseIterable, Sendable {
   case listSignIns
   case createToken
   case revokeSignIn
+  case changePassword
+  case recoverAccount
+  case getRecoveryCodeStatus
+  case regenerateRecoveryCodes
   case updateActivity
   case getActivityCard
   case listComments
@@ -92,8 +96,8 @@ public enum Endpoint: String, CaseIterable, Sendable {
   /// The HTTP method.
   public var method: String {
     switch self {
-    case .getCelebrations, .listSignIns, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard, .getActivityVideoStatus, .getActivityVideo, .getCryptogramVideoStatus, .getCryptogramVideo: "GET"
-    case .login, .logout, .logoutEverywhere, .register, .createToken, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .follow, .createTask, .startActivityVideo, .startCryptogramVideo: "POST"
+    case .getCelebrations, .listSignIns, .getRecoveryCodeStatus, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard, .getActivityVideoStatus, .getActivityVideo, .getCryptogramVideoStatus, .getCryptogramVideo: "GET"
+    case .login, .logout, .logoutEverywhere, .register, .createToken, .changePassword, .recoverAccount, .regenerateRecoveryCodes, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .follow, .createTask, .startActivityVideo, .startCryptogramVideo: "POST"
     case .setCelebrations, .orderProjects, .orderTasks: "PUT"
     case .updateActivity, .updateProject, .updateTask: "PATCH"
     case .revokeSignIn, .uncongratulate, .deleteComment, .deleteProject, .unfollow, .deleteTask: "DELETE"
@@ -112,6 +116,9 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case .listSignIns: "/api/account/tokens"
     case .createToken: "/api/account/tokens"
     case .revokeSignIn: "/api/account/tokens/{id}"
+    case .changePassword: "/api/account/password"
+    case .recoverAccount: "/api/account/recover"
+    case .getRecoveryCodeStatus, .regenerateRecoveryCodes: "/api/account/recovery-codes"
     case .updateActivity: "/api/activities/{id}"
     case .getActivityCard: "/api/activities/{id}/card.png"
     case .listComments: "/api/activities/{id}/comments"

@@ -17,6 +17,10 @@ struct AccountController: RouteCollection {
     account.get("tokens", use: signIns)
     account.delete("tokens", ":id", use: revoke)
     account.post("logout-everywhere", use: logoutEverywhere)
+    account.post("password", use: changePassword)
+    account.post("recover", use: recover)
+    account.get("recovery-codes", use: recoveryCodeStatus)
+    account.post("recovery-codes", use: regenerateRecoveryCodes)
     account.get("celebrations", use: celebrations)
     account.put("celebrations", use: setCelebrations)
   }
@@ -54,26 +58,38 @@ struct AccountController: RouteCollection {
     return try user.toResponse()
   }
 
-  /// `POST /api/account/register`: gives the current guest (or a new visitor) a username and password.
+  /// `POST /api/account/register`: gives the current guest (or a new visitor) a username and password, and
+  /// answers with the account's ten recovery codes (shown this once).
   @Sendable func register(req: Request) async throws -> Response {
     let body = try req.decodeJSON(RegisterRequest.self)
     let username = try Self.validUsername(body.username)
-    try Self.checkNewPassword(body.password)
+    try PasswordPolicy.check(body.password, username: username)
     let displayName = body.displayName?.trimmingCharacters(in: .whitespacesAndNewlines)
     if let current = try await req.currentUser(), !current.isGuest { throw AppError.alreadyRegistered }
     if try await User.query(on: req.db).filter(\.$username == username).first() != nil { throw AppError.usernameTaken }
     let hash = try await req.application.services.passwordWork.hash(body.password)
     let user = try await req.userCreatingGuest()
-    user.username = username
-    user.passwordHash = hash
-    user.isGuest = false
-    if let displayName, !displayName.isEmpty { user.displayName = String(displayName.prefix(60)) } else { user.displayName = body.username }
+    let userID = try user.requireID()
+    let name = displayName.flatMap { $0.isEmpty ? nil : String($0.prefix(60)) } ?? body.username
+    let codes = RecoveryCodes.makeCodes()
+    let now = req.application.services.clock.now()
     do {
-      try await user.save(on: req.db)
+      // The name, the password and the codes are saved together: an account never exists without its codes.
+      _ = try await req.application.services.runner.write(on: req.db) { db in
+        try await db.sql.update(User.schema).set("username", to: SQLBind(username)).set("password_hash", to: SQLBind(hash))
+          .set("is_guest", to: SQLBind(false)).set("display_name", to: SQLBind(name)).set("updated_at", to: SQLBind(now))
+          .where("id", .equal, SQLBind(userID)).run()
+        try await RecoveryCodes.replace(for: userID, with: codes, at: now, on: db)
+        return true
+      }
     } catch let error as any DatabaseError where error.isConstraintFailure {
       // Two people raced for the same name; the unique index decided.
       throw AppError.usernameTaken
     }
+    user.username = username
+    user.passwordHash = hash
+    user.isGuest = false
+    user.displayName = name
     // A new session for the new account: a session id known before signing up (fixed by someone else on a
     // shared computer, say) must not become the account's.
     if let previous = req.currentSession, previous.kind == .cookie {
@@ -82,18 +98,8 @@ struct AccountController: RouteCollection {
       req.pendingSessionCookie = Sessions.cookie(for: secret, secure: req.application.serverOptions.secureCookies)
     }
     let response = Response(status: .created)
-    try response.content.encode(try user.toResponse())
+    try response.content.encode(RegisterResponse(user: try user.toResponse(), recoveryCodes: codes))
     return response
-  }
-
-  /// bcrypt reads only a password's first 72 bytes: a longer one would let in anything that starts the same.
-  static let maxPasswordBytes = 72
-
-  /// The rules for a new password: at least 8 characters, not only spaces, at most ``maxPasswordBytes`` bytes.
-  static func checkNewPassword(_ password: String) throws {
-    guard password.count >= 8 else { throw AppError.weakPassword }
-    guard !password.allSatisfy(\.isWhitespace) else { throw AppError.blankPassword }
-    guard password.utf8.count <= maxPasswordBytes else { throw AppError.passwordTooLong }
   }
 
   /// `POST /api/account/login`: signs this browser in to a saved account.
@@ -108,7 +114,7 @@ struct AccountController: RouteCollection {
     let user = try await User.query(on: req.db).filter(\.$username == username).first()
     let matches = try await services.passwordWork.verify(body.password, created: user?.passwordHash)
     // Longer than any password can be: never a match, however its first 72 bytes compare.
-    guard let user, matches, body.password.utf8.count <= Self.maxPasswordBytes, let userID = user.id else {
+    guard let user, matches, body.password.utf8.count <= PasswordPolicy.maxBytes, let userID = user.id else {
       throw AppError.invalidCredentials
     }
     try await services.loginThrottle.succeeded(attempt, on: req.db)
@@ -136,9 +142,11 @@ struct AccountController: RouteCollection {
     return SignInList(
       signIns: tokens.compactMap { token in
         guard let id = token.id else { return nil }
+        if token.kind == .cookie, !Sessions.isActive(lastSeen: token.lastSeenAt, createdAt: token.createdAt, at: now) { return nil }
         return SignInView(
           id: id.uuidString, kind: token.kind == .cookie ? "browser" : "token", createdAt: token.createdAt?.timeIntervalSince1970,
-          expiresAt: token.expiresAt.timeIntervalSince1970, current: id == session.tokenID)
+          expiresAt: token.expiresAt.timeIntervalSince1970, current: id == session.tokenID,
+          lastSeenAt: token.lastSeenAt?.timeIntervalSince1970)
       })
   }
 
@@ -176,11 +184,119 @@ struct AccountController: RouteCollection {
     guard (1...Sessions.bearerMaxDays).contains(days) else {
       throw AppError.invalidParameter("expiresInDays", "a token lasts 1 to \(Sessions.bearerMaxDays) days")
     }
-    let secret = try await Sessions.issue(
-      for: userID, kind: .bearer, at: req.application.services.clock.now(), lifetime: TimeInterval(days) * 86_400, on: req.db)
+    let now = req.application.services.clock.now()
+    var expiresAt = now.addingTimeInterval(TimeInterval(days) * 86_400)
+    // Never outliving the sign-in that asks for it: a leaked short token cannot become a long one.
+    if let session = req.currentSession { expiresAt = min(expiresAt, session.expiresAt) }
+    let secret = try await Sessions.issue(for: userID, kind: .bearer, at: now, lifetime: expiresAt.timeIntervalSince(now), on: req.db)
     let response = Response(status: .created)
-    try response.content.encode(TokenResponse(token: secret, user: try user.toResponse()))
+    try response.content.encode(TokenResponse(token: secret, user: try user.toResponse(), expiresAt: expiresAt.timeIntervalSince1970))
     return response
+  }
+
+  /// `POST /api/account/password {currentPassword, newPassword}`: a new password, proven by the current one
+  /// (checked under the sign-in throttle, like a sign-in). Every other sign-in of the account ends, API tokens
+  /// included; the browser that asked stays signed in (a bearer token that asked ends too: sign in again).
+  @Sendable func changePassword(req: Request) async throws -> PasswordChangeResponse {
+    let body = try req.decodeJSON(ChangePasswordRequest.self)
+    guard let session = req.currentSession else { throw AppError.unauthenticated }
+    guard let user = try await User.find(session.userID, on: req.db), !user.isGuest, let username = user.username, let userID = user.id
+    else { throw AppError.namedAccountRequired }
+    try PasswordPolicy.check(body.newPassword, username: username)
+    try await Self.checkPassword(body.currentPassword, of: user, req: req)
+    let hash = try await req.application.services.passwordWork.hash(body.newPassword)
+    let keep = session.kind == .cookie ? session.tokenID : nil
+    let ended = try await Self.setPassword(hash, userID: userID, keeping: keep, consuming: nil, app: req.application, on: req.db) ?? []
+    return PasswordChangeResponse(endedSignIns: ended.filter { $0 != session.tokenID }.count, signedOut: keep == nil)
+  }
+
+  /// `POST /api/account/recover {username, code, newPassword}`: a forgotten password replaced with one of the
+  /// account's recovery codes, which is used up. Throttled like a sign-in (per username and per address).
+  /// Every sign-in of the account ends, and this browser is signed in with the new password.
+  @Sendable func recover(req: Request) async throws -> RecoverResponse {
+    let body = try req.decodeJSON(RecoverRequest.self)
+    let username = body.username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    try PasswordPolicy.check(body.newPassword, username: username)
+    let services = req.application.services
+    guard !services.passwordWork.isFull else { throw AppError.busy }
+    let attempt = try await services.loginThrottle.reserve(username: username, address: req.clientAddress, at: services.clock.now(), on: req.db)
+    let codeHash = RecoveryCodes.hash(body.code)
+    guard let user = try await User.query(on: req.db).filter(\.$username == username).first(), !user.isGuest, let userID = user.id,
+      try await RecoveryCodes.contains(codeHash, userID: userID, on: req.db)
+    else { throw AppError.invalidRecoveryCode }
+    let hash = try await services.passwordWork.hash(body.newPassword)
+    // The code is used up in the same transaction that sets the password: of two requests with one code, one wins.
+    guard let ended = try await Self.setPassword(hash, userID: userID, keeping: nil, consuming: codeHash, app: req.application, on: req.db)
+    else { throw AppError.invalidRecoveryCode }
+    try await services.loginThrottle.succeeded(attempt, on: req.db)
+    if let previous = req.currentSession, previous.kind == .cookie, !ended.contains(previous.tokenID) {
+      try await Sessions.end([previous.tokenID], app: req.application, on: req.db)
+    }
+    let secret = try await Sessions.issue(for: userID, kind: .cookie, at: services.clock.now(), on: req.db)
+    req.pendingSessionCookie = Sessions.cookie(for: secret, secure: req.application.serverOptions.secureCookies)
+    user.passwordHash = hash
+    return RecoverResponse(user: try user.toResponse(), recoveryCodesLeft: try await RecoveryCodes.remaining(userID: userID, on: req.db))
+  }
+
+  /// `GET /api/account/recovery-codes`: how many unused recovery codes the account has (never the codes).
+  @Sendable func recoveryCodeStatus(req: Request) async throws -> RecoveryCodeStatus {
+    let user = try await req.requireUser()
+    guard !user.isGuest, let userID = user.id else { throw AppError.namedAccountRequired }
+    return RecoveryCodeStatus(remaining: try await RecoveryCodes.remaining(userID: userID, on: req.db))
+  }
+
+  /// `POST /api/account/recovery-codes {password}`: ten new recovery codes, shown once; the earlier ones stop
+  /// working. The password is checked under the sign-in throttle.
+  @Sendable func regenerateRecoveryCodes(req: Request) async throws -> RecoveryCodeList {
+    let body = try req.decodeJSON(RecoveryCodesRequest.self)
+    let user = try await req.requireUser()
+    guard !user.isGuest, let userID = user.id else { throw AppError.namedAccountRequired }
+    try await Self.checkPassword(body.password, of: user, req: req)
+    let codes = RecoveryCodes.makeCodes()
+    let now = req.application.services.clock.now()
+    _ = try await req.application.services.runner.write(on: req.db) { db in
+      try await RecoveryCodes.replace(for: userID, with: codes, at: now, on: db)
+      return true
+    }
+    return RecoveryCodeList(codes: codes)
+  }
+
+  /// Checks a named account's password for a change that needs it, counted by the sign-in throttle exactly as
+  /// a sign-in is; a wrong one is `403 wrong_password`.
+  private static func checkPassword(_ password: String, of user: User, req: Request) async throws {
+    let services = req.application.services
+    guard let username = user.username else { throw AppError.namedAccountRequired }
+    guard !services.passwordWork.isFull else { throw AppError.busy }
+    let attempt = try await services.loginThrottle.reserve(username: username, address: req.clientAddress, at: services.clock.now(), on: req.db)
+    let matches = try await services.passwordWork.verify(password, created: user.passwordHash)
+    guard matches, password.utf8.count <= PasswordPolicy.maxBytes else { throw AppError.wrongPassword }
+    try await services.loginThrottle.succeeded(attempt, on: req.db)
+  }
+
+  /// Sets an account's password hash and ends every one of its sign-ins but `keeping`, in one transaction;
+  /// with `consuming`, only if that recovery code is unused (it is used up), else nothing changes and the
+  /// answer is nil. Answers the ids of the sign-ins ended.
+  static func setPassword(
+    _ hash: String, userID: UUID, keeping: UUID?, consuming codeHash: String?, app: Application, on db: any Database
+  ) async throws -> [UUID]? {
+    let now = app.services.clock.now()
+    let ended = try await app.services.runner.write(on: db) { db -> [UUID]? in
+      if let codeHash, try await !RecoveryCodes.consume(codeHash, userID: userID, on: db) { return nil }
+      let sql = db.sql
+      try await sql.update(User.schema).set("password_hash", to: SQLBind(hash)).set("updated_at", to: SQLBind(now))
+        .where("id", .equal, SQLBind(userID)).run()
+      let ids = try await sql.select().column("id").from(AuthToken.schema).where("user_id", .equal, SQLBind(userID))
+        .all(decoding: TokenID.self).map(\.id).filter { $0 != keeping }
+      try await Sessions.end(ids, app: app, on: db)
+      return ids
+    }
+    // Forgotten again once committed: a request that read a sign-in just before the commit may have cached it.
+    for id in ended ?? [] { app.services.sessions.forget(tokenID: id) }
+    return ended
+  }
+
+  private struct TokenID: Decodable {
+    let id: UUID
   }
 
   /// Lower-cases and checks a username: 3–32 of a–z, 0–9, ".", "-", "_".

@@ -18,6 +18,8 @@ final class AuthToken: Model, @unchecked Sendable {
   @Enum(key: "kind") var kind: Kind
   @Timestamp(key: "created_at", on: .create) var createdAt: Date?
   @Field(key: "expires_at") var expiresAt: Date
+  /// When a browser session was last used, to the day (nil for API tokens).
+  @OptionalField(key: "last_seen_at") var lastSeenAt: Date?
 
   init() {}
 

@@ -8,11 +8,23 @@ import Vapor
 enum Sessions {
   /// The session cookie's name.
   static let cookieName = "ck_session"
-  /// How long a browser stays signed in without coming back.
+  /// How long a browser stays signed in at most, however often it comes back (its absolute limit).
   static let cookieLifetime: TimeInterval = 60 * 60 * 24 * 180
+  /// A browser that has not come back for this long is signed out, before its absolute limit.
+  static let idleLimit: TimeInterval = 60 * 60 * 24 * 30
+  /// How stale a session's last-seen time may get before a request writes it again: a write a day at most
+  /// per browser, not one per request.
+  static let lastSeenGranularity: TimeInterval = 60 * 60 * 24
   /// How long an API token is valid unless its creator says otherwise, and at most.
   static let bearerDefaultDays = 90
   static let bearerMaxDays = 365
+
+  /// Whether a browser session last seen at `lastSeen` (or, never marked, made at `createdAt`) is within the
+  /// idle limit at `now`.
+  static func isActive(lastSeen: Date?, createdAt: Date?, at now: Date) -> Bool {
+    guard let seen = lastSeen ?? createdAt else { return true }
+    return now.timeIntervalSince(seen) < idleLimit
+  }
 
   /// A new random secret, URL-safe.
   static func makeSecret() -> String {
@@ -35,6 +47,7 @@ enum Sessions {
     let secret = makeSecret()
     let lifetime = lifetime ?? (kind == .cookie ? cookieLifetime : TimeInterval(bearerDefaultDays) * 86_400)
     let token = AuthToken(userID: userID, tokenHash: hash(secret), kind: kind, expiresAt: now.addingTimeInterval(lifetime))
+    if kind == .cookie { token.lastSeenAt = now }
     try await token.create(on: db)
     return secret
   }
@@ -69,6 +82,9 @@ struct CurrentSession: Sendable {
   let userID: UUID
   let tokenID: UUID
   let kind: AuthToken.Kind
+  /// When the sign-in ends at the latest (a browser's absolute limit, a token's expiry): nothing it makes may
+  /// outlive it.
+  let expiresAt: Date
 }
 
 extension Request {
@@ -93,11 +109,15 @@ struct SessionMiddleware: AsyncMiddleware {
     let userID: UUID
     let kind: String
     let expiresAt: Date
+    let createdAt: Date?
+    let lastSeenAt: Date?
 
     enum CodingKeys: String, CodingKey {
       case id, kind
       case userID = "user_id"
       case expiresAt = "expires_at"
+      case createdAt = "created_at"
+      case lastSeenAt = "last_seen_at"
     }
   }
 
@@ -105,7 +125,9 @@ struct SessionMiddleware: AsyncMiddleware {
     let sql = db.sql
     // The kind is compared in Swift: on PostgreSQL it is an enum column, which does not compare with a text bind.
     return try await sql.select()
-      .columns(SQLIdentifier("id"), SQLIdentifier("user_id"), SQLRaw("CAST(kind AS TEXT) AS kind"), SQLIdentifier("expires_at"))
+      .columns(
+        SQLIdentifier("id"), SQLIdentifier("user_id"), SQLRaw("CAST(kind AS TEXT) AS kind"), SQLIdentifier("expires_at"),
+        SQLIdentifier("created_at"), SQLIdentifier("last_seen_at"))
       .from(AuthToken.schema).where("token_hash", .equal, SQLBind(hash))
       .first(decoding: TokenRow.self)
   }
@@ -142,9 +164,31 @@ struct SessionMiddleware: AsyncMiddleware {
     guard let token = try await Self.token(hash: hash, on: request.db), token.expiresAt > now,
       let storedKind = AuthToken.Kind(rawValue: token.kind)
     else { return nil }
-    let session = CurrentSession(userID: token.userID, tokenID: token.id, kind: storedKind)
+    if storedKind == .cookie {
+      // Left idle too long: signed out, though the absolute limit is still ahead.
+      guard Sessions.isActive(lastSeen: token.lastSeenAt, createdAt: token.createdAt, at: now) else { return nil }
+      let seenToday = token.lastSeenAt.map { now.timeIntervalSince($0) < Sessions.lastSeenGranularity } ?? false
+      if !seenToday {
+        // Best effort: a session whose day's mark failed to write is still this request's, and is marked next time.
+        do {
+          try await Self.markSeen(token.id, at: now, request: request)
+        } catch {
+          request.logger.warning("could not note a session's last use: \(String(reflecting: error))")
+        }
+      }
+    }
+    let session = CurrentSession(userID: token.userID, tokenID: token.id, kind: storedKind, expiresAt: token.expiresAt)
     cache.remember(session, hash: hash, expiresAt: token.expiresAt, at: now)
     return session
+  }
+
+  /// Notes that a browser session was used now. The cache means this runs at most every
+  /// ``SessionCache/lifetime`` per session, and the day's granularity at most once a day.
+  private static func markSeen(_ tokenID: UUID, at now: Date, request: Request) async throws {
+    _ = try await request.application.services.runner.writes.transaction(on: request.db, singleStatement: true) { db in
+      try await db.sql.update(AuthToken.schema).set("last_seen_at", to: SQLBind(now)).where("id", .equal, SQLBind(tokenID)).run()
+      return true
+    }
   }
 }
 

@@ -28,6 +28,14 @@ public enum AppError: APIErrorConvertible, Equatable {
   case weakPassword
   case blankPassword
   case passwordTooLong
+  /// One of the bundled most common passwords.
+  case passwordTooCommon
+  /// The password is the username, or contains it.
+  case passwordContainsUsername
+  /// A change that needs the current password came with the wrong one.
+  case wrongPassword
+  /// A recovery code that is not one of the account's unused codes (or an unknown username).
+  case invalidRecoveryCode
   case alreadyRegistered
   case namedAccountRequired
   case unsupportedMediaType
@@ -40,10 +48,12 @@ public enum AppError: APIErrorConvertible, Equatable {
 
   public var status: HTTPResponseStatus {
     switch self {
-    case .invalidJSON, .invalidParameter, .invalidUsername, .weakPassword, .blankPassword, .passwordTooLong: .badRequest
+    case .invalidJSON, .invalidParameter, .invalidUsername, .weakPassword, .blankPassword, .passwordTooLong, .passwordTooCommon,
+      .passwordContainsUsername:
+      .badRequest
     case .notFound: .notFound
-    case .unauthenticated, .invalidCredentials, .invalidToken: .unauthorized
-    case .namedAccountRequired: .forbidden
+    case .unauthenticated, .invalidCredentials, .invalidToken, .invalidRecoveryCode: .unauthorized
+    case .namedAccountRequired, .wrongPassword: .forbidden
     case .usernameTaken, .alreadyRegistered: .conflict
     case .unsupportedMediaType: .unsupportedMediaType
     case .tooManyAttempts, .tooManyGuests: .tooManyRequests
@@ -65,6 +75,10 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .weakPassword: "weak_password"
     case .blankPassword: "blank_password"
     case .passwordTooLong: "password_too_long"
+    case .passwordTooCommon: "password_too_common"
+    case .passwordContainsUsername: "password_contains_username"
+    case .wrongPassword: "wrong_password"
+    case .invalidRecoveryCode: "invalid_recovery_code"
     case .alreadyRegistered: "already_registered"
     case .namedAccountRequired: "named_account_required"
     case .unsupportedMediaType: "unsupported_media_type"
@@ -88,6 +102,12 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .weakPassword: "Passwords need at least 8 characters."
     case .blankPassword: "A password of only spaces is easy to guess: use letters, digits or symbols too."
     case .passwordTooLong: "Passwords can be at most 72 bytes long: 72 plain letters or digits, fewer with accents or emoji."
+    case .passwordTooCommon:
+      "That password is one of the most common ones, which anyone guessing tries first. Please choose another: a few unrelated words make a strong one."
+    case .passwordContainsUsername: "A password must not contain your username. Please choose another."
+    case .wrongPassword: "Your current password is not right. Please try again."
+    case .invalidRecoveryCode:
+      "That username and recovery code do not match, or the code was used already (each code works once)."
     case .alreadyRegistered: "This account already has a username and password."
     case .namedAccountRequired: "Save your account with a username and password first."
     case .unsupportedMediaType: "Send the request body as JSON (Content-Type: application/json)."

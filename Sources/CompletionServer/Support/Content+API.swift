@@ -5,6 +5,11 @@ import Vapor
 extension UserResponse: Content {}
 extension TokenResponse: Content {}
 extension SignInList: Content {}
+extension RegisterResponse: Content {}
+extension PasswordChangeResponse: Content {}
+extension RecoverResponse: Content {}
+extension RecoveryCodeStatus: Content {}
+extension RecoveryCodeList: Content {}
 extension CelebrationSettings: Content {}
 extension HealthResponse: Content {}
 extension SystemSummary: Content {}

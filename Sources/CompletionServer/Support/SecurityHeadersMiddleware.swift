@@ -33,6 +33,20 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
     for (name, value) in headers where !response.headers.contains(name: name) {
       response.headers.replaceOrAdd(name: name, value: value)
     }
+    if let cacheControl = Self.personalCacheControl(request: request, response: response) {
+      response.headers.replaceOrAdd(name: .cacheControl, value: cacheControl)
+    }
     return response
+  }
+
+  /// Personal answers are kept by no cache (a shared computer's browser, a proxy): the account's own routes
+  /// always, and every other API answer made for a sign-in or setting a session cookie unless the route chose
+  /// its own caching (a photo or a card may be kept privately by the browser that fetched it).
+  static func personalCacheControl(request: Request, response: Response) -> String? {
+    let path = request.url.path
+    guard path.hasPrefix("/api/") else { return nil }
+    if path == "/api/me" || path.hasPrefix("/api/account/") { return "no-store" }
+    let personal = request.currentSession != nil || response.headers.contains(name: .setCookie)
+    return personal && !response.headers.contains(name: .cacheControl) ? "no-store" : nil
   }
 }
