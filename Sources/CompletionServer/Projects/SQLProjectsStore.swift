@@ -136,6 +136,16 @@ struct SQLProjectsStore: ProjectsStore {
     ).all(decoding: TaskRow.self).map(\.item)
   }
 
+  func datedTasks(_ user: UUID, doneSince: Date) async throws -> [TaskItem] {
+    try await sql.raw(
+      """
+      SELECT \(unsafeRaw: TaskRow.columns) FROM project_tasks
+      WHERE user_id = \(bind: user) AND due_date IS NOT NULL AND (completed = \(bind: false) OR completed_at >= \(bind: doneSince))
+      ORDER BY position, created_at
+      """
+    ).all(decoding: TaskRow.self).map(\.item)
+  }
+
   func board(_ footprint: Footprint, of user: UUID) async throws -> TaskBoard {
     var board = TaskBoard()
     var projectIDs = footprint.projects
