@@ -27,6 +27,8 @@ struct ProjectsStoreTests {
     func tasks(_ user: UUID, in list: TaskList) async throws -> [TaskItem] { try await sql.tasks(user, in: list) }
     func allTasks(_ user: UUID) async throws -> [TaskItem] { try await sql.allTasks(user) }
     func datedTasks(_ user: UUID, doneSince: Date) async throws -> [TaskItem] { try await sql.datedTasks(user, doneSince: doneSince) }
+    func taskTexts(_ user: UUID) async throws -> [TaskSearch.Text] { try await sql.taskTexts(user) }
+    func tasks(_ user: UUID, ids: [UUID]) async throws -> [TaskItem] { try await sql.tasks(user, ids: ids) }
     func board(_ footprint: Footprint, of user: UUID) async throws -> TaskBoard { try await sql.board(footprint, of: user) }
     func save(_ effects: [TaskBoardEffect], of user: UUID, at now: Date) async throws -> SavedChange? {
       try await app.services.runner.write(on: app.db) { db in try await SQLProjectsStore(db).save(effects, of: user, at: now) }
@@ -148,6 +150,13 @@ struct ProjectsStoreTests {
     #expect(try await store.datedTasks(user, doneSince: now).map(\.id) == [due, doneRecently])
     #expect(try await store.datedTasks(user, doneSince: now.addingTimeInterval(1)).map(\.id) == [due])
     #expect(try await store.datedTasks(other, doneSince: now).isEmpty)
+    // What a search reads: every task's title and notes in list order, then the matched rows by id, in the
+    // order asked for; another person's ids give nothing.
+    let texts = try await store.taskTexts(user)
+    #expect(texts.map(\.id) == (try await store.allTasks(user)).map(\.id))
+    #expect(texts.first { $0.id == due }?.title == "Due")
+    #expect(try await store.tasks(user, ids: [undated, due, UUID()]).map(\.title) == ["Someday", "Due"])
+    #expect(try await store.tasks(other, ids: [due]).isEmpty)
 
     // Refusals are values and write nothing; another person's things are not found.
     await #expect(throws: ProjectsError.taskNotFound) { try await store.perform(.setCompleted(UUID(), true), of: user, at: now) }

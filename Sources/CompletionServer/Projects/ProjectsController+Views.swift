@@ -53,8 +53,9 @@ extension ProjectsController {
   }
 
   /// `GET /api/tasks/search?q=&tz=`: tasks whose title or notes contain `q` (any case, any accents), title
-  /// matches first, at most ``TaskSearch/maxResults``. One read of the person's tasks, matched here: SQL's
-  /// LIKE folds only ASCII letters, and one person's tasks are few enough to scan.
+  /// matches first, at most ``TaskSearch/maxResults``. A bounded scan: one read of the title and notes of the
+  /// person's tasks (SQL's LIKE folds only ASCII letters, and one person's tasks are few enough to scan),
+  /// matched by the core, then one read of the matched rows.
   @Sendable func search(req: Request) async throws -> TaskSearchResponse {
     let zone = try Self.zone(req)
     let raw = req.query[String.self, at: "q"]
@@ -62,14 +63,15 @@ extension ProjectsController {
       return TaskSearchResponse(query: "", tasks: [], more: false)
     }
     let store = SQLProjectsStore(req.db)
-    async let tasks = store.allTasks(userID)
+    async let texts = store.taskTexts(userID)
     async let projects = store.projects(userID)
+    let found = TaskSearch.search(try await texts, for: query)
+    let tasks = try await store.tasks(userID, ids: found.ids)
     let lists = Self.lists(try await projects)
-    let found = TaskSearch.search(try await tasks, for: query)
     let today = TaskAgenda.today(at: req.application.services.clock.now(), in: zone)
     return TaskSearchResponse(
       query: query,
-      tasks: found.tasks.map { task in
+      tasks: tasks.map { task in
         let due = TaskAgenda.due(task, today: today, zone: zone)
         let late = due == .overdue ? task.dueDate.flatMap(CalendarDay.init).map { today.dayNumber - $0.dayNumber } ?? 0 : 0
         return Self.entry(task, lists: lists, due: due, daysLate: late)

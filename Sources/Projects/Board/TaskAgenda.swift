@@ -107,18 +107,38 @@ public enum TaskSearch {
     text.range(of: query, options: [.caseInsensitive, .diacriticInsensitive]) != nil
   }
 
+  /// A task's searchable text: all a search reads of each task (a store reads only these columns).
+  public struct Text: Hashable, Sendable {
+    public let id: UUID
+    public let title: String
+    public let notes: String
+
+    public init(id: UUID, title: String, notes: String) {
+      self.id = id
+      self.title = title
+      self.notes = notes
+    }
+  }
+
   /// The tasks whose title or notes contain `query`: title matches first, then notes-only ones, each in the
   /// order given; at most `limit`, and whether more matched.
   public static func search(_ tasks: [TaskItem], for query: String, limit: Int = maxResults) -> (tasks: [TaskItem], more: Bool) {
-    var titled: [TaskItem] = []
-    var noted: [TaskItem] = []
+    let found = search(tasks.map { Text(id: $0.id, title: $0.title, notes: $0.notes) }, for: query, limit: limit)
+    let byID = Dictionary(tasks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    return (found.ids.compactMap { byID[$0] }, found.more)
+  }
+
+  /// The ids of the texts that contain `query`, in the same order (title matches first), and whether more matched.
+  public static func search(_ tasks: [Text], for query: String, limit: Int = maxResults) -> (ids: [UUID], more: Bool) {
+    var titled: [UUID] = []
+    var noted: [UUID] = []
     for task in tasks {
       if contains(task.title, query) {
-        titled.append(task)
+        titled.append(task.id)
         // Enough title matches to fill the answer and tell that there are more: the rest need not be read.
         if titled.count > limit { break }
       } else if noted.count <= limit, !task.notes.isEmpty, contains(task.notes, query) {
-        noted.append(task)
+        noted.append(task.id)
       }
     }
     let found = titled + noted
