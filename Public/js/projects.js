@@ -6,10 +6,11 @@
 import { boot, currentUser } from "./app.js";
 import { $ } from "./lib/dom.js";
 import { preference } from "./motion.js";
+import { isAgenda, openAgenda, wireAgenda } from "./projects/agenda.js";
 import { commitProjectOrder, commitTaskOrder, createProject, wireHeader } from "./projects/changes.js";
 import { openShortcuts, wireDialogs } from "./projects/dialogs.js";
 import { sortable } from "./projects/drag.js";
-import { connectLive, keepListCopy, listFromURL, loadList, loadOverview, reloadEverything, selectList, setView, showListCopy, showLists } from "./projects/lists.js";
+import { connectLive, keepListCopy, keptHideCompleted, listFromURL, setHideCompleted, loadList, loadOverview, reloadEverything, selectList, setView, showListCopy, showLists } from "./projects/lists.js";
 import { renderHeader, renderSidebar, renderTasks, renderVisibleRows } from "./projects/render.js";
 import { byId, INBOX, PHONE, showError, state } from "./projects/state.js";
 import { onKeyDown, wireTaskList } from "./projects/task-list.js";
@@ -32,6 +33,13 @@ function wire() {
     event.preventDefault();
     selectList(link.dataset.list, { push: true, focus: PHONE.matches });
   });
+  wireAgenda({
+    openTask: (list, taskId) => {
+      state.revealTask = taskId;
+      selectList(list, { push: true });
+    },
+  });
+  $("#agenda-back").addEventListener("click", () => $("#back-to-lists").click());
   $("#back-to-lists").addEventListener("click", () => {
     if (history.state && history.state.fromLists) history.back();
     else {
@@ -50,6 +58,8 @@ function wire() {
   });
 
   $("#new-project").addEventListener("click", createProject);
+  $("#hide-completed").addEventListener("click", () => setHideCompleted(!state.hideCompleted));
+  state.hideCompleted = keptHideCompleted();
   $("#welcome-new").addEventListener("click", createProject);
   $("#welcome-import").addEventListener("click", () => openTransfer({ example: true }));
   $("#open-transfer").addEventListener("click", () => openTransfer());
@@ -98,12 +108,17 @@ async function start() {
   const me = await currentUser().catch(() => null);
   await loadOverview();
   const requested = listFromURL();
-  const key = requested && (requested === INBOX || byId(requested)) ? requested : INBOX;
-  if (requested && key !== requested) showError("That project could not be found. Here is your Inbox.");
+  // A view (Today, Upcoming, Search) shows in place of a list; the Inbox loads behind it.
+  const view = isAgenda(requested) ? requested : null;
+  const key = !view && requested && (requested === INBOX || byId(requested)) ? requested : INBOX;
+  if (requested && !view && key !== requested) showError("That project could not be found. Here is your Inbox.");
   state.selected = key;
-  history.replaceState({ list: requested ? key : null }, "", requested ? `/projects?list=${encodeURIComponent(key)}` : "/projects");
+  // A link to one task (from a view, or shared): its row gets the cursor once the list is here.
+  state.revealTask = view ? null : new URLSearchParams(location.search).get("task");
+  if (!view) history.replaceState({ list: requested ? key : null }, "", requested ? `/projects?list=${encodeURIComponent(key)}` : "/projects");
   // On a phone the first screen is the lists, unless a link named one.
   setView(PHONE.matches && !requested ? "lists" : "tasks");
+  if (view) openAgenda(view, { replace: true, query: new URLSearchParams(location.search).get("q") || "" });
   renderSidebar();
   renderHeader();
   // Rows kept from the last visit show at once; the server's answer replaces them (equal rows stay).

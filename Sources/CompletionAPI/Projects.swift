@@ -391,3 +391,87 @@ public struct ProjectsImportResult: Codable, Hashable, Sendable {
     self.tasksAdded = tasksAdded
   }
 }
+
+/// A task shown outside its list (Today, Upcoming, search results): with the list it is in and where it
+/// stands against the person's today, as the server decided.
+public struct TaskEntryView: Codable, Hashable, Sendable {
+  public let task: TaskView
+  /// The list's key: "inbox" or the project's id.
+  public let list: String
+  public let listName: String
+  /// The project's colour; nil for the Inbox.
+  public let color: String?
+  /// "overdue", "today" or "upcoming"; nil for an undated task (or one done on another day).
+  public let due: String?
+  /// Whole days past the due date (0 unless overdue).
+  public let daysLate: Int
+
+  public init(task: TaskView, list: String, listName: String, color: String?, due: String?, daysLate: Int) {
+    self.task = task
+    self.list = list
+    self.listName = listName
+    self.color = color
+    self.due = due
+    self.daysLate = daysLate
+  }
+}
+
+/// `GET /api/tasks/today?tz=`: overdue tasks first, then those due (or done) today, across every list.
+public struct TodayResponse: Codable, Hashable, Sendable {
+  /// The person's today ("YYYY-MM-DD") in `timeZone`.
+  public let today: String
+  public let timeZone: String
+  public let tasks: [TaskEntryView]
+  /// How many of `tasks` are overdue.
+  public let overdue: Int
+
+  public init(today: String, timeZone: String, tasks: [TaskEntryView], overdue: Int) {
+    self.today = today
+    self.timeZone = timeZone
+    self.tasks = tasks
+    self.overdue = overdue
+  }
+}
+
+/// One day of the Upcoming view.
+public struct UpcomingDayView: Codable, Hashable, Sendable {
+  /// "YYYY-MM-DD".
+  public let date: String
+  /// Days after today (1 for tomorrow).
+  public let daysAhead: Int
+  public let tasks: [TaskEntryView]
+
+  public init(date: String, daysAhead: Int, tasks: [TaskEntryView]) {
+    self.date = date
+    self.daysAhead = daysAhead
+    self.tasks = tasks
+  }
+}
+
+/// `GET /api/tasks/upcoming?tz=`: open tasks due after today, grouped by day.
+public struct UpcomingResponse: Codable, Hashable, Sendable {
+  public let today: String
+  public let timeZone: String
+  public let days: [UpcomingDayView]
+
+  public init(today: String, timeZone: String, days: [UpcomingDayView]) {
+    self.today = today
+    self.timeZone = timeZone
+    self.days = days
+  }
+}
+
+/// `GET /api/tasks/search?q=&tz=`: tasks whose title or notes contain the query.
+public struct TaskSearchResponse: Codable, Hashable, Sendable {
+  /// The query as matched (trimmed; empty finds nothing).
+  public let query: String
+  public let tasks: [TaskEntryView]
+  /// More tasks matched than an answer holds: a longer query narrows them.
+  public let more: Bool
+
+  public init(query: String, tasks: [TaskEntryView], more: Bool) {
+    self.query = query
+    self.tasks = tasks
+    self.more = more
+  }
+}

@@ -559,4 +559,74 @@ struct ProjectsAPITests {
     let tampered = try await Launcher.verifyProjects(options: options, logLevel: "error")
     #expect(!tampered.isClean && tampered.lines.first?.hasSuffix("kept 1/1, counted 0/1") == true)
   }
+
+  @Test("Today, Upcoming and overdue follow the zone the page sends; search finds titles and notes in any case")
+  func todayUpcomingAndSearch() async throws {
+    try await withTestApp { client, app in
+      // 23:30 UTC on the 25th: already the 26th in Auckland, still the 25th in Los Angeles.
+      app.services.clock.freeze()
+      defer { app.services.clock.thaw() }
+      app.services.clock.set(to: ISO8601DateFormatter().date(from: "2026-11-25T23:30:00Z")!)
+      let garden = try await Self.project(client, "Garden")
+      for (title, due, project) in [
+        ("Pay rent", "2026-11-25", nil), ("Plant bulbs", "2026-11-24", garden), ("Buy seeds", "2026-11-26", garden),
+        ("Été party", "2026-11-30", nil), ("Someday", nil, garden),
+      ] as [(String, String?, ProjectView?)] {
+        let response = try await client.send(
+          .POST, "/api/tasks",
+          json: TaskRequest(title: title, notes: title == "Someday" ? "ask about the CAFÉ" : "", dueDate: due.map { .set($0) } ?? .unchanged,
+            projectId: project.map { .set($0.id) } ?? .unchanged))
+        #expect(response.status == .created)
+      }
+      func today(_ zone: String) async throws -> TodayResponse {
+        try client.decode(TodayResponse.self, from: try await client.send(.GET, "/api/tasks/today?tz=\(zone)"))
+      }
+      let la = try await today("America/Los_Angeles")
+      #expect(la.today == "2026-11-25" && la.overdue == 1)
+      #expect(la.tasks.map(\.task.title) == ["Plant bulbs", "Pay rent"] && la.tasks.map(\.due) == ["overdue", "today"])
+      #expect(la.tasks.first?.listName == "Garden" && la.tasks.first?.list == garden.id && la.tasks.last?.list == "inbox")
+      let nz = try await today("Pacific/Auckland")
+      #expect(nz.today == "2026-11-26" && nz.overdue == 2)
+      #expect(nz.tasks.map(\.task.title) == ["Plant bulbs", "Pay rent", "Buy seeds"] && nz.tasks.map(\.daysLate) == [2, 1, 0])
+      // The Time-Zone header works as ?tz= does; an unknown zone is refused with a code.
+      let header = try client.decode(
+        TodayResponse.self, from: try await client.send(.GET, "/api/tasks/today", headers: ["Time-Zone": "Pacific/Auckland"]))
+      #expect(header.today == "2026-11-26")
+      let bad = try await client.send(.GET, "/api/tasks/today?tz=Mars/Olympus")
+      let badCode = try client.decode(APIErrorBody.self, from: bad).code
+      #expect(bad.status == .badRequest && badCode == "invalid_time_zone")
+
+      let upcoming = try client.decode(
+        UpcomingResponse.self, from: try await client.send(.GET, "/api/tasks/upcoming?tz=America/Los_Angeles"))
+      #expect(upcoming.days.map(\.date) == ["2026-11-26", "2026-11-30"] && upcoming.days.map(\.daysAhead) == [1, 5])
+      #expect(upcoming.days.map { $0.tasks.map(\.task.title) } == [["Buy seeds"], ["Été party"]])
+
+      func search(_ query: String) async throws -> TaskSearchResponse {
+        let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
+        return try client.decode(TaskSearchResponse.self, from: try await client.send(.GET, "/api/tasks/search?q=\(encoded)&tz=UTC"))
+      }
+      #expect(try await search("été").tasks.map(\.task.title) == ["Été party"])
+      #expect(try await search("café").tasks.map(\.task.title) == ["Someday"])
+      #expect(try await search("PLANT").tasks.map { [$0.task.title, $0.due ?? "", $0.listName] } == [["Plant bulbs", "overdue", "Garden"]])
+      let empty = try await search("   ")
+      #expect(empty.tasks.isEmpty && !empty.more)
+      // Another person finds nothing of this one's.
+      let stranger = client.stranger()
+      let theirs = try stranger.decode(TaskSearchResponse.self, from: try await stranger.send(.GET, "/api/tasks/search?q=rent"))
+      #expect(theirs.tasks.isEmpty)
+      let tooLong = try await client.send(.GET, "/api/tasks/search?q=\(String(repeating: "a", count: 201))")
+      #expect(tooLong.status == .badRequest)
+    }
+  }
+
+  @Test("Search on a big board answers at most its limit and says there are more")
+  func searchIsBounded() async throws {
+    try await withTestApp { client, _ in
+      let lines = (0..<120).map { "Milk \($0)" }.joined(separator: "\n")
+      let imported = try await client.send(.POST, "/api/projects/import", raw: lines, contentType: "text/plain")
+      #expect(imported.status == .ok)
+      let found = try client.decode(TaskSearchResponse.self, from: try await client.send(.GET, "/api/tasks/search?q=milk"))
+      #expect(found.tasks.count == 50 && found.more)
+    }
+  }
 }

@@ -26,6 +26,9 @@ struct ProjectsStoreTests {
     func project(_ id: UUID, of user: UUID) async throws -> ProjectItem? { try await sql.project(id, of: user) }
     func tasks(_ user: UUID, in list: TaskList) async throws -> [TaskItem] { try await sql.tasks(user, in: list) }
     func allTasks(_ user: UUID) async throws -> [TaskItem] { try await sql.allTasks(user) }
+    func datedTasks(_ user: UUID, doneSince: Date) async throws -> [TaskItem] { try await sql.datedTasks(user, doneSince: doneSince) }
+    func taskTexts(_ user: UUID) async throws -> [TaskSearch.Text] { try await sql.taskTexts(user) }
+    func tasks(_ user: UUID, ids: [UUID]) async throws -> [TaskItem] { try await sql.tasks(user, ids: ids) }
     func board(_ footprint: Footprint, of user: UUID) async throws -> TaskBoard { try await sql.board(footprint, of: user) }
     func save(_ effects: [TaskBoardEffect], of user: UUID, at now: Date) async throws -> SavedChange? {
       try await app.services.runner.write(on: app.db) { db in try await SQLProjectsStore(db).save(effects, of: user, at: now) }
@@ -136,6 +139,24 @@ struct ProjectsStoreTests {
         ]), user)
     #expect(try await store.project(imported, of: user)?.counts == CompletionRatio(completed: 1, total: 2))
     #expect(try await store.tasks(user, in: .project(imported)).map(\.title) == ["Paint", "Tiles"])
+
+    // Dated tasks (the Today and Upcoming views' rows): open ones with a date, and done ones only when done
+    // at or after the instant asked for; undated ones never. Another person's never.
+    let due = UUID(), doneRecently = UUID(), undated = UUID()
+    try await perform(store, .addTask(NewTask(id: due, projectID: nil, title: "Due", dueDate: "2027-01-15")), user)
+    try await perform(store, .addTask(NewTask(id: doneRecently, projectID: nil, title: "Done", dueDate: "2027-01-14")), user)
+    try await perform(store, .addTask(NewTask(id: undated, projectID: nil, title: "Someday")), user)
+    try await perform(store, .setCompleted(doneRecently, true), user)
+    #expect(try await store.datedTasks(user, doneSince: now).map(\.id) == [due, doneRecently])
+    #expect(try await store.datedTasks(user, doneSince: now.addingTimeInterval(1)).map(\.id) == [due])
+    #expect(try await store.datedTasks(other, doneSince: now).isEmpty)
+    // What a search reads: every task's title and notes in list order, then the matched rows by id, in the
+    // order asked for; another person's ids give nothing.
+    let texts = try await store.taskTexts(user)
+    #expect(texts.map(\.id) == (try await store.allTasks(user)).map(\.id))
+    #expect(texts.first { $0.id == due }?.title == "Due")
+    #expect(try await store.tasks(user, ids: [undated, due, UUID()]).map(\.title) == ["Someday", "Due"])
+    #expect(try await store.tasks(other, ids: [due]).isEmpty)
 
     // Refusals are values and write nothing; another person's things are not found.
     await #expect(throws: ProjectsError.taskNotFound) { try await store.perform(.setCompleted(UUID(), true), of: user, at: now) }

@@ -8,7 +8,7 @@ import { completed, confirmDialog } from "./dialogs.js";
 import { refreshList, reloadEverything, selectList, showLists } from "./lists.js";
 import { fitTextarea, renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
 import { keep, localTask, mustWait } from "./offline.js";
-import { byId, change, currentProject, INBOX, listName, PHONE, removeProject, shownCompleted, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { byId, change, currentProject, INBOX, listName, PHONE, removeProject, shownCompleted, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 // MARK: Project changes
 
@@ -186,6 +186,7 @@ export function toggleTask(taskId) {
   const task = taskById(taskId);
   if (!task) return;
   const next = !shownCompleted(task);
+  state.stayShown.add(taskId);
   // The box answers at once; the counts and the ring follow the server's answer.
   state.pendingChecks.set(taskId, next);
   const row = rowFor(taskId);
@@ -273,7 +274,8 @@ function withinWholeList(ids) {
 }
 
 export function moveTaskBy(taskId, step) {
-  const ids = state.list.tasks.map((task) => task.id);
+  // Among the rows shown: hidden completed tasks keep their places (commitTaskOrder fills them in).
+  const ids = shownTasks().map((task) => task.id);
   const from = ids.indexOf(taskId);
   const to = from + step;
   if (from < 0 || to < 0 || to >= ids.length) return;

@@ -1,12 +1,14 @@
 // Projects: loading the overview and a list, choosing which list is open, and the live stream that keeps both current.
 import { currentUser } from "../app.js";
+import { announce } from "../lib/announce.js";
 import { afterWrite, api } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
 import { keepLive } from "../lib/live.js";
 import { configureRingMotion } from "../progress-ring.js";
+import { closeAgenda, isAgenda, openAgenda, refreshAgenda } from "./agenda.js";
 import { dismissCelebration } from "./dialogs.js";
 import { overlay } from "./offline.js";
-import { fitTextarea, renderAll, renderHeader, renderSidebar, renderTasks } from "./render.js";
+import { fitTextarea, renderAll, renderHeader, renderSidebar, renderTasks, revealRow } from "./render.js";
 import { byId, clearError, enqueue, INBOX, isEditingInList, listName, openListRevision, PHONE, removeProject, showError, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 // MARK: Loading
@@ -47,7 +49,26 @@ export async function loadList(key, { quiet = false } = {}) {
   renderSidebar();
   renderHeader();
   renderTasks();
+  revealWanted();
   return true;
+}
+
+/** The task a view's link asked for: the cursor goes to it and it gets focus (once its list is here). */
+function revealWanted() {
+  const taskId = state.revealTask;
+  if (!taskId || state.agenda) return;
+  state.revealTask = null;
+  if (!taskById(taskId)) {
+    showError("That task is no longer in this list. It may have been moved or deleted in another window.");
+    return;
+  }
+  state.cursor = taskId;
+  renderTasks();
+  const row = revealRow(taskId);
+  if (row) {
+    row.focus();
+    row.scrollIntoView({ block: "center", behavior: "instant" });
+  }
 }
 
 /**
@@ -231,6 +252,37 @@ function takeLabelsAndLimits(overview) {
   $("#add-task").maxLength = state.limits.title;
 }
 
+// MARK: Hiding completed tasks
+
+const HIDE = "completionkit.projects.hideCompleted";
+
+/**
+ * Hides or shows completed tasks in every list. A view preference only (no count, ring or rule depends on
+ * it), so it is kept in this browser: a phone may hide them while a laptop shows them.
+ */
+export function setHideCompleted(hide, { keep = true } = {}) {
+  state.hideCompleted = hide;
+  state.stayShown.clear();
+  if (keep) {
+    try {
+      if (hide) localStorage.setItem(HIDE, "true");
+      else localStorage.removeItem(HIDE);
+    } catch {
+      // Storage blocked: the choice lasts until the page is left.
+    }
+  }
+  renderTasks();
+  announce(hide ? "Completed tasks are hidden." : "Completed tasks are shown.");
+}
+
+export function keptHideCompleted() {
+  try {
+    return localStorage.getItem(HIDE) === "true";
+  } catch {
+    return false;
+  }
+}
+
 // MARK: Choosing a list
 
 export function listFromURL() {
@@ -248,6 +300,13 @@ export function setView(view) {
  * `focus`: moves focus to the list's title (on a phone, where the lists screen just disappeared).
  */
 export function selectList(key, { push = false, replace = false, focus = false, keepError = false } = {}) {
+  if (isAgenda(key)) {
+    if (!keepError) clearError();
+    openAgenda(key, { push, replace, focus, query: key === "search" ? new URLSearchParams(location.search).get("q") || undefined : undefined });
+    return;
+  }
+  const fromAgenda = Boolean(state.agenda);
+  closeAgenda();
   if (key !== INBOX && !byId(key)) key = INBOX;
   const changed = key !== state.selected || !state.list || state.list.key !== key;
   if (!keepError) clearError();
@@ -258,6 +317,7 @@ export function selectList(key, { push = false, replace = false, focus = false, 
     state.cursor = null;
     state.editing = null;
     state.expanded.clear();
+    state.stayShown.clear();
     $("#task-list").replaceChildren();
     $("#list-empty").hidden = true;
   }
@@ -268,6 +328,11 @@ export function selectList(key, { push = false, replace = false, focus = false, 
   renderSidebar();
   renderHeader();
   if (changed) loadList(key);
+  else if (fromAgenda) {
+    // Back from a view: the list may have changed meanwhile (a task ticked off in Today).
+    refreshList();
+    revealWanted();
+  }
   if (focus) $("#list-title").focus({ preventScroll: false });
 }
 
@@ -308,7 +373,11 @@ function applyLive(update) {
   sortProjects();
   updateInbox(update.inbox);
   state.revision = Math.max(state.revision, update.revision);
-  if (selectedBefore !== INBOX && !byId(selectedBefore)) {
+  if (selectedBefore !== INBOX && !byId(selectedBefore) && state.agenda) {
+    // Behind a view: the Inbox is what opens when the view is left.
+    state.selected = INBOX;
+    state.list = null;
+  } else if (selectedBefore !== INBOX && !byId(selectedBefore)) {
     selectList(INBOX, { replace: true });
     showError(`${selectedName} was deleted.`);
     return;
@@ -316,6 +385,7 @@ function applyLive(update) {
   renderSidebar();
   renderHeader();
   refreshIfStale();
+  refreshAgenda();
 }
 
 /** Opens the live stream: a change made elsewhere moves the rings and the open list here too. */

@@ -2,7 +2,7 @@
 import { $, h } from "../lib/dom.js";
 import { plural, shortDay } from "../lib/format.js";
 import { ringElement } from "../progress-ring.js";
-import { currentProject, INBOX, isEditingInList, shownCompleted, state, taskById } from "./state.js";
+import { currentProject, hiddenCount, INBOX, isEditingInList, shownCompleted, shownTasks, state, taskById } from "./state.js";
 import { measure, offsetOf, windowFor } from "./window.js";
 
 /** Parsed icons by markup and size: a row clones one instead of parsing its SVG again (a long list draws many rows). */
@@ -39,7 +39,7 @@ function badge(count, label) {
 }
 
 function inboxRow() {
-  const selected = state.selected === INBOX;
+  const selected = !state.agenda && state.selected === INBOX;
   return h("li", { class: `pj-nav-item${selected ? " is-selected" : ""}`, "data-testid": "inbox-row", "data-list": INBOX },
     h("span", { class: "pj-nav-mark" }, svgIcon(ICONS.inbox, 18)),
     h("a", { class: "pj-nav-link", href: "/projects?list=inbox", "data-list": INBOX, "aria-current": selected ? "page" : null },
@@ -48,7 +48,7 @@ function inboxRow() {
 }
 
 function projectRow(project) {
-  const selected = state.selected === project.id;
+  const selected = !state.agenda && state.selected === project.id;
   return h("li", {
     class: `pj-nav-item${selected ? " is-selected" : ""}`, "data-testid": "project-row", "data-project-id": project.id,
     "data-list": project.id, "data-color": project.color,
@@ -71,6 +71,13 @@ export function renderSidebar() {
   state.deferred.sidebar = false;
   const nav = $("#project-nav");
   const focus = focusKeyIn($("#sidebar"), NAV_ROWS);
+  for (const row of $("#views-nav").children) {
+    const selected = state.agenda === row.dataset.list;
+    row.classList.toggle("is-selected", selected);
+    const link = row.querySelector("a");
+    if (selected) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
   $("#inbox-nav").replaceChildren(inboxRow());
   nav.replaceChildren(...state.projects.map(projectRow));
   $("#nav-empty").hidden = state.projects.length > 0;
@@ -153,7 +160,7 @@ export function renderHeader() {
   $("#add-task").placeholder = isInbox ? "Add a task to the Inbox" : `Add a task to ${project ? project.name : "this project"}`;
   $("#add-label").textContent = isInbox ? "Add a task to the Inbox" : `Add a task to ${project ? project.name : "this project"}`;
   $("#welcome").hidden = state.projects.length > 0;
-  document.title = `${isInbox ? "Inbox" : project ? project.name : "Projects"} — Projects — CompletionKit`;
+  if (!state.agenda) document.title = `${isInbox ? "Inbox" : project ? project.name : "Projects"} — Projects — CompletionKit`;
 }
 
 export function fitTextarea(textarea) {
@@ -310,10 +317,10 @@ export function renderTasks() {
   }
   state.deferred.tasks = false;
   const list = $("#task-list");
-  const tasks = state.list ? state.list.tasks : [];
+  const tasks = shownTasks();
   const focus = focusKeyIn(list, TASK_ROWS);
   if (focus) focus.index = Number(document.activeElement.closest(TASK_ROWS.selector).getAttribute("aria-posinset")) - 1;
-  if (state.cursor && !taskById(state.cursor)) {
+  if (state.cursor && !tasks.some((task) => task.id === state.cursor)) {
     // The cursor's task left the list: the cursor stays at the same place.
     const index = focus ? focus.index : 0;
     state.cursor = tasks.length ? tasks[Math.min(Math.max(index, 0), tasks.length - 1)].id : null;
@@ -323,9 +330,15 @@ export function renderTasks() {
   list.setAttribute("aria-busy", "false");
   const empty = $("#list-empty");
   empty.hidden = !state.list || tasks.length > 0;
-  empty.textContent = state.selected === INBOX
-    ? "Your Inbox is empty. Tasks you add without a project land here."
-    : "No tasks yet. Type one above and press Enter — the field stays ready for the next.";
+  const hidden = hiddenCount();
+  empty.textContent = hidden
+    ? `Every task here is completed, and completed tasks are hidden.`
+    : state.selected === INBOX
+      ? "Your Inbox is empty. Tasks you add without a project land here."
+      : "No tasks yet. Type one above and press Enter — the field stays ready for the next.";
+  const toggle = $("#hide-completed");
+  toggle.setAttribute("aria-pressed", String(state.hideCompleted));
+  $("#hidden-note").textContent = state.hideCompleted && hidden ? `${plural(hidden, "completed task")} hidden` : "";
   // Focus inside the list stays where it was (a row that was kept never lost it).
   if (focus && !list.contains(document.activeElement) && !restoreFocus(list, TASK_ROWS, focus)) {
     const fallback = state.cursor && rowFor(state.cursor);
@@ -337,7 +350,7 @@ export function renderTasks() {
 export function renderVisibleRows() {
   const list = $("#task-list");
   if (!state.window || !state.window.windowed || !state.list || state.deferred.tasks) return;
-  const range = windowFor(list, state.list.tasks);
+  const range = windowFor(list, shownTasks());
   if (range.start === state.window.start && range.end === state.window.end) return;
   renderTasks();
 }
@@ -346,10 +359,11 @@ export function renderVisibleRows() {
 export function revealRow(taskId) {
   const existing = rowFor(taskId);
   if (existing || !state.list) return existing;
-  const index = state.list.tasks.findIndex((task) => task.id === taskId);
+  const tasks = shownTasks();
+  const index = tasks.findIndex((task) => task.id === taskId);
   if (index < 0) return null;
   const list = $("#task-list");
-  const top = list.getBoundingClientRect().top + window.scrollY + offsetOf(state.list.tasks, index);
+  const top = list.getBoundingClientRect().top + window.scrollY + offsetOf(tasks, index);
   window.scrollTo({ top: Math.max(0, top - window.innerHeight / 3), behavior: "instant" });
   renderTasks();
   return rowFor(taskId);

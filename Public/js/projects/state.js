@@ -22,6 +22,14 @@ export const state = {
   limits: null,
   /** The open list: INBOX or a project id. */
   selected: INBOX,
+  /** The view shown in place of the list ("today", "upcoming", "search"), or null (js/projects/agenda.js). */
+  agenda: null,
+  /** Completed tasks are left out of the list (a view preference, kept in this browser: see setHideCompleted). */
+  hideCompleted: false,
+  /** Tasks ticked off in the open list since it opened: they stay shown, ticked, while completed ones are hidden. */
+  stayShown: new Set(),
+  /** A task to bring into view and focus once its list has loaded (a link from a view). */
+  revealTask: null,
   /** The open list's tasks and the revision they were loaded at. */
   list: null,
   /** The rows of the open list now in the document (js/projects/window.js): `{start, end, windowed}`. */
@@ -59,11 +67,12 @@ export function listName(key) {
 }
 
 export function showError(message) {
-  $("#error").textContent = message || "";
+  $(state.agenda ? "#agenda-error" : "#error").textContent = message || "";
 }
 
 export function clearError() {
   $("#error").textContent = "";
+  $("#agenda-error").textContent = "";
 }
 
 /** Runs changes one after another so their answers arrive in the order they were made. */
@@ -143,6 +152,21 @@ export function openListRevision() {
 
 export function shownCompleted(task) {
   return state.pendingChecks.has(task.id) ? state.pendingChecks.get(task.id) : task.completed;
+}
+
+/**
+ * The open list's tasks as shown: all of them, or without the completed ones when those are hidden (except
+ * the ones just ticked here, so a row never vanishes under the cursor). Counts and rings always count all.
+ */
+export function shownTasks() {
+  if (!state.list) return [];
+  if (!state.hideCompleted) return state.list.tasks;
+  return state.list.tasks.filter((task) => !shownCompleted(task) || state.stayShown.has(task.id));
+}
+
+/** How many tasks of the open list are hidden because they are completed. */
+export function hiddenCount() {
+  return state.list ? state.list.tasks.length - shownTasks().length : 0;
 }
 
 export function taskById(taskId) {

@@ -4,7 +4,8 @@ import { preference } from "../motion.js";
 import { deleteTask, moveProjectBy, moveTaskBy, patchTask, toggleTask } from "./changes.js";
 import { dismissCelebration, openSelector, openShortcuts } from "./dialogs.js";
 import { fitTextarea, renderRow, renderTasks, revealRow, rowFor, taskDetails } from "./render.js";
-import { isEditingInList, isTyping, showError, state, taskById } from "./state.js";
+import { setHideCompleted } from "./lists.js";
+import { isEditingInList, isTyping, showError, shownTasks, state, taskById } from "./state.js";
 
 // MARK: Inline title editing
 
@@ -72,7 +73,7 @@ function setCursor(taskId, { focus = true } = {}) {
 }
 
 function moveCursor(step) {
-  const tasks = state.list ? state.list.tasks : [];
+  const tasks = shownTasks();
   if (!tasks.length) return;
   const index = tasks.findIndex((task) => task.id === state.cursor);
   const active = document.activeElement;
@@ -118,6 +119,8 @@ export function onKeyDown(event) {
     return;
   }
 
+  // A view (Today, Upcoming, Search) is shown: the list's keys would act on a list that is not on screen.
+  if (state.agenda && !navItem && key !== "?") return;
   switch (key) {
     case "ArrowDown":
     case "ArrowUp":
@@ -156,6 +159,11 @@ export function onKeyDown(event) {
     case "N":
       if (event.shiftKey) return;
       $("#add-task").focus();
+      break;
+    case "h":
+    case "H":
+      if (state.agenda) return; // the views show no completed list to hide
+      setHideCompleted(!state.hideCompleted);
       break;
     case "?":
       openShortcuts();

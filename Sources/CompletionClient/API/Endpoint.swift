@@ -79,6 +79,9 @@ public enum Endpoint: String, CaseIterable, Sendable {
   case listSystems
   case createTask
   case orderTasks
+  case tasksToday
+  case tasksUpcoming
+  case searchTasks
   case deleteTask
   case updateTask
   case getHealth
@@ -96,7 +99,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
   /// The HTTP method.
   public var method: String {
     switch self {
-    case .getCelebrations, .listSignIns, .getRecoveryCodeStatus, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard, .getActivityVideoStatus, .getActivityVideo, .getCryptogramVideoStatus, .getCryptogramVideo: "GET"
+    case .getCelebrations, .listSignIns, .getRecoveryCodeStatus, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .tasksToday, .tasksUpcoming, .searchTasks, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard, .getActivityVideoStatus, .getActivityVideo, .getCryptogramVideoStatus, .getCryptogramVideo: "GET"
     case .login, .logout, .logoutEverywhere, .register, .createToken, .changePassword, .recoverAccount, .regenerateRecoveryCodes, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .follow, .createTask, .startActivityVideo, .startCryptogramVideo: "POST"
     case .setCelebrations, .orderProjects, .orderTasks: "PUT"
     case .updateActivity, .updateProject, .updateTask: "PATCH"
@@ -182,6 +185,9 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case .listSystems: "/api/systems"
     case .createTask: "/api/tasks"
     case .orderTasks: "/api/tasks/order"
+    case .tasksToday: "/api/tasks/today"
+    case .tasksUpcoming: "/api/tasks/upcoming"
+    case .searchTasks: "/api/tasks/search"
     case .deleteTask: "/api/tasks/{id}"
     case .updateTask: "/api/tasks/{id}"
     case .getHealth: "/health"

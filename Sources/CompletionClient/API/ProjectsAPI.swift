@@ -60,6 +60,21 @@ extension CompletionClient {
     try await sendExpectingNoContent(.orderTasks, body: .json(OrderRequest(projectId: projectID, ids: ids)))
   }
 
+  /// The Today view: overdue tasks and those due today in `timeZone` (an IANA name; UTC when nil).
+  public func tasksToday(timeZone: String? = nil) async throws -> TodayResponse {
+    try await send(.tasksToday, query: [("tz", timeZone)])
+  }
+
+  /// The Upcoming view: open tasks due after today in `timeZone`, by day.
+  public func tasksUpcoming(timeZone: String? = nil) async throws -> UpcomingResponse {
+    try await send(.tasksUpcoming, query: [("tz", timeZone)])
+  }
+
+  /// Tasks whose title or notes contain `query` (any case, any accents), at most 50 and whether there are more.
+  public func searchTasks(_ query: String, timeZone: String? = nil) async throws -> TaskSearchResponse {
+    try await send(.searchTasks, query: [("q", query), ("tz", timeZone)])
+  }
+
   /// Everything the person has in Projects, as the file Export writes.
   public func exportProjects() async throws -> ProjectsExport {
     try await send(.exportProjects)

@@ -26,6 +26,9 @@ struct ProjectsController: RouteCollection {
     let tasks = routes.grouped("api", "tasks")
     tasks.post(use: createTask)
     tasks.put("order", use: orderTasks)
+    tasks.get("today", use: today)
+    tasks.get("upcoming", use: upcoming)
+    tasks.get("search", use: search)
     tasks.patch(":id", use: updateTask)
     tasks.delete(":id", use: deleteTask)
   }

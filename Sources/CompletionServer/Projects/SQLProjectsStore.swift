@@ -136,6 +136,36 @@ struct SQLProjectsStore: ProjectsStore {
     ).all(decoding: TaskRow.self).map(\.item)
   }
 
+  private struct TextRow: Decodable {
+    let id: UUID
+    let title: String
+    let notes: String
+  }
+
+  func taskTexts(_ user: UUID) async throws -> [TaskSearch.Text] {
+    try await sql.raw("SELECT id, title, notes FROM project_tasks WHERE user_id = \(bind: user) ORDER BY position, created_at")
+      .all(decoding: TextRow.self).map { TaskSearch.Text(id: $0.id, title: $0.title, notes: $0.notes) }
+  }
+
+  func tasks(_ user: UUID, ids: [UUID]) async throws -> [TaskItem] {
+    guard !ids.isEmpty else { return [] }
+    let rows = try await sql.select().column(SQLRaw(TaskRow.columns)).from(ProjectTables.tasks)
+      .where("user_id", .equal, SQLBind(user)).where("id", .in, SQLBind.group(ids))
+      .all(decoding: TaskRow.self)
+    let byID = Dictionary(rows.map { ($0.id, $0.item) }, uniquingKeysWith: { first, _ in first })
+    return ids.compactMap { byID[$0] }
+  }
+
+  func datedTasks(_ user: UUID, doneSince: Date) async throws -> [TaskItem] {
+    try await sql.raw(
+      """
+      SELECT \(unsafeRaw: TaskRow.columns) FROM project_tasks
+      WHERE user_id = \(bind: user) AND due_date IS NOT NULL AND (completed = \(bind: false) OR completed_at >= \(bind: doneSince))
+      ORDER BY position, created_at
+      """
+    ).all(decoding: TaskRow.self).map(\.item)
+  }
+
   func board(_ footprint: Footprint, of user: UUID) async throws -> TaskBoard {
     var board = TaskBoard()
     var projectIDs = footprint.projects

@@ -28,6 +28,9 @@ extension KidsTextCatalog: Content {}
 extension ProjectsOverview: Content {}
 extension ProjectView: Content {}
 extension TaskListResponse: Content {}
+extension TodayResponse: Content {}
+extension UpcomingResponse: Content {}
+extension TaskSearchResponse: Content {}
 extension TaskChangeResponse: Content {}
 extension ProjectsExport: Content {}
 extension ProjectsImportResult: Content {}

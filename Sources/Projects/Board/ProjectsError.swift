@@ -12,6 +12,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
   case orderMismatch
   case tooManyProjects
   case invalidImport(String)
+  case invalidTimeZone(String)
 
   /// The stable code clients switch on.
   public var code: String {
@@ -27,6 +28,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .orderMismatch: "order_mismatch"
     case .tooManyProjects: "too_many_projects"
     case .invalidImport: "invalid_import"
+    case .invalidTimeZone: "invalid_time_zone"
     }
   }
 
@@ -46,6 +48,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .orderMismatch: "The new order must list every item of that list exactly once. Reload and try again."
     case .tooManyProjects: "You have \(ProjectLimits.maxProjects) projects, the most one person can have. Delete one to add another."
     case .invalidImport(let detail): "Nothing was imported: \(detail)"
+    case .invalidTimeZone(let zone): "“\(zone)” is not a time zone this server knows (try Europe/Berlin or UTC)."
     }
   }
 }

@@ -19,8 +19,15 @@ public protocol ProjectsStore: Sendable {
   func project(_ id: UUID, of user: UUID) async throws -> ProjectItem?
   /// The tasks of one list in their order.
   func tasks(_ user: UUID, in list: TaskList) async throws -> [TaskItem]
-  /// Every task of the person in their order (an export).
+  /// Every task of the person in their order (an export, a search).
   func allTasks(_ user: UUID) async throws -> [TaskItem]
+  /// The person's tasks with a due date that are open or were completed at or after `doneSince`, in their
+  /// order: what the Today and Upcoming views are chosen from (see ``TaskAgenda``).
+  func datedTasks(_ user: UUID, doneSince: Date) async throws -> [TaskItem]
+  /// The title and notes of every task of the person, in their order: all a search reads of each.
+  func taskTexts(_ user: UUID) async throws -> [TaskSearch.Text]
+  /// The person's tasks with these ids, in the order of `ids` (missing ones left out).
+  func tasks(_ user: UUID, ids: [UUID]) async throws -> [TaskItem]
   /// What `footprint` names, and the owner's counters.
   func board(_ footprint: Footprint, of user: UUID) async throws -> TaskBoard
   /// Writes a handled command's effects (nothing for none); nil when a version check failed or a row is gone.
@@ -64,6 +71,21 @@ public actor InMemoryProjectsStore: ProjectsStore {
   }
 
   public func allTasks(_ user: UUID) -> [TaskItem] { ordered(Array(wholeBoard(of: user).tasks.values)) }
+
+  public func taskTexts(_ user: UUID) -> [TaskSearch.Text] {
+    allTasks(user).map { TaskSearch.Text(id: $0.id, title: $0.title, notes: $0.notes) }
+  }
+
+  public func tasks(_ user: UUID, ids: [UUID]) -> [TaskItem] {
+    let board = wholeBoard(of: user)
+    return ids.compactMap { board.tasks[$0] }
+  }
+
+  public func datedTasks(_ user: UUID, doneSince: Date) -> [TaskItem] {
+    allTasks(user).filter { task in
+      task.dueDate != nil && (!task.completed || (task.completedAt.map { $0 >= doneSince } ?? false))
+    }
+  }
 
   public func board(_ footprint: Footprint, of user: UUID) -> TaskBoard { wholeBoard(of: user).slice(footprint) }
 
