@@ -138,6 +138,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let cannotReportOwn = APIErrorCode(rawValue: "cannot_report_own")
   public static let invalidCursor = APIErrorCode(rawValue: "invalid_cursor")
   public static let invalidFilter = APIErrorCode(rawValue: "invalid_filter")
+  public static let tooManyComments = APIErrorCode(rawValue: "too_many_comments")
   public static let videoUnavailable = APIErrorCode(rawValue: "video_unavailable")
   public static let videoNotReady = APIErrorCode(rawValue: "video_not_ready")
 
@@ -171,7 +172,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .photoRequired, .photoNotFound, .photoTooLarge, .photoUnsupported,
     .photoUnreadable, .photoTooManyPixels, .emptyComment, .personNotFound,
     .cannotFollowSelf, .activityNotFound, .commentNotFound, .notYours,
-    .cannotReportOwn, .invalidCursor, .invalidFilter, .videoUnavailable, .videoNotReady,
+    .cannotReportOwn, .invalidCursor, .invalidFilter, .tooManyComments, .videoUnavailable, .videoNotReady,
   ]
 }
 
