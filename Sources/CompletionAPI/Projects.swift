@@ -142,19 +142,22 @@ public struct ProjectLimitsView: Codable, Hashable, Sendable {
   public let notes: Int
   public let projects: Int
   public let tasksPerImport: Int
+  /// The longest search query.
+  public let search: Int?
 
-  public init(name: Int, title: Int, notes: Int, projects: Int, tasksPerImport: Int) {
+  public init(name: Int, title: Int, notes: Int, projects: Int, tasksPerImport: Int, search: Int? = nil) {
     self.name = name
     self.title = title
     self.notes = notes
     self.projects = projects
     self.tasksPerImport = tasksPerImport
+    self.search = search
   }
 
   /// The limits the server keeps.
   public static let current = ProjectLimitsView(
     name: ProjectLimits.maxNameLength, title: ProjectLimits.maxTitleLength, notes: ProjectLimits.maxNotesLength,
-    projects: ProjectLimits.maxProjects, tasksPerImport: ProjectLimits.maxTasksPerImport)
+    projects: ProjectLimits.maxProjects, tasksPerImport: ProjectLimits.maxTasksPerImport, search: TaskSearch.maxQueryLength)
 }
 
 /// A task as the API shows it.

@@ -250,6 +250,7 @@ function takeLabelsAndLimits(overview) {
   $("#project-name").maxLength = state.limits.name;
   $("#project-notes").maxLength = state.limits.notes;
   $("#add-task").maxLength = state.limits.title;
+  if (state.limits.search) $("#search").maxLength = state.limits.search;
 }
 
 // MARK: Hiding completed tasks
