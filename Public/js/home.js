@@ -90,7 +90,18 @@ function formValues(form) {
  * said, or the server's refusal is. `form` is cleared once the change went through. Answers the server's
  * answer (undefined when refused).
  */
+/**
+ * The account's message goes under the form it answers when that form is one of the signed-in person's folds
+ * ("Change password", "Recovery codes"), so it is not read as belonging to the next one; else at the card's foot.
+ */
+function placeMessage(form) {
+  const target = form?.closest("details") ? form : $("#account-message-home");
+  const message = $("#account-message");
+  if (message.previousElementSibling !== target) target.after(message);
+}
+
 async function accountChange(path, { body, form, tab, done }) {
+  placeMessage(form);
   try {
     const answer = await api(path, { method: "POST", body });
     form?.reset();

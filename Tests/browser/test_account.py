@@ -105,6 +105,8 @@ def test_changing_the_password_signs_out_other_browsers_and_keeps_this_one(brows
         page.fill("#password-form input[name=newPassword]", "a brand new phrase")
         page.click("#password-form button[type=submit]")
         expect(page.locator("#account-message")).to_contain_text("current password is not right")
+        # The answer sits under the form it answers, not under the next fold ("Recovery codes").
+        expect(page.locator("#password-details #account-message")).to_have_count(1)
         assert second.request.get(f"{server}/api/account/tokens").ok
         page.fill("#password-form input[name=currentPassword]", "correct horse battery")
         page.fill("#password-form input[name=newPassword]", f"{name}-forever")
