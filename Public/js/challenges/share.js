@@ -178,33 +178,29 @@ async function shareNative() {
   }
 }
 
-async function copyCaption() {
-  const entry = state.share.entry;
-  if (!entry || !entry.item.share) return;
-  const text = captionWithLink(entry.item);
+/**
+ * Copies `text` to the clipboard; where the page may not, selects it in `field` and copies that. Says which
+ * (`what`: "caption", "link") was copied, or asks the person to copy it themselves.
+ */
+async function copyFrom(field, text, what) {
   try {
     await navigator.clipboard.writeText(text);
   } catch {
-    const area = $("#share-caption");
-    area.select();
+    field.select();
     const ok = document.execCommand && document.execCommand("copy");
-    if (!ok) return setShareStatus("Couldn’t copy the caption: select it above and copy it.", "error");
+    if (!ok) return setShareStatus(`Couldn’t copy the ${what}: select it above and copy it.`, "error");
   }
-  setShareStatus("Caption copied.", "ok");
+  setShareStatus(`${what[0].toUpperCase()}${what.slice(1)} copied.`, "ok");
+}
+
+async function copyCaption() {
+  const entry = state.share.entry;
+  if (entry && entry.item.share) await copyFrom($("#share-caption"), captionWithLink(entry.item), "caption");
 }
 
 async function copyLink() {
   const input = $("#share-url");
-  const url = input.value;
-  if (!url) return;
-  try {
-    await navigator.clipboard.writeText(url);
-  } catch {
-    input.select();
-    const ok = document.execCommand && document.execCommand("copy");
-    if (!ok) return setShareStatus("Couldn’t copy the link: select it above and copy it.", "error");
-  }
-  setShareStatus("Link copied.", "ok");
+  if (input.value) await copyFrom(input, input.value, "link");
 }
 
 /** The share panel. */

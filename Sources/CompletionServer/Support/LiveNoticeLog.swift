@@ -32,8 +32,8 @@ enum LiveNoticeLog {
   static func watcher(startingAt start: Date) -> PeriodicWork {
     let watch = Watch()
     let startMicros = Micros.of(start)
+    // Registered on SQLite only (configure): PostgreSQL's notifications need no watcher.
     return PeriodicWork(name: "live notices from other processes", every: interval) { app in
-      guard case .sqliteFile = app.serverOptions.database else { return }
       let sql = app.db.sql
       guard let after = watch.cursor.withLock({ $0 }) else {
         // The first look marks where this process starts: notices from before it started are old news,
