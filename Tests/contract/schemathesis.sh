@@ -28,4 +28,4 @@ schemathesis --config-file "$WORK/schemathesis.toml" run "$REPO/Public/openapi.j
   -H "Authorization: Bearer $TOKEN" --generation-with-security-parameters false \
   --max-examples 15 --request-timeout 10 --no-color \
   --exclude-operation-id logout --exclude-operation-id logoutEverywhere \
-  --exclude-operation-id projectsEvents --exclude-operation-id feedEvents --exclude-operation-id uploadKidsVideo
+  --exclude-operation-id projectsEvents --exclude-operation-id feedEvents --exclude-operation-id uploadKidsVideo "$@"
