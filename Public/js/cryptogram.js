@@ -9,7 +9,8 @@ import { preference } from "./motion.js";
 import { emptyFrom, fitBoard, moveSelection, select } from "./cryptogram/board.js";
 import { wireAway } from "./cryptogram/clock.js";
 import { wireDailies } from "./cryptogram/dailies.js";
-import { copyShare, openShare, shareNatively } from "./cryptogram/finish.js";
+import { closeShare, copyShare, openShare, shareNatively } from "./cryptogram/finish.js";
+import { wireShareVideo } from "./lib/share-video.js";
 import { hint, nextPuzzle, showFailed, showGame, showStart, simpleMove, startGame, trapFocus, typeLetter } from "./cryptogram/game.js";
 import { enqueue, LENGTH_KEY, movePath, playable, say, sayOnStart, state } from "./cryptogram/state.js";
 
@@ -123,6 +124,8 @@ function wire() {
   $("#share-native").addEventListener("click", shareNatively);
   $("#share-copy").addEventListener("click", copyShare);
   $("#share-close").addEventListener("click", () => $("#share-panel").close());
+  $("#share-panel").addEventListener("close", closeShare);
+  wireShareVideo();
   $("#next-puzzle").addEventListener("click", () => {
     const length = state.game ? state.game.length : state.length;
     nextPuzzle(length);

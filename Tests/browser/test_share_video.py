@@ -1,11 +1,13 @@
-"""Browser tests of the celebration video in the Challenges share panel, against the real server and its FFmpeg:
-the panel makes the video with visible progress and offers it; calm mode offers the still card instead."""
+"""Browser tests of the share videos, against the real server and its FFmpeg: the Challenges share panel makes the
+celebration video with visible progress and offers it, the Cryptogram share dialog does the same for a solve; calm
+mode offers the still card instead."""
 import json
 import re
 
 import pytest
 from playwright.sync_api import expect
 
+from test_cryptogram import open_cryptogram, solve_daily
 from test_challenges import (LAPTOP, PHONE, complete_via_api, feed_item, new_context, no_errors, open_challenges, register,
                              serious_violations, todays)
 
@@ -77,6 +79,46 @@ def test_calm_mode_offers_the_still_card_instead_of_a_video(browser, server):
         image = page.get_by_test_id("share-card-img")
         expect(image).to_have_attribute("src", re.compile(rf"/api/activities/{activity_id}/card\.png$"))
         expect(page.get_by_test_id("share-download")).to_be_visible()
+        no_errors(page)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("reduced", [False, True], ids=["full", "calm"])
+def test_a_solved_cryptogram_offers_a_short_video_of_the_solve(browser, server, reduced, tmp_path):
+    context = new_context(browser, PHONE, reduced_motion="reduce" if reduced else "no-preference")
+    page = context.new_page()
+    page._ck_errors = []
+    page.on("pageerror", lambda error: page._ck_errors.append(str(error)))
+    try:
+        open_cryptogram(page, server)
+        game = solve_daily(page)
+        page.tap("#share-open")
+        expect(page.locator("#share-panel")).to_be_visible()
+        if reduced:
+            expect(page.get_by_test_id("share-video")).to_be_hidden()
+            expect(page.get_by_test_id("share-calm-note")).to_be_visible()
+            return
+        expect(page.get_by_test_id("share-calm-note")).to_be_hidden()
+        path = f"/api/cryptogram/games/{game['id']}/video"
+        with page.expect_response(lambda r: r.url.endswith(path) and r.request.method == "POST") as started:
+            page.get_by_test_id("video-make").click()
+        assert started.value.status in (200, 202), started.value.status
+        download = page.get_by_test_id("video-download")
+        expect(download).to_be_visible(timeout=VIDEO_TIMEOUT)
+        expect(download).to_have_attribute("href", f"{path}.mp4")
+        expect(download).to_have_attribute("download", re.compile(r"\.mp4$"))
+        answer = context.request.get(f"{server}{path}.mp4", headers={"Range": "bytes=0-99"})
+        assert answer.status == 206 and answer.headers["content-type"] == "video/mp4", (answer.status, answer.headers)
+        assert len(answer.body()) == 100
+        page.screenshot(path=str(tmp_path / "cryptogram-video-ready-390.png"))
+        # Closed and opened again, the made video is offered at once.
+        page.keyboard.press("Escape")
+        page.tap("#share-open")
+        expect(download).to_be_visible()
+        expect(page.get_by_test_id("video-make")).to_be_hidden()
+        found = serious_violations(page)
+        assert not found, json.dumps(found, indent=1)
         no_errors(page)
     finally:
         context.close()

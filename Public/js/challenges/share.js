@@ -1,10 +1,10 @@
-// Challenges: the share panel: the server's share card, the system share sheet, the public link, and (video.js)
-// the celebration video.
+// Challenges: the share panel: the server's share card, the system share sheet, the public link, and
+// (lib/share-video.js) the celebration video.
 import { canShareFiles } from "../app.js";
 import { $, closeOnBackdrop, setBusy } from "../lib/dom.js";
 import { setPublicLink } from "./posts.js";
 import { state } from "./state.js";
-import { hideShareVideo, showShareVideo, wireShareVideo } from "./video.js";
+import { hideShareVideo, showShareVideo, wireShareVideo } from "../lib/share-video.js";
 
 // MARK: Share
 
@@ -12,7 +12,8 @@ export function openShare(entry) {
   const item = entry.item;
   state.share.entry = entry;
   showShareCard(item);
-  showShareVideo(item);
+  // A removed post has no card and no video.
+  showShareVideo({ path: `/api/activities/${encodeURIComponent(item.id)}/video`, title: item.title, available: Boolean(item.cardUrl) });
   $("#share-title").textContent = item.isMine ? "Share your completion" : `Share ${item.actor.displayName}’s completion`;
   setShareStatus("");
   renderShareLink(entry);

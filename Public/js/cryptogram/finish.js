@@ -1,5 +1,6 @@
 // The finish: the completion view on the server's choreography, and sharing the solved puzzle.
 import { api, canShareFiles, formatClock as formatTime } from "../app.js";
+import { hideShareVideo, showShareVideo } from "../lib/share-video.js";
 import { playChoreography, playWiggle, preference } from "../motion.js";
 import { renderSelection } from "./board.js";
 import { say, state } from "./state.js";
@@ -163,6 +164,7 @@ export async function openShare() {
   download.href = data.cardPath;
   download.download = game.mode === "daily" && game.date ? `cryptogram-${game.date}.png` : "cryptogram.png";
   $("#share-native").hidden = !navigator.share;
+  showShareVideo({ path: `/api/cryptogram/games/${encodeURIComponent(game.id)}/video`, title: data.title, available: true });
   const dialog = $("#share-panel");
   if (!dialog.open) dialog.showModal();
   (navigator.share ? $("#share-native") : $("#share-copy")).focus();
@@ -179,6 +181,11 @@ export async function openShare() {
       })
       .catch(() => null);
   }
+}
+
+/** Stops following the share video when the share dialog closes. */
+export function closeShare() {
+  hideShareVideo();
 }
 
 export async function shareNatively() {

@@ -1,17 +1,23 @@
-// Challenges: the celebration video in the share panel. The server makes it (FFmpeg, in the background) and says how
-// far it is; the page shows that progress, then offers the file to the system share sheet where the browser can share
-// files, and as a download everywhere. Calm mode (reduced motion) offers the still card instead of a moving picture.
+// The share video in a share panel (a completed challenge, a solved cryptogram). The server makes it (FFmpeg, in the
+// background) and says how far it is; the page shows that progress, then offers the file to the system share sheet
+// where the browser can share files, and as a download everywhere. Calm mode (reduced motion) offers the still card
+// instead of a moving picture. The panel's markup: #share-video (#video-make, #video-progress-wrap, #video-progress,
+// #video-progress-text, #video-share, #video-download, #video-note) and #share-calm-note.
 import { canShareFiles } from "../app.js";
-import { api } from "../lib/api.js";
-import { $, setBusy } from "../lib/dom.js";
 import { preference } from "../motion.js";
+import { api } from "./api.js";
+import { $, setBusy } from "./dom.js";
 
 // How often the page asks how far the video is while the server makes it (a page's polling pace, not a rule).
 const POLL_MS = 400;
 
 const video = { item: null, token: 0, file: null, view: null };
 
-/** Shows the video part of the share panel for `item` (a completion with a card), or hides it. */
+/**
+ * Shows the video part of the share panel, or hides it. `item.path` is the video's API address
+ * (`/api/activities/{id}/video`, `/api/cryptogram/games/{id}/video`), `item.title` the share sheet's title, and
+ * `item.available` false where there is nothing to make a video of (a removed post).
+ */
 export function showShareVideo(item) {
   const token = ++video.token;
   video.item = item;
@@ -19,13 +25,13 @@ export function showShareVideo(item) {
   video.view = null;
   const section = $("#share-video");
   const calm = preference() === "reduced";
-  // A removed post has no card and no video; calm mode keeps to the still card.
-  section.hidden = calm || !item.cardUrl;
-  $("#share-calm-note").hidden = !calm || !item.cardUrl;
+  // Calm mode keeps to the still card.
+  section.hidden = calm || !item.available;
+  $("#share-calm-note").hidden = !calm || !item.available;
   if (section.hidden) return;
   render("idle");
   // A video made before is offered at once (asking is cheap; it never starts an encode).
-  api(`${base(item)}/video`).then((view) => {
+  api(item.path).then((view) => {
     if (token === video.token && view.state === "ready") arrived(view, token);
     else if (token === video.token && (view.state === "queued" || view.state === "rendering")) follow(view, token);
   }).catch(() => {});
@@ -37,10 +43,6 @@ export function hideShareVideo() {
   video.item = null;
 }
 
-function base(item) {
-  return `/api/activities/${encodeURIComponent(item.id)}`;
-}
-
 async function make() {
   const item = video.item;
   if (!item) return;
@@ -48,7 +50,7 @@ async function make() {
   const button = $("#video-make");
   setBusy(button, true);
   try {
-    const view = await api(`${base(item)}/video`, { method: "POST" });
+    const view = await api(item.path, { method: "POST" });
     if (token !== video.token) return;
     if (view.state === "ready") arrived(view, token);
     else follow(view, token);
@@ -70,7 +72,7 @@ async function follow(view, token) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     if (token !== video.token) return;
     try {
-      view = await api(`${base(video.item)}/video`);
+      view = await api(video.item.path);
     } catch {
       continue; // a lost poll is asked again
     }
