@@ -43,6 +43,9 @@ public struct ServerOptions: Sendable {
   /// Accounts with more followers than this are not copied into every follower's feed; their activities
   /// are merged in when a follower reads.
   public var fanOutLimit: Int = 10_000
+  /// Whether this process copies posts waiting in the feed outbox into followers' feeds (``FeedFanOut``). Tests
+  /// that share one database turn it off and copy when they choose; a server always copies.
+  public var copiesFeedsInBackground = true
   /// Files (videos and photos together) one account may keep uploaded.
   public var uploadQuotaFiles: Int = 500
   /// Bytes one account may keep uploaded, videos and photos together.

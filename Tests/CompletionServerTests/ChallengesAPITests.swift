@@ -364,6 +364,75 @@ struct ChallengesAPITests {
     }
   }
 
+  @Test("Feed: a post of an author with more followers than a completion copies at once is in every follower's feed when the completion answers, and the outbox copies it into each exactly once")
+  func outboxFanOut() async throws {
+    try await withTestApp { reader, app in
+      let author = reader.stranger()
+      let authorName = try await Self.account(author, "popular")
+      _ = try await Self.account(reader, "reader")
+      try await Self.follow(reader, authorName)
+      // Enough followers that the completion leaves the copying to the outbox (made directly: sign-ups are slow).
+      let store = SQLChallengesStore(app.db)
+      let authorID = try #require(try await store.person(username: authorName)).id
+      let extra = FanOut.copyAtOnceLimit + FanOutBatch.size  // more than one batch
+      for index in 0..<extra {
+        let user = User(displayName: "Fan \(index)", username: uniqueUsername("fan"), isGuest: false)
+        try await user.create(on: app.db)
+        _ = try await store.follow(try user.requireID(), authorID, at: Int64(index))
+      }
+      let photo = try await Self.upload(author)
+      let challenge = try #require(try await Self.overview(author).challenges.first { $0.type == "daily" })
+      let done = try author.decode(ChallengeCompletionView.self, from: try await Self.complete(author, challenge, photo: photo))
+      let postID = try #require(UUID(uuidString: done.activity.id))
+      // Merged on read until copied: the reader sees it as soon as the completion has answered.
+      #expect(try await Self.feed(reader, "filter=challenges").items.map(\.id) == [done.activity.id])
+      // Two drains at once (and the server's own, if it runs) copy it once into each feed.
+      async let first = FeedFanOut.drain(app)
+      async let second = FeedFanOut.drain(app)
+      _ = try await (first, second)
+      let sql = app.db.sql
+      struct Count: Decodable { let n: Int; let owners: Int }
+      let count = try #require(
+        try await sql.raw("SELECT COUNT(*) AS n, COUNT(DISTINCT owner_id) AS owners FROM feed_entries WHERE activity_id = \(bind: postID)")
+          .first(decoding: Count.self))
+      #expect(count.n == extra + 2 && count.owners == extra + 2)  // every follower, the reader and the author, once each
+      #expect(try await store.post(postID)?.fannedOut == true)
+      #expect(try await store.waitingFanOuts(limit: 10).isEmpty)
+      #expect(try await Self.feed(reader, "filter=challenges").items.map(\.id) == [done.activity.id])
+    }
+  }
+
+  @Test("Feed: the server copies a waiting post into its followers' feeds by itself, woken by the completion")
+  func outboxCopiedInBackground() async throws {
+    var options = TestDatabase.options
+    guard case .sqliteMemory = options.database else { return }  // see TestDatabase.options
+    options.copiesFeedsInBackground = true
+    try await withTestApp(options: options) { author, app in
+      let authorName = try await Self.account(author, "popular")
+      let store = SQLChallengesStore(app.db)
+      let authorID = try #require(try await store.person(username: authorName)).id
+      let followers = FanOut.copyAtOnceLimit + 1
+      for index in 0..<followers {
+        let user = User(displayName: "Fan \(index)", username: uniqueUsername("fan"), isGuest: false)
+        try await user.create(on: app.db)
+        _ = try await store.follow(try user.requireID(), authorID, at: Int64(index))
+      }
+      let photo = try await Self.upload(author)
+      let challenge = try #require(try await Self.overview(author).challenges.first { $0.type == "daily" })
+      let done = try author.decode(ChallengeCompletionView.self, from: try await Self.complete(author, challenge, photo: photo))
+      let postID = try #require(UUID(uuidString: done.activity.id))
+      // Wait (on the condition, not a clock) until the copier has emptied the outbox.
+      let clock = ContinuousClock()
+      let deadline = clock.now + .seconds(60)
+      while try await store.post(postID)?.fannedOut != true, clock.now < deadline { await Task.yield() }
+      #expect(try await store.post(postID)?.fannedOut == true)
+      #expect(try await store.waitingFanOuts(limit: 10).isEmpty)
+      struct Count: Decodable { let n: Int }
+      let count = try await app.db.sql.raw("SELECT COUNT(*) AS n FROM feed_entries WHERE activity_id = \(bind: postID)").first(decoding: Count.self)
+      #expect(count?.n == followers + 1)
+    }
+  }
+
   @Test("Feed: pages by cursor without repeats; a big account's posts are merged in when read; filters")
   func feedPagingAndMerge() async throws {
     var options = TestDatabase.options

@@ -252,10 +252,57 @@ struct ChallengesStoreTests {
     #expect(try await store.importedTemplates().contains(template))
   }
 
+  /// A post copied later: in the author's feed at once, merged into followers' reads until the outbox copies it
+  /// a batch at a time, then copied into each follower's feed exactly once, whoever followed or left meanwhile.
+  static func outbox(_ store: some ChallengesStore, _ makePerson: MakePerson) async throws {
+    let star = try await makePerson("star")
+    var fans: [Person] = []
+    for index in 0..<7 {
+      let fan = try await makePerson("fan\(index)")
+      _ = try await store.follow(fan.id, star.id, at: Int64(10 + index))
+      fans.append(fan)
+    }
+    let older = makePost(star, at: 5_000)
+    try await store.add(older, delivery: .copyToFollowers)
+    let post = makePost(star, at: 6_000)
+    try await store.add(post, delivery: .copyLater)
+    #expect(try await store.post(post.id)?.fannedOut == false)
+    #expect(try await store.waitingFanOuts(limit: 10).contains(post.id))
+    // Before any copying, every follower's feed shows it, newest first, once.
+    for fan in fans {
+      #expect(try await store.feedPage(of: fan.id, kinds: [.challengeCompleted], after: nil, limit: 10).posts.map(\.id) == [post.id, older.id])
+    }
+    #expect(try await store.feedPage(of: star.id, kinds: [.challengeCompleted], after: nil, limit: 10).posts.map(\.id) == [post.id, older.id])
+    // First batch: three followers (the oldest follows).
+    #expect(try await store.copyFanOutBatch(of: post.id, size: 3) == .more(copied: 3))
+    // Meanwhile one of the not-yet-copied leaves, and a newcomer follows (and is backfilled with the waiting post).
+    #expect(try await store.unfollow(fans[5].id, star.id))
+    let newcomer = try await makePerson("newcomer")
+    _ = try await store.follow(newcomer.id, star.id, at: 100)
+    try await store.backfill(newcomer.id, from: star.id, limit: 10)
+    // Mid-copy, pages still hold the post once.
+    for fan in fans where fan != fans[5] {
+      #expect(try await store.feedPage(of: fan.id, kinds: [.challengeCompleted], after: nil, limit: 10).posts.map(\.id) == [post.id, older.id])
+    }
+    #expect(try await store.copyFanOutBatch(of: post.id, size: 3) == .more(copied: 3))  // fans 3, 4, 6
+    #expect(try await store.copyFanOutBatch(of: post.id, size: 3) == .finished(copied: 1))  // the newcomer
+    #expect(try await store.copyFanOutBatch(of: post.id, size: 3) == .nothingWaiting)
+    #expect(try await !store.waitingFanOuts(limit: 10).contains(post.id))
+    #expect(try await store.post(post.id)?.fannedOut == true)
+    // Copied now (no longer merged on read): each follower's feed holds it exactly once; the leaver's does not.
+    for fan in fans + [newcomer] where fan != fans[5] {
+      let lists = try await store.feedLists(of: fan.id, kinds: [.challengeCompleted], after: nil, limit: 10)
+      #expect(lists.copied.filter { $0.id == post.id }.count == 1, "\(fan.displayName)")
+      #expect(lists.merged.isEmpty)
+    }
+    #expect(try await store.feedPage(of: fans[5].id, kinds: [.challengeCompleted], after: nil, limit: 10).posts.isEmpty)
+  }
+
   static func all(_ store: some ChallengesStore, _ makePerson: @escaping MakePerson, templates: Bool) async throws {
     try await participations(store, makePerson)
     try await socialGraph(store, makePerson)
     try await feeds(store, makePerson)
+    try await outbox(store, makePerson)
     try await trimming(store, makePerson)
     try await congratsAndComments(store, makePerson)
     try await moderation(store, makePerson)

@@ -21,6 +21,9 @@ enum TestDatabase {
     // PostgreSQL the sign-in throttle's counts are shared by every test using the database, and the tests'
     // wrong passwords from one address would add up to a lock-out.
     options.trustProxy = true
+    // Tests on one PostgreSQL database would copy each other's waiting posts: each test copies its own
+    // (`FeedFanOut.drain`), and the one test of the background copier turns it on, on its own SQLite database.
+    options.copiesFeedsInBackground = false
     return options
   }
 }

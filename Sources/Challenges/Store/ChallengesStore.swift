@@ -52,8 +52,15 @@ public protocol ChallengesStore: Sendable {
   /// Stores `post` (its author must be stored) and delivers it as `delivery` says, into the author's feed
   /// too (a notice: into its addressee's only). The post is kept as copied or merged on read as `delivery` says.
   func add(_ post: Post, delivery: FanOut) async throws
-  /// Copies `followee`'s `limit` newest visible, copied completions missing from `follower`'s feed into it.
+  /// Copies `followee`'s `limit` newest visible completions missing from `follower`'s feed into it: those
+  /// copied to followers, and those still waiting in the outbox to be.
   func backfill(_ follower: UUID, from followee: UUID, limit: Int) async throws
+  /// Posts waiting in the outbox to be copied into their followers' feeds, oldest first (at most `limit`).
+  func waitingFanOuts(limit: Int) async throws -> [UUID]
+  /// Copies `post` into the feeds of its author's next `size` followers (in follow order) that do not hold it
+  /// yet, and moves the outbox's place; after the last, marks the post copied and takes it out of the outbox.
+  /// Run in a write of its own: a batch that runs twice, or in two processes at once, copies once.
+  func copyFanOutBatch(of post: UUID, size: Int) async throws -> FanOutBatch.Outcome
   /// The newest `limit + 1` posts of `kinds` after `cursor` from each of `viewer`'s two lists: entries
   /// copied into their feed (visible, or their own), and visible posts merged on read from the accounts
   /// they follow. ``ChallengesStore/feedPage(of:kinds:after:limit:)`` interleaves them.

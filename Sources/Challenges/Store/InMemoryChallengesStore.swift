@@ -36,6 +36,8 @@ public actor InMemoryChallengesStore: ChallengesStore {
   private var events: [ModerationEvent] = []
   private var photos: [UUID: StoredPhoto] = [:]
   private var cards: [UUID: Data] = [:]
+  /// Posts waiting to be copied to followers, with the last follower copied (follow time, id).
+  private var outbox: [UUID: (at: Int64, after: (at: Int64, follower: String)?)] = [:]
 
   public init() {}
 
@@ -150,12 +152,37 @@ public actor InMemoryChallengesStore: ChallengesStore {
     case .copyToFollowers:
       feeds.insert(FeedEntry(owner: post.author.id, post: post.id))
       for follower in followers(of: post.author.id) { feeds.insert(FeedEntry(owner: follower, post: post.id)) }
+    case .copyLater:
+      feeds.insert(FeedEntry(owner: post.author.id, post: post.id))
+      outbox[post.id] = (post.at, nil)
     }
+  }
+
+  public func waitingFanOuts(limit: Int) -> [UUID] {
+    Array(outbox.sorted { ($0.value.at, $0.key.uuidString) < ($1.value.at, $1.key.uuidString) }.prefix(max(limit, 0)).map(\.key))
+  }
+
+  public func copyFanOutBatch(of postID: UUID, size: Int) -> FanOutBatch.Outcome {
+    guard let waiting = outbox[postID], let post = posts[postID] else { return .nothingWaiting }
+    let size = max(size, 1)
+    let next = follows.filter { $0.key.followee == post.author.id }
+      .map { (at: $0.value, follower: $0.key.follower) }
+      .filter { edge in waiting.after.map { (edge.at, edge.follower.uuidString) > ($0.at, $0.follower) } ?? true }
+      .sorted { ($0.at, $0.follower.uuidString) < ($1.at, $1.follower.uuidString) }
+      .prefix(size)
+    for edge in next { feeds.insert(FeedEntry(owner: edge.follower, post: postID)) }
+    guard next.count == size, let last = next.last else {
+      outbox[postID] = nil
+      posts[postID]?.fannedOut = true
+      return .finished(copied: next.count)
+    }
+    outbox[postID] = (waiting.at, (last.at, last.follower.uuidString))
+    return .more(copied: next.count)
   }
 
   public func backfill(_ follower: UUID, from followee: UUID, limit: Int) {
     let missing = posts.values.filter {
-      $0.author.id == followee && $0.kind == .challengeCompleted && $0.fannedOut && $0.isVisible
+      $0.author.id == followee && $0.kind == .challengeCompleted && ($0.fannedOut || outbox[$0.id] != nil) && $0.isVisible
         && !feeds.contains(FeedEntry(owner: follower, post: $0.id))
     }
     for post in missing.sorted(by: { $0.position < $1.position }).prefix(limit) { feeds.insert(FeedEntry(owner: follower, post: post.id)) }

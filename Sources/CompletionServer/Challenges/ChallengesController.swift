@@ -157,7 +157,10 @@ struct ChallengesController: RouteCollection {
         return try StoredResponse(view)
       }
     }
-    if let notice = announced.value, !stored.replayed { services.feedLive.committed(notice) }
+    if let notice = announced.value, !stored.replayed {
+      services.feedLive.committed(notice)
+      services.feedFanOut.nudge()  // the post may wait in the outbox for its followers' feeds
+    }
     return stored.response
   }
 

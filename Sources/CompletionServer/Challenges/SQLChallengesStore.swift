@@ -326,7 +326,7 @@ struct SQLChallengesStore: ChallengesStore {
       case .addressee(let recipient): "SELECT \(bind: recipient) AS owner_id"
       case .copyToFollowers:
         "SELECT \(bind: post.author.id) AS owner_id UNION ALL SELECT follower_id FROM follows WHERE followee_id = \(bind: post.author.id)"
-      case .mergeOnRead: "SELECT \(bind: post.author.id) AS owner_id"
+      case .mergeOnRead, .copyLater: "SELECT \(bind: post.author.id) AS owner_id"
       }
     try await sql.raw(
       """
@@ -334,6 +334,89 @@ struct SQLChallengesStore: ChallengesStore {
       SELECT owner_id, \(bind: post.id), \(bind: post.at), \(bind: post.kind.rawValue) FROM (\(owners)) AS recipients
       """
     ).run()
+    if delivery == .copyLater {
+      try await sql.raw(
+        """
+        INSERT INTO feed_outbox (activity_id, author_id, at_micros, copied)
+        VALUES (\(bind: post.id), \(bind: post.author.id), \(bind: post.at), 0)
+        """
+      ).run()
+    }
+  }
+
+  func waitingFanOuts(limit: Int) async throws -> [UUID] {
+    struct Row: Decodable { let activity_id: UUID }
+    return try await sql.raw(
+      "SELECT activity_id FROM feed_outbox ORDER BY at_micros, activity_id LIMIT \(unsafeRaw: String(max(limit, 0)))"
+    ).all(decoding: Row.self).map(\.activity_id)
+  }
+
+  func copyFanOutBatch(of post: UUID, size: Int) async throws -> FanOutBatch.Outcome {
+    struct Waiting: Decodable {
+      let user_id: UUID
+      let at_micros: Int64
+      let type: String
+      let after_at: Int64?
+      let after_follower: UUID?
+      let copied: Int
+    }
+    struct Follower: Decodable {
+      let follower_id: UUID
+      let at_micros: Int64
+    }
+    guard
+      let waiting = try await sql.raw(
+        """
+        SELECT a.user_id, a.at_micros, a.type, o.after_at, o.after_follower, o.copied
+        FROM feed_outbox o JOIN activities a ON a.id = o.activity_id WHERE o.activity_id = \(bind: post)
+        """
+      ).first(decoding: Waiting.self)
+    else { return .nothingWaiting }
+    let size = max(size, 1)
+    // The next followers in the order of `follows_by_followee`, after the last one copied.
+    let after: SQLQueryString =
+      if let at = waiting.after_at, let follower = waiting.after_follower {
+        "AND (at_micros > \(bind: at) OR (at_micros = \(bind: at) AND follower_id > \(bind: follower)))"
+      } else { "" }
+    let next = try await sql.raw(
+      """
+      SELECT follower_id, at_micros FROM follows WHERE followee_id = \(bind: waiting.user_id) \(after)
+      ORDER BY at_micros, follower_id LIMIT \(unsafeRaw: String(size))
+      """
+    ).all(decoding: Follower.self)
+    // The outbox moves first, by compare-and-set on the count copied: on PostgreSQL a second process copying the
+    // same batch waits here for the first to commit, then finds the count moved and copies nothing.
+    let finished = next.count < size
+    let moved: SQLRow? =
+      if finished {
+        try await sql.raw(
+          "DELETE FROM feed_outbox WHERE activity_id = \(bind: post) AND copied = \(bind: waiting.copied) RETURNING activity_id"
+        ).first()
+      } else if let last = next.last {
+        try await sql.raw(
+          """
+          UPDATE feed_outbox SET after_at = \(bind: last.at_micros), after_follower = \(bind: last.follower_id), copied = copied + \(bind: next.count)
+          WHERE activity_id = \(bind: post) AND copied = \(bind: waiting.copied) RETURNING activity_id
+          """
+        ).first()
+      } else { nil }
+    guard moved != nil else { return .nothingWaiting }
+    if !next.isEmpty {
+      // A follower who followed while the post waited may hold it already (``backfill(_:from:limit:)``).
+      try await sql.raw(
+        """
+        INSERT INTO feed_entries (owner_id, activity_id, at_micros, type)
+        SELECT f.follower_id, \(bind: post), \(bind: waiting.at_micros), \(bind: waiting.type) FROM follows f
+        WHERE f.followee_id = \(bind: waiting.user_id) AND f.follower_id IN (\(binds: next.map(\.follower_id)))
+          AND NOT EXISTS (
+            SELECT 1 FROM feed_entries e
+            WHERE e.owner_id = f.follower_id AND e.at_micros = \(bind: waiting.at_micros) AND e.activity_id = \(bind: post))
+        """
+      ).run()
+    }
+    guard finished else { return .more(copied: next.count) }
+    try await sql.raw("UPDATE activities SET fanned_out = true WHERE id = \(bind: post)").run()
+    return .finished(copied: next.count)
   }
 
   func backfill(_ follower: UUID, from followee: UUID, limit: Int) async throws {
@@ -343,7 +426,8 @@ struct SQLChallengesStore: ChallengesStore {
       SELECT \(bind: follower), id, at_micros, type FROM activities
       WHERE id IN (
         SELECT id FROM activities
-        WHERE user_id = \(bind: followee) AND type = \(bind: Post.Kind.challengeCompleted.rawValue) AND fanned_out = true AND status = 'visible'
+        WHERE user_id = \(bind: followee) AND type = \(bind: Post.Kind.challengeCompleted.rawValue) AND status = 'visible'
+          AND (fanned_out = true OR id IN (SELECT activity_id FROM feed_outbox WHERE author_id = \(bind: followee)))
           AND id NOT IN (SELECT activity_id FROM feed_entries WHERE owner_id = \(bind: follower))
         ORDER BY at_micros DESC LIMIT \(unsafeRaw: String(max(limit, 0))))
       """

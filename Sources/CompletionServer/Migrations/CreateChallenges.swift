@@ -153,4 +153,5 @@ enum ChallengeTables {
   static let reports = "reports"
   static let moderation = "moderation_events"
   static let cards = "share_cards"
+  static let outbox = "feed_outbox"
 }

@@ -35,6 +35,8 @@ struct AppServices: Sendable {
   let projectsLive: ProjectsLive
   /// Live updates of feeds to open pages.
   let feedLive: FeedLive
+  /// Copies bigger accounts' posts into their followers' feeds after the completion, a batch per write.
+  let feedFanOut = FeedFanOut()
   /// Cryptogram games as last loaded or saved, so the next move need not read or decode its game again.
   let boards = DecodedStateCache<UUID, GameRecord, Board>(capacity: 4096)
   /// Cryptogram puzzles by quote and seed, so a move need not build its puzzle again.

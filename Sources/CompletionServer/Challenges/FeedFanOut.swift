@@ -1,0 +1,88 @@
+import Challenges
+import Fluent
+import Foundation
+import NIOConcurrencyHelpers
+import Vapor
+
+/// Copies posts waiting in the feed outbox into their followers' feeds (``FanOut/copyLater``): a batch of
+/// followers per short write through the one writer, so other writes take their turns between batches and a
+/// completion's own transaction never grows with its author's followers. Until a post is copied, followers
+/// merge it in when they read, so it is in their feeds from the moment the completion commits.
+///
+/// Woken after each completion, and every second anyway: a post another process wrote (PostgreSQL), or that a
+/// killed process left half copied, is picked up where the outbox says it stopped. Several processes may copy
+/// at once; the outbox's compare-and-set lets one batch land once.
+final class FeedFanOut: LifecycleHandler, Sendable {
+  /// How often the outbox is looked at without being woken.
+  static let sweepInterval: Duration = .seconds(1)
+  /// Batches written in one drain at most, so a drain always ends; the next wake goes on.
+  static let batchesPerDrain = 4096
+
+  private let wakes: AsyncStream<Void>
+  private let wake: AsyncStream<Void>.Continuation
+  private let running = NIOLockedValueBox<[Task<Void, Never>]>([])
+
+  init() {
+    (wakes, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+  }
+
+  /// Asks for a drain soon (a completion may have left a post waiting). Cheap: wakes coalesce.
+  func nudge() { wake.yield() }
+
+  func didBootAsync(_ application: Application) async throws {
+    let app = application
+    let (wakes, wake) = (wakes, wake)
+    let ticker = Task {
+      while !Task.isCancelled {
+        try? await Task.sleep(for: Self.sweepInterval)
+        wake.yield()
+      }
+    }
+    // One drain at a time in this process: wakes that come while it runs are one more round after it.
+    let drainer = Task {
+      for await _ in wakes {
+        do {
+          _ = try await Self.drain(app)
+        } catch {
+          app.logger.warning("feed fan-out failed: \(String(reflecting: error))")
+        }
+      }
+    }
+    running.withLockedValue { $0 = [ticker, drainer] }
+  }
+
+  func shutdownAsync(_ application: Application) async {
+    wake.finish()
+    for task in running.withLockedValue({ $0 }) { task.cancel() }
+  }
+
+  /// Copies waiting posts, oldest first, until none waits (or ``batchesPerDrain`` batches were written);
+  /// returns the followers' feeds it copied into.
+  @discardableResult
+  static func drain(_ app: Application) async throws -> Int {
+    var copied = 0
+    var batches = 0
+    while batches < batchesPerDrain {
+      let waiting = try await SQLChallengesStore(app.db).waitingFanOuts(limit: 16)
+      guard !waiting.isEmpty else { break }
+      for post in waiting {
+        var more = true
+        while more, batches < batchesPerDrain {
+          let outcome = try await app.services.runner.write(on: app.db) { db in
+            try await SQLChallengesStore(db).copyFanOutBatch(of: post, size: FanOutBatch.size)
+          }
+          batches += 1
+          switch outcome {
+          case .more(let count)?: copied += count
+          case .finished(let count)?:
+            copied += count
+            more = false
+          case .nothingWaiting?, nil: more = false
+          }
+        }
+        if Task.isCancelled { return copied }
+      }
+    }
+    return copied
+  }
+}
