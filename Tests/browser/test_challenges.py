@@ -1239,3 +1239,43 @@ def test_the_public_page_lets_a_signed_in_visitor_report_the_post_and_asks_other
     finally:
         for context in (author_context, visitor_context, anonymous_context):
             context.close()
+
+
+def test_an_operators_decision_from_the_command_line_reaches_open_pages(browser, server, operator):
+    """The CLI writes to the database from another process; the running server notices within about a second and
+    pushes it to open pages as it does its own changes: no reload."""
+    author_context = new_context(browser, PHONE)
+    follower_context = new_context(browser)
+    reporters = [new_context(browser) for _ in range(3)]
+    try:
+        author = register(author_context, server, "decided")
+        register(follower_context, server, "watcher")
+        follow(follower_context, server, author)
+        for index, context in enumerate(reporters):
+            register(context, server, f"flagger{index}")
+            follow(context, server, author)
+        post = complete_via_api(author_context, server, todays(author_context, server)["id"])["activity"]["id"]
+        author_page = open_challenges(author_context, server, "#feed")
+        follower_page = open_challenges(follower_context, server, "#feed")
+        expect(feed_item(follower_page, post)).to_be_visible()
+        expect(feed_item(author_page, post).get_by_test_id("share-open")).to_be_visible()
+        # Three reports hide it at once (the server's own change), from the follower's open feed.
+        for context in reporters:
+            assert context.request.post(f"{server}/api/activities/{post}/report", data={"reason": "not cooked"}).ok
+        expect(feed_item(follower_page, post)).to_have_count(0)
+        # The operator keeps it from the command line: it comes back to the follower's open feed.
+        operator("moderation", "keep", post)
+        expect(feed_item(follower_page, post)).to_be_visible(timeout=15_000)
+        # Then revokes it: the author's open page says so and drops its share button, the follower's loses it.
+        operator("moderation", "revoke", post, "--note", "not the challenge")
+        expect(feed_item(author_page, post).get_by_test_id("post-status")).to_have_text(
+            "Removed after review — only you can see this.", timeout=15_000)
+        expect(feed_item(author_page, post).get_by_test_id("share-open")).to_have_count(0)
+        expect(feed_item(follower_page, post)).to_have_count(0, timeout=15_000)
+        no_errors(author_page)
+        no_errors(follower_page)
+    finally:
+        author_context.close()
+        follower_context.close()
+        for context in reporters:
+            context.close()
