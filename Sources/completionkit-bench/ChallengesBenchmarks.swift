@@ -10,10 +10,12 @@ private final class Cook: @unchecked Sendable {
   let http: Player
   var photoID = ""
   var open: [String] = []
+  var username = ""
 
   init(http: Player) { self.http = http }
 
   func start(username: String, photo: [UInt8]) async throws {
+    self.username = username
     let (status, _) = try await http.request(.POST, "/api/account/login", body: LoginRequest(username: username, password: "demo-password"))
     guard status == .ok else { throw Abort(status, reason: "login \(username)") }
     var request = HTTPClientRequest(url: http.base + "/api/photos")
@@ -133,6 +135,98 @@ func runChallengesBenchmarks(users: Int, follows: Int, seconds: Double) async th
   print(String(format: "most completions per second (32 concurrent) %6.0f /s   /health %7.0f /s   ratio %.2f", completionRate, healthRate, completionRate / healthRate))
   bench.reportGroupCommits()
   try await bench.stop()
+}
+
+/// The fan-out budgets of issue 29, one fresh server per follower count: completions at 50 per second by
+/// authors who each have `followers` followers (silent guests, plus one signed-in reader following them all), with
+/// a plain write (celebration settings) measured at 20 per second alone and then while the completions run;
+/// whether each post is in the reader's feed the moment its completion has answered; how long the outbox takes
+/// to copy everything afterwards; and, at 400 followers, the most completions per second.
+func runFanOutBenchmarks(followerCounts: [Int], seconds: Double) async throws {
+  print("Fan-out benchmark — \(ProcessInfo.processInfo.activeProcessorCount) cores visible, \(seconds) s at 50 completions/s per follower count")
+  let photo = try Data(contentsOf: URL(fileURLWithPath: "Tests/Fixtures/gps-photo.jpg"))
+  let clock = ContinuousClock()
+  for followers in followerCounts {
+    let bench = try await BenchServer.start()
+    let rate = 50.0
+    let total = Int(rate * seconds)
+    let authors = total / 3 + 20
+    let extra = followers == 400 ? 400 : 0  // people for the saturation run
+    let started = clock.now
+    _ = try await bench.app.fillChallengesDemo(users: authors + extra + 2, follows: 0)
+    for index in 0..<authors { try await bench.app.addDemoFollowers(of: "demo\(index + 2)", count: followers) }
+    try await bench.app.addDemoFollows(of: "demo1", to: (0..<authors).map { "demo\($0 + 2)" })
+    print(String(format: "\n%d followers: %d authors, %d follows (%.0f s to make)", followers, authors, authors * followers,
+                 started.duration(to: clock.now).inSeconds))
+    let reader = Player(client: bench.client, base: bench.base)
+    _ = try await reader.request(.POST, "/api/account/login", body: LoginRequest(username: "demo1", password: "demo-password"))
+    let writer = Player(client: bench.client, base: bench.base)
+    _ = try await writer.request(.POST, "/api/account/login", body: LoginRequest(username: "demo\(authors + extra + 2)", password: "demo-password"))
+    let cooks = (0..<authors).map { _ in Cook(http: Player(client: bench.client, base: bench.base)) }
+    for (index, cook) in cooks.enumerated() { try await cook.start(username: "demo\(index + 2)", photo: Array(photo)) }
+
+    /// A plain write at 20 per second for `seconds`; its latencies.
+    @Sendable func plainWrites(_ seconds: Double) async throws -> [Double] {
+      var samples: [Double] = []
+      let begin = clock.now
+      for index in 0..<Int(20 * seconds) {
+        try await Task.sleep(until: begin + .milliseconds(50 * index), clock: clock)
+        let sent = clock.now
+        let (status, _) = try await writer.request(.PUT, "/api/account/celebrations", body: CelebrationSettings(optedOut: index % 2 == 0 ? ["cryptogram"] : [], kinds: []))
+        guard status == .ok else { throw Abort(status, reason: "plain write") }
+        samples.append(sent.duration(to: clock.now).inSeconds)
+      }
+      return samples.sorted()
+    }
+    let alone = try await plainWrites(min(seconds, 10))
+
+    let queue = CookQueue(cooks)
+    async let during = plainWrites(seconds)
+    let samples = try await withThrowingTaskGroup(of: (seconds: Double, seen: Bool).self) { group in
+      let begin = clock.now
+      for index in 0..<total {
+        try await Task.sleep(until: begin + .milliseconds(Int(1000 * Double(index) / rate)), clock: clock)
+        guard let (cook, id) = queue.next() else { break }
+        group.addTask {
+          let seconds = try await cook.complete(id)
+          // The post is in a follower's feed as soon as the completion has answered (merged on read until copied).
+          let (_, body) = try await reader.request(.GET, "/api/feed?limit=50&filter=challenges", body: Optional<String>.none)
+          let seen = try JSONDecoder().decode(FeedPage.self, from: body).items.contains { $0.actor.username == cook.username }
+          return (seconds, seen)
+        }
+      }
+      return try await group.reduce(into: [(seconds: Double, seen: Bool)]()) { $0.append($1) }
+    }
+    let latencies = samples.map(\.seconds).sorted()
+    let whileCompleting = try await during
+    let ended = clock.now
+    report("completion, 50/s, \(followers) followers", latencies, note: "(\(latencies.count) completions; budget p99 20 ms)")
+    print("  in the reader's feed when the completion answered: \(samples.filter(\.seen).count) of \(samples.count)")
+    report("  plain write alone, 20/s", alone, note: "")
+    report("  plain write during the completions", whileCompleting, note: "(budget: p99 unchanged)")
+    var waiting = try await bench.app.feedOutboxWaiting()
+    while waiting > 0 {
+      try await Task.sleep(for: .milliseconds(100))
+      waiting = try await bench.app.feedOutboxWaiting()
+    }
+    print(String(format: "  outbox copied everything %.2f s after the last completion", ended.duration(to: clock.now).inSeconds))
+    if extra > 0 {
+      let more = (0..<extra).map { _ in Cook(http: Player(client: bench.client, base: bench.base)) }
+      for (index, cook) in more.enumerated() {
+        try await cook.start(username: "demo\(authors + 2 + index)", photo: Array(photo))
+        try await bench.app.addDemoFollowers(of: "demo\(authors + 2 + index)", count: followers)
+      }
+      let spare = CookQueue(more)
+      let most = try await saturateWhileWorkLasts(seconds: min(seconds, 8)) {
+        guard let (cook, id) = spare.next() else { return false }
+        _ = try await cook.complete(id)
+        return true
+      }
+      print(String(format: "  most completions per second (32 concurrent), %d followers each: %.0f /s (budget ≥ 638)", followers, most))
+    }
+    bench.reportGroupCommits()
+    try await bench.stop()
+  }
 }
 
 /// Like `saturate`, for work that can run out (people run out of open challenges): 32 workers until the window

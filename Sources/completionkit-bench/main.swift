@@ -8,6 +8,7 @@
 //   .build/release/completionkit-bench recorder                    # what recording a completion adds to a write
 //   .build/release/completionkit-bench projects                    # task toggles, and live updates to 1,000 open pages
 //   .build/release/completionkit-bench challenges                  # completions with fan-out, feed pages, a big account
+//   .build/release/completionkit-bench fanout                      # completions at 100…5,000 followers, the outbox, other writes
 //   .build/release/completionkit-bench soak URL 10 0 PID           # ten minutes at half the saturating guess rate
 import CompletionServer
 import Foundation
@@ -35,6 +36,11 @@ case "challenges":
   try await runChallengesBenchmarks(
     users: arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000, follows: arguments.dropFirst(2).first.flatMap { Int($0) } ?? 400,
     seconds: arguments.dropFirst(3).first.flatMap { Double($0) } ?? 20)
+case "fanout":
+  // completionkit-bench fanout [seconds] [followers,followers,…]
+  try await runFanOutBenchmarks(
+    followerCounts: (arguments.dropFirst(2).first ?? "100,400,1600,5000").split(separator: ",").compactMap { Int($0) },
+    seconds: arguments.dropFirst().first.flatMap { Double($0) } ?? 10)
 case "recorder":
   try await runRecorderBenchmark(rounds: arguments.dropFirst().first.flatMap { Int($0) } ?? 2_000)
 case "json":
@@ -55,5 +61,5 @@ case "serve":
   // A release-built server for probing from outside the process (latency checks with other clients).
   try await serveForProbing(port: arguments.dropFirst().first.flatMap { Int($0) } ?? 8095)
 default:
-  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | projects [seconds] | challenges [people] [follows] [seconds] | recorder [rounds] | json [rounds] | serve [port] | load [url] [seconds] | soak [url] [minutes] [rate, 0: half of saturation] [server pid]]")
+  print("usage: completionkit-bench [motion [frames] | cryptogram [seconds] | kids [rounds] | kids-server [seconds] | projects [seconds] | challenges [people] [follows] [seconds] | fanout [seconds] [followers,…] | recorder [rounds] | json [rounds] | serve [port] | load [url] [seconds] | soak [url] [minutes] [rate, 0: half of saturation] [server pid]]")
 }

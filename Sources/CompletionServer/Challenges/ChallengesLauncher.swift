@@ -76,6 +76,21 @@ extension Launcher {
 }
 
 extension Application {
+  /// Posts waiting in the feed outbox to be copied into followers' feeds, for benchmarks.
+  public func feedOutboxWaiting() async throws -> Int {
+    try await SQLChallengesStore(db).waitingFanOuts(limit: 1_000_000).count
+  }
+
+  /// Makes `follower` follow each of `usernames` (benchmarks: one reader who sees every author's posts).
+  public func addDemoFollows(of follower: String, to usernames: [String]) async throws {
+    let store = SQLChallengesStore(db)
+    guard let reader = try await store.person(username: follower) else { throw LauncherError("No one is called \(follower).") }
+    for name in usernames {
+      guard let author = try await store.person(username: name) else { throw LauncherError("No one is called \(name).") }
+      _ = try await services.runner.write(on: db) { db in try await SQLChallengesStore(db).follow(reader.id, author.id, at: 1) }
+    }
+  }
+
   /// Demo data for Challenges in this app's database (see `completionkit demo challenges`).
   public func fillChallengesDemo(users: Int, follows: Int) async throws -> String {
     try await ChallengesDemo.fill(app: self, users: users, follows: follows)
