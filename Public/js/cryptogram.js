@@ -125,7 +125,7 @@ function wire() {
   $("#share-copy").addEventListener("click", copyShare);
   $("#share-close").addEventListener("click", () => $("#share-panel").close());
   $("#share-panel").addEventListener("close", closeShare);
-  wireShareVideo();
+  wireShareVideo({ makeLabel: "Make a short video of your solve", shareClass: "primary" });
   $("#next-puzzle").addEventListener("click", () => {
     const length = state.game ? state.game.length : state.length;
     nextPuzzle(length);

@@ -364,6 +364,17 @@ struct ChallengesAPITests {
     }
   }
 
+  /// Gives `username` `count` followers who never sign in (made directly: sign-ups through the API are slow).
+  static func addSilentFollowers(_ count: Int, of username: String, on db: any Database) async throws {
+    let store = SQLChallengesStore(db)
+    let authorID = try #require(try await store.person(username: username)).id
+    for index in 0..<count {
+      let user = User(displayName: "Fan \(index)", username: uniqueUsername("fan"), isGuest: false)
+      try await user.create(on: db)
+      _ = try await store.follow(try user.requireID(), authorID, at: Int64(index))
+    }
+  }
+
   @Test("Feed: a post of an author with more followers than a completion copies at once is in every follower's feed when the completion answers, and the outbox copies it into each exactly once")
   func outboxFanOut() async throws {
     try await withTestApp { reader, app in
@@ -371,15 +382,10 @@ struct ChallengesAPITests {
       let authorName = try await Self.account(author, "popular")
       _ = try await Self.account(reader, "reader")
       try await Self.follow(reader, authorName)
-      // Enough followers that the completion leaves the copying to the outbox (made directly: sign-ups are slow).
+      // Enough followers that the completion leaves the copying to the outbox.
       let store = SQLChallengesStore(app.db)
-      let authorID = try #require(try await store.person(username: authorName)).id
       let extra = FanOut.copyAtOnceLimit + FanOutBatch.size  // more than one batch
-      for index in 0..<extra {
-        let user = User(displayName: "Fan \(index)", username: uniqueUsername("fan"), isGuest: false)
-        try await user.create(on: app.db)
-        _ = try await store.follow(try user.requireID(), authorID, at: Int64(index))
-      }
+      try await Self.addSilentFollowers(extra, of: authorName, on: app.db)
       let photo = try await Self.upload(author)
       let challenge = try #require(try await Self.overview(author).challenges.first { $0.type == "daily" })
       let done = try author.decode(ChallengeCompletionView.self, from: try await Self.complete(author, challenge, photo: photo))
@@ -410,13 +416,8 @@ struct ChallengesAPITests {
     try await withTestApp(options: options) { author, app in
       let authorName = try await Self.account(author, "popular")
       let store = SQLChallengesStore(app.db)
-      let authorID = try #require(try await store.person(username: authorName)).id
       let followers = FanOut.copyAtOnceLimit + 1
-      for index in 0..<followers {
-        let user = User(displayName: "Fan \(index)", username: uniqueUsername("fan"), isGuest: false)
-        try await user.create(on: app.db)
-        _ = try await store.follow(try user.requireID(), authorID, at: Int64(index))
-      }
+      try await Self.addSilentFollowers(followers, of: authorName, on: app.db)
       let photo = try await Self.upload(author)
       let challenge = try #require(try await Self.overview(author).challenges.first { $0.type == "daily" })
       let done = try author.decode(ChallengeCompletionView.self, from: try await Self.complete(author, challenge, photo: photo))

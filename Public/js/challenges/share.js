@@ -217,7 +217,7 @@ export function wireShare() {
   });
   closeOnBackdrop(share);
   $("#share-native").addEventListener("click", shareNative);
-  wireShareVideo();
+  wireShareVideo({ makeLabel: "Make a celebration video", shareClass: "ch-primary" });
   $("#copy-link").addEventListener("click", copyLink);
   $("#copy-caption").addEventListener("click", copyCaption);
   $("#share-public").addEventListener("change", (event) => {

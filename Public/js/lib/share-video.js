@@ -141,8 +141,27 @@ async function shareVideo() {
   }
 }
 
-/** The video part's buttons. */
-export function wireShareVideo() {
+const MAKE_ICON = '<svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><rect x="3" y="5" width="13" height="14" rx="2"/><path d="m16 10 5-3v10l-5-3"/></svg>';
+const DOWNLOAD_ICON = '<svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M12 3.5V15M7.5 10.5 12 15l4.5-4.5"/><path d="M5 19.5h14"/></svg>';
+
+/**
+ * Fills the panel's empty #share-video with its controls and wires them: `makeLabel` is the button that starts
+ * the video ("Make a celebration video"), `shareClass` the page's class for its main button.
+ */
+export function wireShareVideo({ makeLabel, shareClass }) {
+  $("#share-video").innerHTML = `
+    <button class="button" type="button" id="video-make" data-testid="video-make">${MAKE_ICON} <span></span></button>
+    <div class="video-progress" id="video-progress-wrap" hidden>
+      <progress id="video-progress" data-testid="video-progress" max="1" value="0" aria-labelledby="video-progress-text"></progress>
+      <span class="small" id="video-progress-text" role="status"></span>
+    </div>
+    <div class="share-video-actions">
+      <button class="button" type="button" id="video-share" data-testid="video-share" hidden>Share video…</button>
+      <a class="button" id="video-download" data-testid="video-download" href="#" hidden>${DOWNLOAD_ICON} Download video</a>
+    </div>
+    <p class="message" id="video-note" data-testid="video-note" role="status"></p>`;
+  $("#video-make span").textContent = makeLabel;
+  $("#video-share").classList.add(shareClass);
   $("#video-make").addEventListener("click", make);
   $("#video-share").addEventListener("click", shareVideo);
 }
