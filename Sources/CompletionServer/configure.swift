@@ -45,6 +45,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(UploadHolds())  // uploads in flight held against their account's quota, shared by processes on PostgreSQL
   app.migrations.add(CreateRecoveryCodes())  // one-time codes that set a new password when the old one is forgotten
   app.migrations.add(AddSessionLastSeen())  // browser sessions end after 30 idle days, not only at their absolute limit
+  app.migrations.add(AddPhotoKeeping())  // which photos are posted, and each account's unposted uploads as a kept count
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens
@@ -73,6 +74,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   // Open live streams end first, so the server can stop without waiting for pages that never hang up.
   app.lifecycle.use(ProjectsLiveShutdown())
   app.lifecycle.use(FeedJanitor.periodic)
+  app.lifecycle.use(PhotoJanitor.periodic)
   app.lifecycle.use(GuestPruning.periodic)
   if case .sqliteFile = options.database { app.lifecycle.use(LiveNoticeLog.watcher(startingAt: app.services.clock.now())) }
   app.lifecycle.use(SessionRevocations())
