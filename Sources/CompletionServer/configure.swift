@@ -46,6 +46,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(CreateRecoveryCodes())  // one-time codes that set a new password when the old one is forgotten
   app.migrations.add(AddSessionLastSeen())  // browser sessions end after 30 idle days, not only at their absolute limit
   app.migrations.add(CreateFeedOutbox())  // posts copied into followers' feeds after the completion, a batch per write
+  app.migrations.add(AddPhotoKeeping())  // which photos are posted, and each account's unposted uploads as a kept count
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens
@@ -75,6 +76,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.lifecycle.use(ProjectsLiveShutdown())
   app.lifecycle.use(FeedJanitor.periodic)
   if options.copiesFeedsInBackground { app.lifecycle.use(app.services.feedFanOut) }
+  app.lifecycle.use(PhotoJanitor.periodic)
   app.lifecycle.use(GuestPruning.periodic)
   if case .sqliteFile = options.database { app.lifecycle.use(LiveNoticeLog.watcher(startingAt: app.services.clock.now())) }
   app.lifecycle.use(SessionRevocations())

@@ -61,7 +61,7 @@ export function openComplete(challengeId) {
   const dialog = $("#complete-dialog");
   const c = state.complete;
   clearTimeout(c.closeTimer);
-  Object.assign(c, { challengeId, file: null, attempt: null, busy: false, done: false });
+  Object.assign(c, { challengeId, file: null, attempt: null, busy: false, done: false, posted: false });
   setPreview(null);
   $("#complete-challenge").textContent = challenge.title;
   const story = $("#story");
@@ -87,6 +87,8 @@ function closeComplete() {
 /** After the dialog closes, the keyboard goes back to the challenge's card. */
 function onCompleteClosed() {
   const c = state.complete;
+  // A photo sent for a completion that did not happen is taken back, so it does not count against the person's uploads.
+  discardUploaded().catch(() => null);
   setPreview(null);
   const card = c.challengeId && cardFor(c.challengeId);
   if (card && !$("#celebration").open) (card.querySelector("[data-testid=complete-open]") || card).focus();
@@ -115,6 +117,7 @@ function setPreview(file) {
     // An input keeps its file: without this, choosing the same picture next time would not fire "change".
     for (const input of [$("#photo-input"), $("#photo-camera")]) input.value = "";
   }
+  $("#remove-photo").hidden = !file;
   $("#take-photo").lastChild.textContent = file ? " Retake photo" : " Take photo";
   $("#choose-photo").lastChild.textContent = file ? " Choose another" : " Choose from library";
   $("#submit-help").hidden = Boolean(file);
@@ -131,11 +134,52 @@ function onPhotoChosen(event) {
     showCompleteError(`That file isn’t a picture. Choose a photo${formatWords() ? ` — ${formatWords()}` : ""}.`, { retry: false, kind: "photo" });
     return;
   }
+  // The photo sent for the one it replaces is not needed any more.
+  if (state.complete.attempt && state.complete.attempt.file !== file) discardUploaded().catch(() => null);
   setPreview(file);
   hideCompleteError();
   $("#photo-note").textContent = photoTypes().includes(file.type) || !file.type
     ? "Looking good. You can still change it."
     : `This kind of picture may not work${formatWords() ? ` — ${formatWords()} ${photoTypes().length === 1 ? "is" : "are"} safest` : ""}.`;
+}
+
+/**
+ * Deletes on the server the photo this sheet sent (the attempt's) unless a completion shows it: the completion failed
+ * or the person changed their mind. Resolves true when it was deleted; one already gone, or in a post after all (an
+ * answer lost on the way), is nothing to take back. A photo left behind (offline) is removed by the server's clean-up.
+ */
+function discardUploaded() {
+  const c = state.complete;
+  const id = c.attempt && !c.posted ? c.attempt.photoId : null;
+  c.attempt = null;
+  if (!id) return Promise.resolve(false);
+  return api(`/api/photos/${enc(id)}`, { method: "DELETE" }).then(
+    () => true,
+    (error) => {
+      if (error.code === "photo_not_found" || error.code === "photo_in_use") return false;
+      throw error;
+    },
+  );
+}
+
+/** "Remove photo": the picked photo leaves the sheet, and the server's copy (if it was sent) is deleted. */
+async function removePhoto() {
+  const c = state.complete;
+  if (c.busy || c.done || !c.file) return;
+  const deleting = discardUploaded();
+  setPreview(null);
+  hideCompleteError();
+  $("#choose-photo").focus();
+  let words;
+  try {
+    words = (await deleting) ? "Photo removed and deleted from our server." : "Photo removed.";
+  } catch {
+    words = "Photo removed. We couldn’t delete the copy we received just now; unused photos are deleted by themselves.";
+  }
+  // Unless another photo was picked in the meantime.
+  if (state.complete.file) return;
+  $("#photo-note").textContent = `${words} ${photoNote()}`;
+  announce(words);
 }
 
 export function updateCounter() {
@@ -167,7 +211,7 @@ function setSubmitState(which) {
     button.removeAttribute("aria-busy");
     button.disabled = !c.file;
   }
-  for (const control of [$("#take-photo"), $("#choose-photo"), $("#story"), $("#complete-retry")]) {
+  for (const control of [$("#take-photo"), $("#choose-photo"), $("#remove-photo"), $("#story"), $("#complete-retry")]) {
     control.disabled = which !== "idle";
   }
 }
@@ -271,6 +315,7 @@ async function submitCompletion(event) {
         { retry: false, tone: "info" });
       return;
     }
+    c.posted = true;
     setSubmitState("success");
     completed(result);
   } catch (error) {
@@ -365,6 +410,7 @@ export function wireComplete() {
   const complete = $("#complete-dialog");
   $("#take-photo").addEventListener("click", () => $("#photo-camera").click());
   $("#choose-photo").addEventListener("click", () => $("#photo-input").click());
+  $("#remove-photo").addEventListener("click", removePhoto);
   $("#photo-camera").addEventListener("change", onPhotoChosen);
   $("#photo-input").addEventListener("change", onPhotoChosen);
   $("#photo-preview").addEventListener("error", () => {

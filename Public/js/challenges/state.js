@@ -19,7 +19,7 @@ export const state = {
     /** Usernames seen in "Following" or followed here (decides "Follow back" on a follower's row). */
     followed: new Set(),
   },
-  complete: { challengeId: null, file: null, previewUrl: null, attempt: null, busy: false, done: false, closeTimer: 0, error: "" },
+  complete: { challengeId: null, file: null, previewUrl: null, attempt: null, busy: false, done: false, posted: false, closeTimer: 0, error: "" },
   celebration: { token: 0, timer: 0 },
   share: { entry: null, cardToken: 0, file: null },
   report: { entry: null },

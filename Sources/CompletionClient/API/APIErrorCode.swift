@@ -125,6 +125,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let alreadyCompleted = APIErrorCode(rawValue: "already_completed")
   public static let photoRequired = APIErrorCode(rawValue: "photo_required")
   public static let photoNotFound = APIErrorCode(rawValue: "photo_not_found")
+  public static let photoInUse = APIErrorCode(rawValue: "photo_in_use")
   public static let photoTooLarge = APIErrorCode(rawValue: "photo_too_large")
   public static let photoUnsupported = APIErrorCode(rawValue: "photo_unsupported")
   public static let photoUnreadable = APIErrorCode(rawValue: "photo_unreadable")
@@ -169,7 +170,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .invalidDueDate, .emptyTitle, .tooLong, .invalidId,
     .orderMismatch, .tooManyProjects, .invalidImport, .challengeNotFound,
     .challengeClosed, .challengeNotStarted, .postNotPublic, .alreadyCompleted,
-    .photoRequired, .photoNotFound, .photoTooLarge, .photoUnsupported,
+    .photoRequired, .photoNotFound, .photoInUse, .photoTooLarge, .photoUnsupported,
     .photoUnreadable, .photoTooManyPixels, .emptyComment, .personNotFound,
     .cannotFollowSelf, .activityNotFound, .commentNotFound, .notYours,
     .cannotReportOwn, .invalidCursor, .invalidFilter, .tooManyComments, .videoUnavailable, .videoNotReady,

@@ -79,6 +79,12 @@ extension CompletionClient {
     try await download(.getPhoto, id, query: [("size", thumbnail ? "thumbnail" : nil)])
   }
 
+  /// Deletes one's own photo that no post shows (picked, then not used), so it stops counting against the upload
+  /// quota; `photo_in_use` for one a completion shows, `photo_not_found` for anyone else's.
+  public func deletePhoto(_ id: String) async throws {
+    try await sendExpectingNoContent(.deletePhoto, id)
+  }
+
   // MARK: People
 
   /// The person's own profile: follow counts and challenge figures.

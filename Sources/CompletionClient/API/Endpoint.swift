@@ -60,6 +60,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
   case getWiggle
   case uploadPhoto
   case getPhoto
+  case deletePhoto
   case getProjectsOverview
   case createProject
   case projectsEvents
@@ -103,7 +104,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case .login, .logout, .logoutEverywhere, .register, .createToken, .changePassword, .recoverAccount, .regenerateRecoveryCodes, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .follow, .createTask, .startActivityVideo, .startCryptogramVideo: "POST"
     case .setCelebrations, .orderProjects, .orderTasks: "PUT"
     case .updateActivity, .updateProject, .updateTask: "PATCH"
-    case .revokeSignIn, .uncongratulate, .deleteComment, .deleteProject, .unfollow, .deleteTask: "DELETE"
+    case .revokeSignIn, .uncongratulate, .deleteComment, .deletePhoto, .deleteProject, .unfollow, .deleteTask: "DELETE"
     }
   }
 
@@ -166,6 +167,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case .getWiggle: "/api/motion/wiggle"
     case .uploadPhoto: "/api/photos"
     case .getPhoto: "/api/photos/{id}"
+    case .deletePhoto: "/api/photos/{id}"
     case .getProjectsOverview: "/api/projects"
     case .createProject: "/api/projects"
     case .projectsEvents: "/api/projects/events"

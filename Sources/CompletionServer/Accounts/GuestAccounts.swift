@@ -9,7 +9,7 @@ import Vapor
 /// and by the server once a day.
 enum GuestPruning {
   /// Tables that reference a user without being something the person saved.
-  static let bookkeepingTables: Set<String> = ["auth_tokens", "idempotency_records", "recovery_codes"]
+  static let bookkeepingTables: Set<String> = ["auth_tokens", "idempotency_records", "recovery_codes", "upload_usage"]
   /// Every other table that references `users`, with its column: a guest with a row in any of them is kept.
   static let belongings: [(table: String, column: String)] = [
     ("ledger_entries", "user_id"), ("ledger_balances", "user_id"),

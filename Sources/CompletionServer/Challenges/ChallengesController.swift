@@ -19,6 +19,7 @@ struct ChallengesController: RouteCollection {
     challenges.post(":id", "complete", use: complete)
     routes.on(.POST, "api", "photos", body: .stream) { req in try await IdempotentCreate.run(req, streamed: true, self.uploadPhoto) }
     routes.get("api", "photos", ":id", use: photo)
+    routes.delete("api", "photos", ":id", use: deletePhoto)
   }
 
   /// Most "earlier" challenges listed.
@@ -188,6 +189,9 @@ struct ChallengesController: RouteCollection {
     }
     guard let claimed else { throw RunnerError.busy }
     let (completed, points, postID) = (claimed.participation, claimed.points, claimed.post)
+    // The photo now belongs to the post (it stops counting against the quota); one deleted or cleaned up since the
+    // request looked undoes the whole completion, so no post shows a photo that is gone.
+    guard try await store.markPosted(photoID, of: userID) else { throw ChallengesError.photoNotFound }
     let completion = ChallengeCompletion.completion(of: challenge, account: userID.uuidString, at: now, timeZone: zone.identifier)
     let recorded = try await CompletionRecorder.record(completion, rules: ChallengeCompletion.rules, preference: preference, on: db)
     let paid = recorded.payments.reduce(0) { sum, outcome in
@@ -282,11 +286,16 @@ struct ChallengesController: RouteCollection {
     let now = req.application.services.clock.now()
     let userID = try user.requireID()
     // Stored in the account's upload turn, after a last check of the quota: photos sent at once cannot pass it together.
-    try await req.application.services.uploads.settle(nil, userID: userID, actual: processed.full.count + processed.thumbnail.count, req: req) {
-      try await SQLChallengesStore(req.db).add(
-        StoredPhoto(
-          id: id, owner: userID, full: Data(processed.full), thumbnail: Data(processed.thumbnail), width: processed.fullWidth,
-          height: processed.fullHeight, createdAt: now))
+    // The photo and its count are written in one transaction: kept together or not at all.
+    let services = req.application.services
+    let photo = StoredPhoto(
+      id: id, owner: userID, full: Data(processed.full), thumbnail: Data(processed.thumbnail), width: processed.fullWidth,
+      height: processed.fullHeight, createdAt: now)
+    try await services.uploads.settle(nil, userID: userID, actual: processed.full.count + processed.thumbnail.count, req: req) {
+      _ = try await services.runner.write(on: req.db) { db -> Bool? in
+        try await SQLChallengesStore(db).add(photo)
+        return true
+      }
     }
     let view = PhotoView(
       id: id.uuidString, width: processed.fullWidth, height: processed.fullHeight, url: "/api/photos/\(id.uuidString)",
@@ -308,6 +317,23 @@ struct ChallengesController: RouteCollection {
     let thumbnail = req.query[String.self, at: "size"] == "thumbnail"
     guard let jpeg = try await store.photoJPEG(id, thumbnail: thumbnail) else { throw ChallengesError.photoNotFound }
     return Self.photoResponse(jpeg, thumbnail: thumbnail)
+  }
+
+  /// `DELETE /api/photos/{id}`: the owner takes back a photo no post shows (picked, then not used); it stops counting
+  /// against the quota at once. Another person's photo, or one that does not exist, is not found (nothing says whose
+  /// it is); one a post shows is `photo_in_use` (it goes when its post does).
+  @Sendable func deletePhoto(req: Request) async throws -> HTTPStatus {
+    guard let userID = req.currentSession?.userID, let raw = req.parameters.get("id"), let id = UUID(uuidString: raw) else {
+      throw ChallengesError.photoNotFound
+    }
+    let removal = try await req.application.services.runner.write(on: req.db) { db -> SQLChallengesStore.PhotoRemoval? in
+      try await SQLChallengesStore(db).removeUnposted(id, of: userID)
+    }
+    switch removal {
+    case .removed: return .noContent
+    case .inUse: throw ChallengesError.photoInUse
+    case .notFound, nil: throw ChallengesError.photoNotFound
+    }
   }
 
   /// The stored JPEG, never sniffed as anything else, cached privately.

@@ -11,6 +11,8 @@ enum ChallengesError: APIErrorConvertible, Equatable {
   case alreadyCompleted
   case photoRequired
   case photoNotFound
+  /// A post shows the photo: it cannot be deleted on its own.
+  case photoInUse
   case photoTooLarge(limit: Int)
   case photoUnsupported
   case photoUnreadable
@@ -31,7 +33,7 @@ enum ChallengesError: APIErrorConvertible, Equatable {
   var status: HTTPResponseStatus {
     switch self {
     case .challengeNotFound, .photoNotFound, .personNotFound, .activityNotFound, .commentNotFound: .notFound
-    case .challengeClosed, .challengeNotStarted, .alreadyCompleted, .postNotPublic: .conflict
+    case .challengeClosed, .challengeNotStarted, .alreadyCompleted, .postNotPublic, .photoInUse: .conflict
     case .guestCannotFollow: .forbidden
     case .photoTooLarge: .payloadTooLarge
     case .photoUnsupported: .unsupportedMediaType
@@ -52,6 +54,7 @@ enum ChallengesError: APIErrorConvertible, Equatable {
     case .alreadyCompleted: "already_completed"
     case .photoRequired: "photo_required"
     case .photoNotFound: "photo_not_found"
+    case .photoInUse: "photo_in_use"
     case .photoTooLarge: "photo_too_large"
     case .photoUnsupported: "photo_unsupported"
     case .photoUnreadable: "photo_unreadable"
@@ -80,6 +83,7 @@ enum ChallengesError: APIErrorConvertible, Equatable {
     case .alreadyCompleted: "You completed that challenge already: there is nothing to leave."
     case .photoRequired: "A completion needs a photo: it is what your followers see."
     case .photoNotFound: "That photo was not found. Please choose it again."
+    case .photoInUse: "That photo is part of a completion you shared, so it stays with it."
     case .photoTooLarge(let limit): "That photo is too large. Photos may be up to \(limit >> 20) MB."
     case .photoUnsupported: "That file is not a photo we can use. Choose a \(PhotoLimits.formatWords) image."
     case .photoUnreadable: "That photo could not be read; the file may be damaged. Please choose another."

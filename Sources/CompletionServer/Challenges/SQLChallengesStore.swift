@@ -651,14 +651,142 @@ struct SQLChallengesStore: ChallengesStore {
 
   // MARK: Photos and share cards
 
+  /// Stores an unposted photo and counts it in its owner's ``uploadUsage(of:)``. Call it inside a transaction, so the
+  /// photo and its count are kept together or not at all.
   func add(_ photo: StoredPhoto) async throws {
     try await sql.raw(
       """
-      INSERT INTO challenge_photos (id, user_id, full_jpeg, thumbnail_jpeg, width, height, created_at)
+      INSERT INTO challenge_photos (id, user_id, full_jpeg, thumbnail_jpeg, width, height, created_at, posted)
       VALUES (\(bind: photo.id), \(bind: photo.owner), \(bind: photo.full), \(bind: photo.thumbnail), \(bind: photo.width), \(bind: photo.height),
-        \(bind: photo.createdAt))
+        \(bind: photo.createdAt), \(bind: false))
       """
     ).run()
+    try await countUploads(of: photo.owner, files: 1, bytes: photo.full.count + photo.thumbnail.count)
+  }
+
+  /// What `user` keeps uploaded and not posted, from the kept counter (no recount).
+  func uploadUsage(of user: UUID) async throws -> (files: Int, bytes: Int) {
+    struct Row: Decodable {
+      let files: Int
+      let bytes: Int
+    }
+    let row = try await sql.raw("SELECT files, bytes FROM upload_usage WHERE user_id = \(bind: user)").first(decoding: Row.self)
+    return (row?.files ?? 0, row?.bytes ?? 0)
+  }
+
+  /// Moves `user`'s kept counter by `files` and `bytes` (negative to take away).
+  private func countUploads(of user: UUID, files: Int, bytes: Int) async throws {
+    try await sql.raw(
+      """
+      INSERT INTO upload_usage (user_id, files, bytes) VALUES (\(bind: user), \(bind: files), \(bind: bytes))
+      ON CONFLICT (user_id) DO UPDATE SET files = upload_usage.files + EXCLUDED.files, bytes = upload_usage.bytes + EXCLUDED.bytes
+      """
+    ).run()
+  }
+
+  /// A photo's stored bytes, as the quota counts them.
+  private static let photoBytes = "LENGTH(full_jpeg) + LENGTH(thumbnail_jpeg)"
+
+  /// Marks `user`'s photo `id` as shown by a post: from then on it belongs to the post and stops counting against the
+  /// quota. False when `user` has no such photo (removed in the meantime). Call it in the completion's transaction:
+  /// the mark and the count move with the post, and one conditional statement decides, so two completions using the
+  /// same photo at once take it off the count once.
+  func markPosted(_ id: UUID, of user: UUID) async throws -> Bool {
+    struct Row: Decodable { let bytes: Int }
+    if let row = try await sql.raw(
+      """
+      UPDATE challenge_photos SET posted = \(bind: true) WHERE id = \(bind: id) AND user_id = \(bind: user) AND posted = \(bind: false)
+      RETURNING \(unsafeRaw: Self.photoBytes) AS bytes
+      """
+    ).first(decoding: Row.self) {
+      try await countUploads(of: user, files: -1, bytes: -row.bytes)
+      return true
+    }
+    return try await photoOwner(id) == user
+  }
+
+  /// What became of a request to delete a photo.
+  enum PhotoRemoval: Sendable, Equatable {
+    case removed
+    /// A post shows it.
+    case inUse
+    /// Not `user`'s, or no such photo.
+    case notFound
+  }
+
+  /// Deletes `user`'s photo `id` unless a post shows it, and takes it off the count, in one conditional statement
+  /// (two deletes at once remove it once). Call it inside a transaction.
+  func removeUnposted(_ id: UUID, of user: UUID) async throws -> PhotoRemoval {
+    struct Row: Decodable { let bytes: Int }
+    if let row = try await sql.raw(
+      """
+      DELETE FROM challenge_photos WHERE id = \(bind: id) AND user_id = \(bind: user) AND posted = \(bind: false)
+      RETURNING \(unsafeRaw: Self.photoBytes) AS bytes
+      """
+    ).first(decoding: Row.self) {
+      try await countUploads(of: user, files: -1, bytes: -row.bytes)
+      return .removed
+    }
+    return try await photoOwner(id) == user ? .inUse : .notFound
+  }
+
+  /// Deletes up to `limit` photos no post shows that were uploaded before `cutoff` (picked, then never posted), and
+  /// takes them off their owners' counts (only `owner`'s, when given). Call it inside a transaction; returns how many
+  /// it deleted.
+  func removeUnposted(before cutoff: Date, limit: Int, owner: UUID? = nil) async throws -> Int {
+    struct Row: Decodable {
+      let user_id: UUID
+      let bytes: Int
+    }
+    let rows = try await sql.raw(
+      """
+      DELETE FROM challenge_photos WHERE id IN (
+        SELECT id FROM challenge_photos WHERE posted = \(bind: false) AND created_at < \(bind: cutoff)
+          AND (\(bind: owner == nil) OR user_id = \(bind: owner ?? UUID())) LIMIT \(unsafeRaw: String(max(limit, 0))))
+      AND posted = \(bind: false)
+      RETURNING user_id, \(unsafeRaw: Self.photoBytes) AS bytes
+      """
+    ).all(decoding: Row.self)
+    var freed: [UUID: (files: Int, bytes: Int)] = [:]
+    for row in rows {
+      let before = freed[row.user_id] ?? (0, 0)
+      freed[row.user_id] = (before.files + 1, before.bytes + row.bytes)
+    }
+    for (user, amount) in freed { try await countUploads(of: user, files: -amount.files, bytes: -amount.bytes) }
+    return rows.count
+  }
+
+  /// Deletes up to `limit` posted photos that no standing post shows any more: their posts were revoked (each such
+  /// post lets go of its photo first, in the same statement's transaction) or deleted. A posted photo is not counted
+  /// against the quota, so no count moves; revoked posts' share cards go too. Only `owner`'s, when given. Call it inside
+  /// a transaction; returns how many photos it deleted.
+  func removePhotosOfRemovedPosts(limit: Int, owner: UUID? = nil) async throws -> Int {
+    let revoked = try await sql.raw(
+      """
+      SELECT id FROM activities WHERE status = \(bind: ModerationState.Status.revoked.rawValue) AND photo_id IS NOT NULL
+        AND (\(bind: owner == nil) OR user_id = \(bind: owner ?? UUID())) LIMIT \(unsafeRaw: String(max(limit, 0)))
+      """
+    ).all(decoding: IDRow.self).map(\.id)
+    if !revoked.isEmpty {
+      try await sql.update("activities").set(SQLIdentifier("photo_id"), to: SQLLiteral.null).where("id", .in, SQLBind.group(revoked)).run()
+      try await sql.delete(from: ChallengeTables.cards).where("activity_id", .in, SQLBind.group(revoked)).run()
+    }
+    return try await sql.raw(
+      """
+      DELETE FROM challenge_photos WHERE id IN (
+        SELECT p.id FROM challenge_photos p WHERE p.posted = \(bind: true) AND NOT EXISTS (SELECT 1 FROM activities a WHERE a.photo_id = p.id)
+          AND (\(bind: owner == nil) OR p.user_id = \(bind: owner ?? UUID())) LIMIT \(unsafeRaw: String(max(limit, 0))))
+      RETURNING id
+      """
+    ).all(decoding: IDRow.self).count
+  }
+
+  /// Of `posts`, those that no longer stand (deleted, or revoked): their cached share videos may go.
+  func removedPosts(among posts: [UUID]) async throws -> Set<UUID> {
+    guard !posts.isEmpty else { return [] }
+    let standing = try await sql.select().column("id").from("activities").where("id", .in, SQLBind.group(posts))
+      .where("status", .notEqual, SQLBind(ModerationState.Status.revoked.rawValue)).all(decoding: IDRow.self).map(\.id)
+    return Set(posts).subtracting(standing)
   }
 
   func photoOwner(_ id: UUID) async throws -> UUID? {
@@ -758,4 +886,9 @@ struct SQLChallengesStore: ChallengesStore {
       try await sql.raw("INSERT INTO social_profiles (user_id, followers, following) VALUES \(rows.joined(separator: ", "))").run()
     }
   }
+}
+
+/// One `id` column.
+private struct IDRow: Decodable {
+  let id: UUID
 }

@@ -65,23 +65,18 @@ enum UploadedFileHeaders {
 }
 
 /// How much one account may keep uploaded: videos (files on disk, counted when the family's game lists them)
-/// and challenge photos (in the database) count together, by number and by bytes. What is stored is measured
-/// when an upload starts and again when it is stored, which is rare; uploads still being written are held
-/// against the quota in between (``UploadLedger``), so uploads running at once never pass it together.
+/// and challenge photos that no post shows yet (in the database) count together, by number and by bytes. A photo in
+/// a completion belongs to the post and stops counting (it goes when the post is revoked or deleted), and a photo
+/// never posted is removed after a day (``PhotoJanitor``), so a member who completes challenges every day never
+/// reaches the limit. The photos' share is a kept counter (`upload_usage`), moved in the transactions that add, post
+/// and remove photos, so it is read, not recounted. What is stored is measured when an upload starts and again
+/// when it is stored; uploads still being written are held against the quota in between (``UploadLedger``), so
+/// uploads running at once never pass it together.
 enum UploadQuota {
-  /// The files and bytes `userID` has stored. Only videos the family's game lists count: a file left behind
+  /// The files and bytes `userID` keeps. Only videos the family's game lists count: a file left behind
   /// by a crash (or a failed listing) is no one's and costs nothing.
   static func usage(of userID: UUID, options: ServerOptions, on db: any Database, threadPool: NIOThreadPool) async throws -> (files: Int, bytes: Int) {
-    let sql = db.sql
-    struct Row: Decodable {
-      let files: Int
-      let bytes: Int?
-    }
-    let photos = try await sql.raw(
-      """
-      SELECT COUNT(*) AS files, SUM(LENGTH(full_jpeg) + LENGTH(thumbnail_jpeg)) AS bytes FROM challenge_photos WHERE user_id = \(bind: userID)
-      """
-    ).first(decoding: Row.self)
+    let photos = try await SQLChallengesStore(db).uploadUsage(of: userID)
     var listed = [String]()
     if let record = try await KidsGameRecord.load(userID, on: db), let machine = KidsController.machine(from: record) {
       listed = machine.data.settings.parentSettings.approvedVideos.filter { $0.source == .upload }.map(\.id)
@@ -95,7 +90,7 @@ enum UploadQuota {
       }
       return (listed.count, bytes)
     }
-    return (videos.files + (photos?.files ?? 0), videos.bytes + (photos?.bytes ?? 0))
+    return (videos.files + photos.files, videos.bytes + photos.bytes)
   }
 
   /// Refuses when one more file would pass the count, or the account has no bytes left (counting uploads
@@ -338,7 +333,7 @@ struct UploadQuotaError: APIErrorConvertible {
   var status: HTTPResponseStatus { .forbidden }
   var code: String { "upload_quota_exceeded" }
   var message: String {
-    "You have reached the upload limit of \(files) files and \(bytes >> 20) MB. Remove a video you no longer need, then try again."
+    "You have reached the upload limit of \(files) files and \(bytes >> 20) MB. Remove a video or an unused photo you no longer need, then try again."
   }
 }
 
