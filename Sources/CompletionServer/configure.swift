@@ -47,6 +47,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(AddSessionLastSeen())  // browser sessions end after 30 idle days, not only at their absolute limit
   app.migrations.add(CreateFeedOutbox())  // posts copied into followers' feeds after the completion, a batch per write
   app.migrations.add(AddPhotoKeeping())  // which photos are posted, and each account's unposted uploads as a kept count
+  app.migrations.add(AddStreakFreezes())  // streak freezes bought with points, and the missed days they covered
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens

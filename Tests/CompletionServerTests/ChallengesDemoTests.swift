@@ -1,0 +1,65 @@
+import Challenges
+import CompletionAPI
+import CompletionCore
+import FluentSQL
+import Foundation
+import Testing
+import Vapor
+
+@testable import CompletionServer
+
+@Suite("Challenges demo")
+struct ChallengesDemoTests {
+  struct Count: Decodable { let n: Int }
+
+  static func count(_ sql: any SQLDatabase, _ query: SQLQueryString) async throws -> Int {
+    try await sql.raw(query).first(decoding: Count.self)?.n ?? -1
+  }
+
+  @Test("The demo spreads varied completions over two weeks with reactions and sensible streaks, and a second run doubles nothing")
+  func spreadAndVariety() async throws {
+    try await withTestApp { _, app in
+      let sql = try #require(app.db as? any SQLDatabase)
+      _ = try await app.fillChallengesDemo(users: 14, follows: 3)
+
+      // Spread: completions on many different days of the last two weeks, not within a minute.
+      struct Moment: Decodable { let completed_at: Date }
+      let moments = try await sql.raw("SELECT completed_at FROM completions").all(decoding: Moment.self).map(\.completed_at)
+      let days = Set(moments.map { CalendarDay($0, in: .gmt) })
+      #expect(moments.count >= 40, "\(moments.count) completions")
+      #expect(days.count >= 12, "completions on \(days.count) days")
+      let span = (moments.max() ?? Date()).timeIntervalSince(moments.min() ?? Date())
+      #expect(span >= 12 * 86_400)
+      #expect(moments.allSatisfy { $0 <= app.services.clock.now() })
+
+      // Variety: different photos, stories and types; reactions between the demo people.
+      let photos = try await Self.count(sql, "SELECT COUNT(DISTINCT full_jpeg) AS n FROM challenge_photos")
+      let stories = try await Self.count(sql, "SELECT COUNT(DISTINCT story) AS n FROM activities WHERE type = 'challenge_completed'")
+      let types = try await Self.count(sql, "SELECT COUNT(DISTINCT challenge_type) AS n FROM activities WHERE type = 'challenge_completed'")
+      #expect(photos == moments.count, "every completion has a photo of its own")
+      #expect(stories >= 15 && types >= 2, "\(stories) stories, \(types) types")
+      let comments = try await Self.count(sql, "SELECT COUNT(*) AS n FROM comments")
+      let congrats = try await Self.count(sql, "SELECT COUNT(*) AS n FROM congrats")
+      let commenters = try await Self.count(sql, "SELECT COUNT(DISTINCT user_id) AS n FROM comments")
+      #expect(comments >= 10 && congrats >= 20 && commenters >= 5, "\(comments) comments by \(commenters), \(congrats) congrats")
+      let selfCongrats = try await Self.count(
+        sql, "SELECT COUNT(*) AS n FROM congrats c JOIN activities a ON a.id = c.activity_id WHERE a.user_id = c.user_id")
+      #expect(selfCongrats == 0)
+
+      // Streaks: each poster's run of dailies, alive today.
+      let today = CalendarDay(app.services.clock.now(), in: .gmt)
+      for poster in 0..<7 {
+        struct ID: Decodable { let id: UUID }
+        let user = try #require(try await sql.raw("SELECT id FROM users WHERE username = \(bind: "demo\(poster + 1)")").first(decoding: ID.self))
+        let streak = try await CompletionRecorder.loadStreak(userID: user.id, name: ChallengeCompletion.streak.name, on: sql)
+        #expect(streak.current(on: today, in: .gmt) == ChallengesDemo.runLength(of: poster), "demo\(poster + 1)")
+      }
+
+      // A second run refuses and doubles nothing.
+      let before = try await Self.count(sql, "SELECT COUNT(*) AS n FROM completions")
+      await #expect(throws: LauncherError.self) { _ = try await app.fillChallengesDemo(users: 14, follows: 3) }
+      #expect(try await Self.count(sql, "SELECT COUNT(*) AS n FROM completions") == before)
+      #expect(try await Self.count(sql, "SELECT COUNT(*) AS n FROM users WHERE username LIKE 'demo%'") == 14)
+    }
+  }
+}
