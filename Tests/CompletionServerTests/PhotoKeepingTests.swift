@@ -270,4 +270,31 @@ struct PhotoKeepingTests {
       #expect(FileManager.default.fileExists(atPath: video.path))
     }
   }
+
+  /// Takes the migration back and runs it again over existing photos (on a private SQLite database only: on a shared
+  /// PostgreSQL other tests use the tables meanwhile).
+  @Test(
+    "The migration marks the photos posts show as posted and starts each account's count from the rest",
+    .enabled(if: ProcessInfo.processInfo.environment["DATABASE_URL"] == nil))
+  func migrationStartsTheCounts() async throws {
+    try await withTestApp { cook, app in
+      _ = try await API.account(cook)
+      let user = try await Self.userID(cook)
+      let posted = try await API.upload(cook)
+      let daily = try #require(try await API.overview(cook).challenges.first { $0.type == "daily" })
+      #expect(try await API.complete(cook, daily, photo: posted).status == .ok)
+      for _ in 0..<3 { _ = try await API.upload(cook) }
+      let before = try await Self.usage(app, user)
+      #expect(before.kept.files == 3 && before.kept == before.counted)
+
+      // On one connection: another one's cached schema would not yet know the column is gone.
+      try await app.db.transaction { db in
+        try await AddPhotoKeeping().revert(on: db)
+        try await AddPhotoKeeping().prepare(on: db)
+      }
+      let after = try await Self.usage(app, user)
+      #expect(after.kept == before.kept && after.counted == before.counted)
+      #expect(try await cook.send(.DELETE, "/api/photos/\(posted.id)").status == .conflict, "the posted photo is known as posted again")
+    }
+  }
 }

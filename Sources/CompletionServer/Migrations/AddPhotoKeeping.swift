@@ -30,11 +30,11 @@ struct AddPhotoKeeping: AsyncMigration {
   }
 
   func revert(on database: any Database) async throws {
-    if let sql = database as? any SQLDatabase {
-      try await sql.drop(index: "activities_by_photo").run()
-      try await sql.drop(index: "photos_by_posted").run()
-    }
     try await database.schema(Self.usage).delete()
-    try await database.schema(ChallengeTables.photos).deleteField("posted").update()
+    guard let sql = database as? any SQLDatabase else { return }
+    try await sql.drop(index: "activities_by_photo").run()
+    try await sql.drop(index: "photos_by_posted").run()
+    // Written out: Fluent's SQLite schema builder leaves a dropped column in place (SQLite has had DROP COLUMN since 3.35).
+    try await sql.raw("ALTER TABLE challenge_photos DROP COLUMN posted").run()
   }
 }
