@@ -8,8 +8,16 @@ public enum ChallengeCompletion {
   public static let domain = "challenges"
   /// The shared points currency of every system.
   public static let currency = "points"
-  /// Completed dailies make a streak; weeklies, monthlies and specials do not.
-  public static let streak = StreakRule(name: "challenges-daily", requiresScheduledDay: true, kinds: [ChallengeType.daily.rawValue])
+  /// Completed dailies make a streak; weeklies, monthlies and specials do not. At most two freezes are held
+  /// (Duolingo's limit): enough for a weekend away, too few to keep a streak without doing the challenges.
+  public static let streak = StreakRule(
+    name: "challenges-daily", maxFreezes: 2, requiresScheduledDay: true, kinds: [ChallengeType.daily.rawValue])
+
+  /// What a streak freeze costs, in points. Two dailies' worth (a daily pays 100): a freeze is earned by
+  /// doing more than it saves, so missed days can never be bought with the points of the days they replace,
+  /// yet a week of dailies pays for both freezes one may hold. (The seed's shop priced its freeze
+  /// extension at 150 coins and its shield at 250; 200 sits between them.)
+  public static let freezePrice = 2 * ChallengeType.daily.points
 
   /// The overlay (seed 004's `CelebrationView`): the backdrop fades in, the party popper arrives with a
   /// spring and bounces to 1.2 and back three times (spring 0.5 s, damping 0.5, `repeatCount(3)`), then the

@@ -71,12 +71,54 @@ public struct ChallengeStatsView: Codable, Hashable, Sendable {
   /// Days in a row with a completed daily, as it stands today.
   public let currentStreak: Int
   public let longestStreak: Int
+  /// The streak freezes held, used and for sale.
+  public let freezes: StreakFreezesView
 
-  public init(challengesCompleted: Int, totalPoints: Int, currentStreak: Int, longestStreak: Int) {
+  public init(challengesCompleted: Int, totalPoints: Int, currentStreak: Int, longestStreak: Int, freezes: StreakFreezesView) {
     self.challengesCompleted = challengesCompleted
     self.totalPoints = totalPoints
     self.currentStreak = currentStreak
     self.longestStreak = longestStreak
+    self.freezes = freezes
+  }
+}
+
+/// A person's streak freezes as they stand today: each covers one missed day of the daily streak, is used
+/// by itself on that day, and keeps the streak without lengthening it. Limit and price are the server's.
+public struct StreakFreezesView: Codable, Hashable, Sendable {
+  /// Freezes held now (those used on days missed before today are no longer held).
+  public let held: Int
+  /// The most one may hold at once.
+  public let max: Int
+  /// What one freeze costs, in points.
+  public let price: Int
+  /// The missed days of the current streak that freezes covered, "YYYY-MM-DD", oldest first.
+  public let usedOn: [String]
+  /// Why a freeze cannot be bought now, in words for people; nil when it can.
+  public let unavailable: String?
+
+  public init(held: Int, max: Int, price: Int, usedOn: [String], unavailable: String?) {
+    self.held = held
+    self.max = max
+    self.price = price
+    self.usedOn = usedOn
+    self.unavailable = unavailable
+  }
+}
+
+/// `POST /api/challenges/streak/freezes`: a freeze bought (or, for a retry, the purchase made before).
+public struct StreakFreezePurchaseView: Codable, Hashable, Sendable {
+  /// Points spent by this request (0 when it repeated a purchase made before).
+  public let pointsSpent: Int
+  /// The person's figures after the purchase, freezes included.
+  public let stats: ChallengeStatsView
+  /// A sentence for the person.
+  public let message: String
+
+  public init(pointsSpent: Int, stats: ChallengeStatsView, message: String) {
+    self.pointsSpent = pointsSpent
+    self.stats = stats
+    self.message = message
   }
 }
 

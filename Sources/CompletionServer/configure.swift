@@ -45,6 +45,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(UploadHolds())  // uploads in flight held against their account's quota, shared by processes on PostgreSQL
   app.migrations.add(CreateRecoveryCodes())  // one-time codes that set a new password when the old one is forgotten
   app.migrations.add(AddSessionLastSeen())  // browser sessions end after 30 idle days, not only at their absolute limit
+  app.migrations.add(AddStreakFreezes())  // streak freezes bought with points, and the missed days they covered
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens

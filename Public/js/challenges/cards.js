@@ -1,9 +1,9 @@
 // Challenges: the person's figures and the challenge cards: join, leave, and the card's main action.
 import { timeZone } from "../app.js";
 import { announce } from "../lib/announce.js";
-import { api } from "../lib/api.js";
+import { api, newIdempotencyKey } from "../lib/api.js";
 import { $, h, setBusy } from "../lib/dom.js";
-import { longDay, plural } from "../lib/format.js";
+import { longDay, plural, shortDay } from "../lib/format.js";
 import { openComplete } from "./complete.js";
 import { icon } from "./icons.js";
 import { applyLimits } from "./limits.js";
@@ -22,7 +22,66 @@ export function renderStats(stats) {
   $("#stat-streak-unit").textContent = stats.currentStreak === 1 ? "day" : "days";
   $("#stat-longest").textContent = String(stats.longestStreak);
   $("#stat-longest-unit").textContent = stats.longestStreak === 1 ? "day" : "days";
+  renderFreezes(stats.freezes);
 }
+
+// MARK: Streak freezes (held, used, bought; the limit, the price and why one cannot be bought are the server's)
+
+/** "23 Nov", "23 Nov and 24 Nov". */
+function dayList(days) {
+  const words = days.map(shortDay);
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}` : words.join("");
+}
+
+function renderFreezes(freezes) {
+  const box = $("#freezes");
+  if (!freezes) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  $("#hero-freezes").textContent = `×${freezes.held}`;
+  $("#hero-freezes").setAttribute("aria-label", plural(freezes.held, "streak freeze"));
+  const notes = [];
+  if (freezes.usedOn.length) notes.push(`Used on ${dayList(freezes.usedOn)}: your streak kept going.`);
+  if (freezes.unavailable) notes.push(freezes.unavailable);
+  else if (freezes.held > 0) notes.push("A freeze is used by itself on a day you miss.");
+  else notes.push("A freeze keeps your streak alive on a day you miss.");
+  $("#freezes-note").textContent = notes.join(" ");
+  const buy = $("#freeze-buy");
+  buy.textContent = `Buy a freeze · ${freezes.price} points`;
+  // Not `disabled` (that would drop the keyboard focus after the second purchase): a press says why instead.
+  buy.dataset.unavailable = freezes.unavailable || "";
+  if (!buy.getAttribute("aria-busy")) {
+    if (freezes.unavailable) buy.setAttribute("aria-disabled", "true");
+    else buy.removeAttribute("aria-disabled");
+  }
+}
+
+async function buyFreeze() {
+  const buy = $("#freeze-buy");
+  const message = $("#freeze-message");
+  if (buy.getAttribute("aria-busy")) return;
+  if (buy.dataset.unavailable) {
+    message.textContent = buy.dataset.unavailable;
+    return;
+  }
+  message.textContent = "";
+  setBusy(buy, true);
+  try {
+    const result = await api(`/api/challenges/streak/freezes?tz=${enc(timeZone())}`, { method: "POST", idempotencyKey: newIdempotencyKey() });
+    setBusy(buy, false);
+    renderStats(result.stats);
+    message.textContent = result.message;
+  } catch (error) {
+    setBusy(buy, false);
+    // The server's words say why (the most are held, or not enough points yet); the figures may have moved.
+    message.textContent = error.message;
+    loadOverview().catch(() => {});
+  }
+}
+
+$("#freeze-buy").addEventListener("click", buyFreeze);
 
 // MARK: Challenges
 

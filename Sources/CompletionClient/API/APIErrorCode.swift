@@ -141,6 +141,10 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let tooManyComments = APIErrorCode(rawValue: "too_many_comments")
   public static let videoUnavailable = APIErrorCode(rawValue: "video_unavailable")
   public static let videoNotReady = APIErrorCode(rawValue: "video_not_ready")
+  /// The most streak freezes one may hold are held already.
+  public static let freezeLimitReached = APIErrorCode(rawValue: "freeze_limit_reached")
+  /// The points balance does not cover a streak freeze.
+  public static let notEnoughPoints = APIErrorCode(rawValue: "not_enough_points")
 
   /// Every code the document names.
   public static let documented: [APIErrorCode] = [
@@ -173,6 +177,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .photoUnreadable, .photoTooManyPixels, .emptyComment, .personNotFound,
     .cannotFollowSelf, .activityNotFound, .commentNotFound, .notYours,
     .cannotReportOwn, .invalidCursor, .invalidFilter, .tooManyComments, .videoUnavailable, .videoNotReady,
+    .freezeLimitReached, .notEnoughPoints,
   ]
 }
 

@@ -68,6 +68,12 @@ extension CompletionClient {
     try await send(.completeChallenge, id, query: [("tz", timeZone), ("preference", preference?.rawValue)], body: .json(request))
   }
 
+  /// Buys one streak freeze with points (the price and the limit are the server's, in
+  /// `ChallengeStatsView.freezes`); sent once however often the connection retries it.
+  public func buyStreakFreeze(timeZone: String? = nil) async throws -> StreakFreezePurchaseView {
+    try await send(.buyStreakFreeze, query: [("tz", timeZone)])
+  }
+
   /// Uploads a photo (JPEG, PNG or WebP bytes, `contentType` as `image/jpeg`); the server stores it upright,
   /// re-encoded without its metadata.
   public func uploadPhoto(_ data: Data, contentType: String) async throws -> PhotoView {

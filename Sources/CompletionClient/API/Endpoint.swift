@@ -28,6 +28,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
   case completeChallenge
   case joinChallenge
   case leaveChallenge
+  case buyStreakFreeze
   case deleteComment
   case getCurrentCryptogram
   case createCryptogramGame
@@ -100,7 +101,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
   public var method: String {
     switch self {
     case .getCelebrations, .listSignIns, .getRecoveryCodeStatus, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .tasksToday, .tasksUpcoming, .searchTasks, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard, .getActivityVideoStatus, .getActivityVideo, .getCryptogramVideoStatus, .getCryptogramVideo: "GET"
-    case .login, .logout, .logoutEverywhere, .register, .createToken, .changePassword, .recoverAccount, .regenerateRecoveryCodes, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .follow, .createTask, .startActivityVideo, .startCryptogramVideo: "POST"
+    case .login, .logout, .logoutEverywhere, .register, .createToken, .changePassword, .recoverAccount, .regenerateRecoveryCodes, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .buyStreakFreeze, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .follow, .createTask, .startActivityVideo, .startCryptogramVideo: "POST"
     case .setCelebrations, .orderProjects, .orderTasks: "PUT"
     case .updateActivity, .updateProject, .updateTask: "PATCH"
     case .revokeSignIn, .uncongratulate, .deleteComment, .deleteProject, .unfollow, .deleteTask: "DELETE"
@@ -134,6 +135,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case .completeChallenge: "/api/challenges/{id}/complete"
     case .joinChallenge: "/api/challenges/{id}/join"
     case .leaveChallenge: "/api/challenges/{id}/leave"
+    case .buyStreakFreeze: "/api/challenges/streak/freezes"
     case .deleteComment: "/api/comments/{id}"
     case .getCurrentCryptogram: "/api/cryptogram/current"
     case .createCryptogramGame: "/api/cryptogram/games"
@@ -212,7 +214,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     }
     switch self {
     case .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .resumeCryptogram, .continueCryptogram, .restartCryptogram,
-      .abandonCryptogram, .updateTask, .completeChallenge, .sendKidsEvent, .joinChallenge, .leaveChallenge, .follow, .congratulate,
+      .abandonCryptogram, .updateTask, .completeChallenge, .buyStreakFreeze, .sendKidsEvent, .joinChallenge, .leaveChallenge, .follow, .congratulate,
       .startActivityVideo, .startCryptogramVideo:
       return true
     default:

@@ -1,4 +1,5 @@
 import Challenges
+import CompletionCore
 import CompletionAPI
 import Foundation
 import Vapor
@@ -73,4 +74,16 @@ extension ChallengeRefusal: APIErrorConvertible {
   public var status: HTTPResponseStatus { ChallengesError(self).status }
   public var code: String { ChallengesError(self).code }
   public var message: String { ChallengesError(self).message }
+}
+
+extension Streak {
+  /// The daily streak's freezes as they stand on `today`: days missed before today are covered (on a copy,
+  /// nothing is saved), so "held" and "used on" are what a completion today would find.
+  static func freezesView(_ streak: Streak, today: CalendarDay, zone: TimeZone, balance: Int) -> StreakFreezesView {
+    let rule = ChallengeCompletion.streak
+    let standing = streak.settled(on: today, in: zone, rule: rule)
+    return StreakFreezesView(
+      held: standing.freezes, max: rule.maxFreezes, price: ChallengeCompletion.freezePrice, usedOn: standing.frozenDays.map(\.description),
+      unavailable: StreakFreezes.unavailable(standing, balance: balance, price: ChallengeCompletion.freezePrice, rule: rule))
+  }
 }

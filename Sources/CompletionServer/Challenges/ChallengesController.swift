@@ -17,6 +17,7 @@ struct ChallengesController: RouteCollection {
     challenges.post(":id", "join", use: join)
     challenges.post(":id", "leave", use: leave)
     challenges.post(":id", "complete", use: complete)
+    challenges.on(.POST, "streak", "freezes") { req in try await IdempotentCreate.run(req, self.buyFreeze) }
     routes.on(.POST, "api", "photos", body: .stream) { req in try await IdempotentCreate.run(req, streamed: true, self.uploadPhoto) }
     routes.get("api", "photos", ":id", use: photo)
   }
@@ -51,7 +52,9 @@ struct ChallengesController: RouteCollection {
     guard let userID = req.currentSession?.userID else {
       return ChallengesOverview(
         today: today.description, challenges: offered.map { Self.view($0, today: today, zone: zone, participation: nil) }, earlier: [],
-        stats: ChallengeStatsView(challengesCompleted: 0, totalPoints: 0, currentStreak: 0, longestStreak: 0), maxPhotoBytes: maxPhoto,
+        stats: ChallengeStatsView(
+          challengesCompleted: 0, totalPoints: 0, currentStreak: 0, longestStreak: 0,
+          freezes: Streak.freezesView(Streak(), today: today, zone: zone, balance: 0)), maxPhotoBytes: maxPhoto,
         photoMaxSide: PhotoLimits.maxSide, storyLimit: ChallengeRules.storyLimit, commentLimit: ChallengeRules.commentLimit,
         photoTypes: PhotoLimits.mediaTypes, refusedPhotoCodes: PhotoLimits.refusalCodes, photoFormats: PhotoLimits.formatNames)
     }
@@ -201,9 +204,11 @@ struct ChallengesController: RouteCollection {
     try await store.add(post, delivery: delivery)
     let notice = FeedNotice(kind: .added, activity: postID)
     try await services.feedLive.announce(notice, on: store)
+    let balance = try await store.points(of: userID)
     let stats = ChallengeStatsView(
-      challengesCompleted: recorded.stats.completed, totalPoints: try await store.points(of: userID),
-      currentStreak: recorded.streak?.current(on: today, in: zone) ?? 0, longestStreak: recorded.streak?.longest ?? 0)
+      challengesCompleted: recorded.stats.completed, totalPoints: balance,
+      currentStreak: recorded.streak?.current(on: today, in: zone) ?? 0, longestStreak: recorded.streak?.longest ?? 0,
+      freezes: Streak.freezesView(recorded.streak ?? Streak(), today: today, zone: zone, balance: balance))
     let view = ChallengeCompletionView(
       challenge: Self.view(challenge, today: today, zone: zone, participation: completed), isFirst: recorded.isFirst,
       pointsAwarded: paid, stats: stats, celebration: recorded.choreography.map { ChoreographyPayload($0, preference: preference) },
@@ -237,6 +242,30 @@ struct ChallengesController: RouteCollection {
       bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
       bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
     ))
+  }
+
+  // MARK: Streak freezes
+
+  /// `POST /api/challenges/streak/freezes?tz=`: buys one freeze of the daily streak with points, at most
+  /// once per `Idempotency-Key` (a retry answers as the purchase left things and spends nothing again).
+  @Sendable func buyFreeze(req: Request) async throws -> Response {
+    let user = try await req.requireUser()
+    let userID = try user.requireID()
+    let zone = Self.zone(req)
+    let services = req.application.services
+    let now = services.clock.now()
+    let today = CalendarDay(now, in: zone)
+    let key = IdempotencyKey.header(of: req) ?? UUID().uuidString
+    let spent = try await services.runner.write(on: req.db) { db -> Int? in
+      try await StreakFreezes.buy(
+        rule: ChallengeCompletion.streak, price: ChallengeCompletion.freezePrice, currency: ChallengeCompletion.currency, userID: userID,
+        key: key, today: today, zone: zone, at: now, on: db)
+    } ?? 0
+    let stats = try await SQLChallengesStore(req.db).stats(of: userID, today: today, zone: zone)
+    let message = spent > 0
+      ? "Streak freeze bought: your streak is safe for one missed day."
+      : "You bought this streak freeze already; nothing more was spent."
+    return try await StreakFreezePurchaseView(pointsSpent: spent, stats: stats, message: message).encodeResponse(status: .created, for: req)
   }
 
   // MARK: Photos

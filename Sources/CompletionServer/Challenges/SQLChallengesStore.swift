@@ -607,9 +607,10 @@ struct SQLChallengesStore: ChallengesStore {
     async let points = SQLLedgerStore.balance(userID: user, currency: ChallengeCompletion.currency, on: sql)
     async let streak = CompletionRecorder.loadStreak(userID: user, name: ChallengeCompletion.streak.name, on: sql)
     let counted = try await streak
+    let balance = try await points
     return ChallengeStatsView(
-      challengesCompleted: try await totals.completed, totalPoints: try await points, currentStreak: counted.current(on: today, in: zone),
-      longestStreak: counted.longest)
+      challengesCompleted: try await totals.completed, totalPoints: balance, currentStreak: counted.current(on: today, in: zone),
+      longestStreak: counted.longest, freezes: Streak.freezesView(counted, today: today, zone: zone, balance: balance))
   }
 
   /// The points balance of the pipeline's ledger.

@@ -115,11 +115,22 @@ enum CompletionRecorder {
 
     var streak = known.streak
     if let rule = rules.streak, let day = rule.day(of: completion) {
-      var counted = streak ?? Streak()
-      if counted.record(day, in: completion.zone, rule: rule) != .alreadyCounted {
-        try await save(counted, userID: userID, name: rule.name, on: db)
+      // Saved by compare-and-set: a freeze bought (or another completion counted) at the same moment by
+      // another server process is never overwritten; the day is counted again on what that one saved.
+      var stored = known.storedStreak
+      var saved: Streak?
+      for _ in 0..<GameRunner.attempts where saved == nil {
+        var counted = stored ?? Streak()
+        if counted.record(day, in: completion.zone, rule: rule) == .alreadyCounted {
+          saved = counted
+        } else if try await saveStreak(counted, replacing: stored, userID: userID, name: rule.name, on: db) {
+          saved = counted
+        } else {
+          stored = try await loadStoredStreak(userID: userID, name: rule.name, on: db)
+        }
       }
-      streak = counted
+      guard let saved else { throw RunnerError.busy }
+      streak = saved
     }
 
     let totals = try await addToTotals(completion, userID: userID, on: db)
@@ -203,7 +214,9 @@ enum CompletionRecorder {
     return true
   }
 
-  /// The streak `rule` counts from the person's completions in `domain` that stand (not revoked), in order.
+  /// The streak `rule` counts from the person's completions in `domain` that stand (not revoked) and the
+  /// freezes they bought, in order. (A purchase the new history would put over the limit is not held: its
+  /// points stay spent, as they were for the freeze it was.)
   static func recount(_ rule: StreakRule, userID: UUID, domain: String, on db: any SQLDatabase) async throws -> Streak {
     struct Row: Decodable {
       let subject: String
@@ -218,13 +231,32 @@ enum CompletionRecorder {
       WHERE user_id = \(bind: userID) AND domain = \(bind: domain) AND revoked_at IS NULL ORDER BY completed_at
       """
     ).all(decoding: Row.self)
+    struct Purchase: Decodable {
+      let bought_at: Date
+      let time_zone: String
+    }
+    let purchases = try await db.raw(
+      """
+      SELECT bought_at, time_zone FROM streak_freezes WHERE user_id = \(bind: userID) AND name = \(bind: rule.name) ORDER BY bought_at
+      """
+    ).all(decoding: Purchase.self)
     var streak = Streak()
+    var bought = purchases[...]
+    func buy(until time: Date) {
+      while let purchase = bought.first, purchase.bought_at <= time {
+        bought.removeFirst()
+        let zone = TimeZone(identifier: purchase.time_zone) ?? .gmt
+        try? streak.addFreeze(on: CalendarDay(purchase.bought_at, in: zone, dayStartHour: rule.dayStartHour), in: zone, rule: rule)
+      }
+    }
     for row in rows {
+      buy(until: row.completed_at)
       let completion = Completion(
         domain: domain, subject: row.subject, account: userID.uuidString, kind: row.kind, completedAt: row.completed_at,
         timeZone: row.time_zone, scheduledDay: row.scheduled_day.flatMap(CalendarDay.init))
       if let day = rule.day(of: completion) { streak.record(day, in: completion.zone, rule: rule) }
     }
+    buy(until: .distantFuture)
     return streak
   }
 
@@ -234,6 +266,8 @@ enum CompletionRecorder {
     var optedOut: Set<String>
     var lastCelebratedAt: Date?
     var streak: Streak?
+    /// The streak as stored (nil: no row yet).
+    var storedStreak: Streak?
   }
 
   private static func state(of userID: UUID, domain: String, streak name: String?, on db: any SQLDatabase) async throws -> KnownState {
@@ -246,14 +280,17 @@ enum CompletionRecorder {
       let last_day: String?
       let last_zone: String?
       let freezes: Int?
+      let frozen_days: String?
     }
     let row = try await stateSQL(userID, domain, userID, userID, name ?? "", on: db).first(decoding: Row.self)
     let streak = row?.current.map {
-      storedStreak(current: $0, longest: row?.longest ?? $0, lastDay: row?.last_day, lastZone: row?.last_zone, freezes: row?.freezes ?? 0)
+      storedStreak(
+        current: $0, longest: row?.longest ?? $0, lastDay: row?.last_day, lastZone: row?.last_zone, freezes: row?.freezes ?? 0,
+        frozenDays: row?.frozen_days)
     }
     return KnownState(
       completed: row?.completed ?? 0, optedOut: optOuts(from: row?.opt_outs), lastCelebratedAt: row?.last_celebrated_at,
-      streak: name == nil ? nil : (streak ?? Streak()))
+      streak: name == nil ? nil : (streak ?? Streak()), storedStreak: streak)
   }
 
   private static let stateSQL = FixedSQL(
@@ -261,7 +298,8 @@ enum CompletionRecorder {
     SELECT
       (SELECT completed FROM completion_stats WHERE user_id = ? AND domain = ?) AS completed,
       p.celebration_opt_outs AS opt_outs, p.last_celebrated_at AS last_celebrated_at,
-      s.current AS current, s.longest AS longest, s.last_day AS last_day, s.last_zone AS last_zone, s.freezes AS freezes
+      s.current AS current, s.longest AS longest, s.last_day AS last_day, s.last_zone AS last_zone, s.freezes AS freezes,
+      s.frozen_days AS frozen_days
     FROM (SELECT 1 AS one) AS base
     LEFT JOIN completion_profiles p ON p.user_id = ?
     LEFT JOIN streaks s ON s.user_id = ? AND s.name = ?
@@ -271,36 +309,76 @@ enum CompletionRecorder {
 
   /// The person's streak `name` as stored (an empty one before the first day).
   static func loadStreak(userID: UUID, name: String, on db: any SQLDatabase) async throws -> Streak {
+    try await loadStoredStreak(userID: userID, name: name, on: db) ?? Streak()
+  }
+
+  /// The person's streak `name` as stored, nil when it has no row yet.
+  static func loadStoredStreak(userID: UUID, name: String, on db: any SQLDatabase) async throws -> Streak? {
     struct Row: Decodable {
       let current: Int
       let longest: Int
       let last_day: String?
       let last_zone: String?
       let freezes: Int
+      let frozen_days: String?
     }
-    let row = try await db.select().columns("current", "longest", "last_day", "last_zone", "freezes").from(StreakRecord.schema)
+    let row = try await db.select().columns("current", "longest", "last_day", "last_zone", "freezes", "frozen_days").from(StreakRecord.schema)
       .where("user_id", .equal, SQLBind(userID)).where("name", .equal, SQLBind(name))
       .first(decoding: Row.self)
-    guard let row else { return Streak() }
-    return storedStreak(current: row.current, longest: row.longest, lastDay: row.last_day, lastZone: row.last_zone, freezes: row.freezes)
+    guard let row else { return nil }
+    return storedStreak(
+      current: row.current, longest: row.longest, lastDay: row.last_day, lastZone: row.last_zone, freezes: row.freezes, frozenDays: row.frozen_days)
   }
 
-  /// A streak from the columns of its `streaks` row.
-  private static func storedStreak(current: Int, longest: Int, lastDay: String?, lastZone: String?, freezes: Int) -> Streak {
-    Streak(current: current, longest: longest, lastDay: lastDay.flatMap(CalendarDay.init), lastZone: lastZone, freezes: freezes)
+  /// A streak from the columns of its `streaks` row (covered days are stored as "YYYY-MM-DD" joined by commas).
+  private static func storedStreak(current: Int, longest: Int, lastDay: String?, lastZone: String?, freezes: Int, frozenDays: String?) -> Streak {
+    Streak(
+      current: current, longest: longest, lastDay: lastDay.flatMap(CalendarDay.init), lastZone: lastZone, freezes: freezes,
+      frozenDays: (frozenDays ?? "").split(separator: ",").compactMap { CalendarDay(String($0)) })
   }
+
+  private static func frozenText(_ streak: Streak) -> String { streak.frozenDays.map(\.description).joined(separator: ",") }
 
   private static func save(_ streak: Streak, userID: UUID, name: String, on db: any SQLDatabase) async throws {
     try await saveStreakSQL(
-      userID, name, streak.current, streak.longest, streak.lastDay?.description, streak.lastZone, streak.freezes, on: db
+      userID, name, streak.current, streak.longest, streak.lastDay?.description, streak.lastZone, streak.freezes, frozenText(streak), on: db
     ).run()
   }
 
   private static let saveStreakSQL = FixedSQL(
     """
-    INSERT INTO streaks (user_id, name, current, longest, last_day, last_zone, freezes) VALUES (?, ?, ?, ?, ?, ?, ?)
+    INSERT INTO streaks (user_id, name, current, longest, last_day, last_zone, freezes, frozen_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (user_id, name) DO UPDATE SET current = excluded.current, longest = excluded.longest,
-      last_day = excluded.last_day, last_zone = excluded.last_zone, freezes = excluded.freezes
+      last_day = excluded.last_day, last_zone = excluded.last_zone, freezes = excluded.freezes, frozen_days = excluded.frozen_days
+    """)
+
+  /// Saves `streak` only if the stored one is still `old` (nil: there was no row): false when another
+  /// transaction changed it first (on PostgreSQL the row lock makes the second wait and then miss).
+  static func saveStreak(_ streak: Streak, replacing old: Streak?, userID: UUID, name: String, on db: any SQLDatabase) async throws -> Bool {
+    let frozen = frozenText(streak)
+    guard let old else {
+      return try await insertStreakSQL(
+        userID, name, streak.current, streak.longest, streak.lastDay?.description, streak.lastZone, streak.freezes, frozen, on: db
+      ).first() != nil
+    }
+    return try await replaceStreakSQL(
+      streak.current, streak.longest, streak.lastDay?.description, streak.lastZone, streak.freezes, frozen,
+      userID, name, old.current, old.longest, old.lastDay?.description ?? "", old.lastZone ?? "", old.freezes, frozenText(old), on: db
+    ).first() != nil
+  }
+
+  private static let insertStreakSQL = FixedSQL(
+    """
+    INSERT INTO streaks (user_id, name, current, longest, last_day, last_zone, freezes, frozen_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (user_id, name) DO NOTHING RETURNING current
+    """)
+
+  private static let replaceStreakSQL = FixedSQL(
+    """
+    UPDATE streaks SET current = ?, longest = ?, last_day = ?, last_zone = ?, freezes = ?, frozen_days = ?
+    WHERE user_id = ? AND name = ? AND current = ? AND longest = ? AND COALESCE(last_day, '') = ? AND COALESCE(last_zone, '') = ?
+      AND freezes = ? AND COALESCE(frozen_days, '') = ?
+    RETURNING current
     """)
 
   // MARK: Totals

@@ -38,6 +38,7 @@ extension ChallengesOverview: Content {}
 extension ChallengeView: Content {}
 extension PhotoView: Content {}
 extension ChallengeCompletionView: Content {}
+extension StreakFreezePurchaseView: Content {}
 extension ProfileView: Content {}
 extension PeoplePage: Content {}
 extension FeedItemView: Content {}
