@@ -251,7 +251,7 @@ struct DemoCommand: AsyncParsableCommand {
 
   struct Challenges: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "People (demo1…demoN, password demo-password) who follow each other, and some completions.")
+      abstract: "People (demo1…demoN, password demo-password) who follow each other, and two weeks of their completions, congratulations and comments.")
     @OptionGroup var data: DataOptions
     @Option(help: "How many people.") var users = 200
     @Option(help: "How many people each one follows.") var follows = 20

@@ -64,8 +64,8 @@ extension Launcher {
   }
 
   /// `completionkit demo challenges --users N --follows M`: N people (usernames demo1…demoN, password
-  /// "demo-password") each following M others, with a few completions each, for benchmarks and for a
-  /// look around. Written in large batches; refuses to run twice on one database.
+  /// "demo-password") each following M others, with two weeks of completions, congratulations and comments,
+  /// for benchmarks and for a look around. Written in large batches; refuses to run twice on one database.
   public static func demoChallenges(options: ServerOptions, users: Int, follows: Int, logLevel: String) async throws -> String {
     guard users >= 2 else { throw LauncherError("--users must be at least 2.") }
     guard (0..<users).contains(follows) else { throw LauncherError("--follows must be from 0 to \(users - 1).") }
