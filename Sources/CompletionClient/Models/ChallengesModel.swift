@@ -29,6 +29,8 @@ public final class ChallengesModel {
   public private(set) var celebrationStart: Date?
   /// What went wrong last, in words; nil when all is well.
   public internal(set) var problem: String?
+  /// The server's words about the last streak freeze bought.
+  public private(set) var freezeMessage: String?
 
   @ObservationIgnored public let client: CompletionClient
   @ObservationIgnored private let clock: any ModelClock
@@ -137,6 +139,17 @@ public final class ChallengesModel {
       let result = on ? try await client.congratulate(itemID) : try await client.uncongratulate(itemID)
       guard let index = feed.firstIndex(where: { $0.id == itemID }) else { return }
       feed[index] = feed[index].with(congrats: result.congrats, congratulated: result.congratulated)
+    }
+  }
+
+  /// Buys a streak freeze with points; the price, the limit and the freezes held come back in ``stats``
+  /// (`freezes`), and a refusal (the most are held, too few points) in ``problem``, in the server's words.
+  public func buyStreakFreeze() async {
+    freezeMessage = nil
+    await attempt {
+      let bought = try await client.buyStreakFreeze(timeZone: timeZone.identifier)
+      stats = bought.stats
+      freezeMessage = bought.message
     }
   }
 
