@@ -52,6 +52,8 @@ def test_a_bought_freeze_protects_the_streak_across_a_missed_day(browser, server
         expect(page.locator("#hero-streak")).to_have_text("1 day")
         expect(page.get_by_test_id("freezes-held")).to_have_text("×0")
         expect(page.get_by_test_id("freezes-note")).to_contain_text("Used on")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator(".ch-hero").screenshot(path=str(SHOTS / "freezes-used.png"))
         after = stats(context, server)
         assert after["currentStreak"] == 1 and len(after["freezes"]["usedOn"]) == 1, after
         # Without a freeze the same missed day ended the other person's streak.
