@@ -20,7 +20,7 @@ enum GuestPruning {
     ("challenge_participations", "user_id"), ("challenge_photos", "user_id"), ("social_profiles", "user_id"),
     ("follows", "follower_id"), ("follows", "followee_id"),
     ("activities", "user_id"), ("feed_entries", "owner_id"), ("congrats", "user_id"), ("comments", "user_id"),
-    ("reports", "reporter_id"),
+    ("reports", "reporter_id"), ("streak_freezes", "user_id"),
   ]
   /// At most this many guests are removed per statement, so a large backlog never holds a long write lock.
   static let batchSize = 500
