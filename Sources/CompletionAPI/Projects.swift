@@ -144,20 +144,24 @@ public struct ProjectLimitsView: Codable, Hashable, Sendable {
   public let tasksPerImport: Int
   /// The longest search query.
   public let search: Int?
+  /// How many tasks a page asks for first when it opens a list (`?limit=`), the rest following after.
+  public let firstTaskPage: Int?
 
-  public init(name: Int, title: Int, notes: Int, projects: Int, tasksPerImport: Int, search: Int? = nil) {
+  public init(name: Int, title: Int, notes: Int, projects: Int, tasksPerImport: Int, search: Int? = nil, firstTaskPage: Int? = nil) {
     self.name = name
     self.title = title
     self.notes = notes
     self.projects = projects
     self.tasksPerImport = tasksPerImport
     self.search = search
+    self.firstTaskPage = firstTaskPage
   }
 
   /// The limits the server keeps.
   public static let current = ProjectLimitsView(
     name: ProjectLimits.maxNameLength, title: ProjectLimits.maxTitleLength, notes: ProjectLimits.maxNotesLength,
-    projects: ProjectLimits.maxProjects, tasksPerImport: ProjectLimits.maxTasksPerImport, search: TaskSearch.maxQueryLength)
+    projects: ProjectLimits.maxProjects, tasksPerImport: ProjectLimits.maxTasksPerImport, search: TaskSearch.maxQueryLength,
+    firstTaskPage: TaskPage.firstPageSize)
 }
 
 /// A task as the API shows it.
@@ -197,11 +201,14 @@ public struct TaskListResponse: Codable, Hashable, Sendable {
   public let project: ProjectView?
   public let inbox: InboxView?
   public let tasks: [TaskView]
+  /// The cursor of the next page (`?after=`) when this answer is a page and more tasks follow; nil at the end.
+  public let next: String?
 
-  public init(project: ProjectView?, inbox: InboxView?, tasks: [TaskView]) {
+  public init(project: ProjectView?, inbox: InboxView?, tasks: [TaskView], next: String? = nil) {
     self.project = project
     self.inbox = inbox
     self.tasks = tasks
+    self.next = next
   }
 }
 

@@ -29,10 +29,13 @@ extension CompletionClient {
     try await sendExpectingNoContent(.orderProjects, body: .json(OrderRequest(ids: ids)))
   }
 
-  /// The tasks of a project, or of the Inbox when `projectID` is nil, in their order.
-  public func tasks(inProject projectID: String?) async throws -> TaskListResponse {
-    if let projectID { return try await send(.listProjectTasks, projectID) }
-    return try await send(.listInboxTasks)
+  /// The tasks of a project, or of the Inbox when `projectID` is nil, in their order: all of them, or with
+  /// `limit` a page whose `next` is passed as `after` for the following one (`409 list_changed` when the list
+  /// changed in between: start again).
+  public func tasks(inProject projectID: String?, limit: Int? = nil, after: String? = nil) async throws -> TaskListResponse {
+    let query = [("limit", limit.map(String.init)), ("after", after)]
+    if let projectID { return try await send(.listProjectTasks, projectID, query: query) }
+    return try await send(.listInboxTasks, query: query)
   }
 
   /// Adds a task (title required).

@@ -56,21 +56,35 @@ struct ProjectsController: RouteCollection {
 
   static let ringPayload = RingAnimationPayload(duration: ProjectRing.duration, samples: ProjectRing.samples())
 
-  /// `GET /api/projects/{id}/tasks`, `GET /api/projects/inbox/tasks`.
+  /// `GET /api/projects/{id}/tasks`, `GET /api/projects/inbox/tasks`: the whole list, or with `?limit=` a page
+  /// of it and the cursor of the next (`?after=`; see ``TaskPage``). A first page reads the list's revision
+  /// before its tasks and a later page after them, so a cursor whose revision still holds proves that no
+  /// change came between the pages; one that does not is refused with `409 list_changed`.
   func tasks(_ req: Request, in list: TaskList) async throws -> TaskListResponse {
+    let page = try TaskPage.parse(limit: req.query[String.self, at: "limit"], after: req.query[String.self, at: "after"])
     guard let userID = req.currentSession?.userID else {
       if list != .inbox { throw ProjectsError.projectNotFound }
+      try page.check(revision: 0)
       return TaskListResponse(project: nil, inbox: OwnerCounters.empty.inboxView, tasks: [])
     }
     let store = SQLProjectsStore(req.db)
+    let firstPage = page.revision == nil
+    var tasks: [TaskItem] = []
+    if !firstPage { tasks = try await store.tasks(userID, in: list, page: page) }
+    let project: ProjectView?
+    let inbox: InboxView?
+    let revision: Int
     if let projectID = list.projectID {
-      guard let project = try await store.project(projectID, of: userID) else { throw ProjectsError.projectNotFound }
-      let tasks = try await store.tasks(userID, in: list)
-      return TaskListResponse(project: project.view, inbox: nil, tasks: tasks.map(\.view))
+      guard let item = try await store.project(projectID, of: userID) else { throw ProjectsError.projectNotFound }
+      (project, inbox, revision) = (item.view, nil, item.revision)
+    } else {
+      let owner = try await store.owner(userID)
+      (project, inbox, revision) = (nil, owner.inboxView, owner.revision)
     }
-    async let owner = store.owner(userID)
-    async let tasks = store.tasks(userID, in: .inbox)
-    return TaskListResponse(project: nil, inbox: try await owner.inboxView, tasks: try await tasks.map(\.view))
+    try page.check(revision: revision)
+    if firstPage { tasks = try await store.tasks(userID, in: list, page: page) }
+    let next = page.next(read: tasks.count, revision: revision)
+    return TaskListResponse(project: project, inbox: inbox, tasks: tasks.prefix(page.limit ?? .max).map(\.view), next: next)
   }
 
   // MARK: Projects
