@@ -402,6 +402,67 @@ public struct ProjectsImportResult: Codable, Hashable, Sendable {
   }
 }
 
+/// `POST /api/projects/import/preview`: what importing the same body would add, and each line whose text the
+/// import changes or that stops it. Nothing is written.
+public struct ProjectsImportPreview: Codable, Hashable, Sendable {
+  public struct Task: Codable, Hashable, Sendable {
+    public let title: String
+    public let completed: Bool
+
+    public init(title: String, completed: Bool) {
+      self.title = title
+      self.completed = completed
+    }
+  }
+
+  public struct Project: Codable, Hashable, Sendable {
+    public let name: String
+    public let tasks: [Task]
+
+    public init(name: String, tasks: [Task]) {
+      self.name = name
+      self.tasks = tasks
+    }
+  }
+
+  /// A line of a plain list that the import changes (a marker taken off, control characters replaced) or
+  /// refuses (`refuses`: too long, a heading without a name, a marker without a task).
+  public struct Line: Codable, Hashable, Sendable {
+    /// 1-based.
+    public let line: Int
+    /// `marker_removed`, `done_mark_read`, `control_characters_removed`, `too_long`, `empty_heading` or `empty_task`.
+    public let kind: String
+    public let message: String
+    public let refuses: Bool
+
+    public init(line: Int, kind: String, message: String, refuses: Bool) {
+      self.line = line
+      self.kind = kind
+      self.message = message
+      self.refuses = refuses
+    }
+  }
+
+  /// Tasks that would go to the Inbox, in order.
+  public let inbox: [Task]
+  public let projects: [Project]
+  public let projectsAdded: Int
+  public let tasksAdded: Int
+  /// The lines changed or refused, in order (empty for a JSON export).
+  public let lines: [Line]
+  /// Nil when the import can go ahead; otherwise why it would be refused (the import's own message).
+  public let refusal: String?
+
+  public init(inbox: [Task], projects: [Project], lines: [Line], refusal: String?) {
+    self.inbox = inbox
+    self.projects = projects
+    projectsAdded = projects.count
+    tasksAdded = inbox.count + projects.reduce(0) { $0 + $1.tasks.count }
+    self.lines = lines
+    self.refusal = refusal
+  }
+}
+
 /// A task shown outside its list (Today, Upcoming, search results): with the list it is in and where it
 /// stands against the person's today, as the server decided.
 public struct TaskEntryView: Codable, Hashable, Sendable {

@@ -707,4 +707,52 @@ struct ProjectsAPITests {
       }
     }
   }
+
+  @Test("An import preview reads the list as the import would, names every line it changes or refuses, and writes nothing")
+  func importPreview() async throws {
+    try await withTestApp { client, _ in
+      let text = "- Milk\n# Work\n* [x] Pay rent\nCall\u{1B}[31m Bob\n1.5 kg flour"
+      let response = try await client.send(.POST, "/api/projects/import/preview", raw: text, contentType: "text/plain")
+      #expect(response.status == .ok)
+      let preview = try client.decode(ProjectsImportPreview.self, from: response)
+      #expect(preview.inbox == [ProjectsImportPreview.Task(title: "Milk", completed: false)])
+      #expect(preview.projects.map(\.name) == ["Work"])
+      #expect(preview.projects[0].tasks.map(\.title) == ["Pay rent", "Call [31m Bob", "1.5 kg flour"])
+      #expect(preview.projects[0].tasks.map(\.completed) == [true, false, false])
+      #expect(preview.projectsAdded == 1 && preview.tasksAdded == 4 && preview.refusal == nil)
+      #expect(preview.lines.map { "\($0.line) \($0.kind)" } == ["1 marker_removed", "3 marker_removed", "3 done_mark_read", "4 control_characters_removed"])
+      #expect(preview.lines.allSatisfy { !$0.refuses })
+      // Nothing was written, and a visitor was not made a guest.
+      #expect(client.sessionCookie == nil)
+      let empty = try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/inbox/tasks"))
+      #expect(empty.tasks.isEmpty)
+
+      // Lines that stop the import are named with the rest, and the refusal is the import's own words.
+      let bad = try client.decode(
+        ProjectsImportPreview.self, from: try await client.send(.POST, "/api/projects/import/preview", raw: "ok\n#\n- ", contentType: "text/plain"))
+      let detail = "Line 2: a heading needs a project name after “#”. Line 3: this line has a bullet but no task."
+      #expect(bad.refusal == "This cannot be imported as it is: " + detail)
+      #expect(bad.lines.filter(\.refuses).map { "\($0.line) \($0.kind)" } == ["2 empty_heading", "3 empty_task"])
+      let refused = try await client.send(.POST, "/api/projects/import", raw: "ok\n#\n- ", contentType: "text/plain")
+      #expect(try refused.status == .badRequest && client.decode(APIErrorBody.self, from: refused).message == "Nothing was imported: " + detail)
+
+      // An export previews what it holds; JSON that is not one is a refusal in words, not an error.
+      let file = ProjectsExport(
+        inbox: [.init(title: "From a file", notes: "", priority: "none", dueDate: nil, completed: true)],
+        projects: [.init(name: "Filed", color: "green", notes: "", tasks: [])])
+      let filed = try client.decode(ProjectsImportPreview.self, from: try await client.send(.POST, "/api/projects/import/preview", json: file))
+      #expect(filed.inbox == [.init(title: "From a file", completed: true)] && filed.projects == [.init(name: "Filed", tasks: [])])
+      #expect(filed.lines.isEmpty && filed.refusal == nil)
+      let notAFile = try client.decode(
+        ProjectsImportPreview.self, from: try await client.send(.POST, "/api/projects/import/preview", raw: "{\"hello\": 1}"))
+      #expect(notAFile.refusal?.contains("not a CompletionKit projects file") == true && notAFile.tasksAdded == 0)
+
+      // Importing the text previewed adds what the preview said; the Swift client previews the same.
+      let imported = try client.decode(
+        ProjectsImportResult.self, from: try await client.send(.POST, "/api/projects/import", raw: text, contentType: "text/plain"))
+      #expect(imported.projectsAdded == preview.projectsAdded && imported.tasksAdded == preview.tasksAdded)
+      #expect(try await CompletionClient(server: client.base).previewImport(plainList: text) == preview)
+      #expect(try await CompletionClient(server: client.base).previewImport(file) == filed)
+    }
+  }
 }

@@ -93,6 +93,17 @@ extension CompletionClient {
     try await send(.importProjects, body: .bytes(Data(text.utf8), contentType: "text/plain; charset=utf-8"))
   }
 
+  /// What importing `text` (a plain list) would add, and each line whose text it changes or that stops it;
+  /// nothing is written.
+  public func previewImport(plainList text: String) async throws -> ProjectsImportPreview {
+    try await send(.previewImport, body: .bytes(Data(text.utf8), contentType: "text/plain; charset=utf-8"))
+  }
+
+  /// What importing an exported file would add (or why it would be refused); nothing is written.
+  public func previewImport(_ file: ProjectsExport) async throws -> ProjectsImportPreview {
+    try await send(.previewImport, body: .json(file))
+  }
+
   /// The live counts: a snapshot first, then an update whenever a task of this person changes anywhere
   /// (coalesced by the server). `after` resumes after the last update seen (its `revision`).
   public func projectsUpdates(after revision: Int? = nil) -> AsyncThrowingStream<ProjectsLiveUpdate, any Error> {
