@@ -144,20 +144,24 @@ public struct ProjectLimitsView: Codable, Hashable, Sendable {
   public let tasksPerImport: Int
   /// The longest search query.
   public let search: Int?
+  /// How many tasks a page asks for first when it opens a list (`?limit=`), the rest following after.
+  public let firstTaskPage: Int?
 
-  public init(name: Int, title: Int, notes: Int, projects: Int, tasksPerImport: Int, search: Int? = nil) {
+  public init(name: Int, title: Int, notes: Int, projects: Int, tasksPerImport: Int, search: Int? = nil, firstTaskPage: Int? = nil) {
     self.name = name
     self.title = title
     self.notes = notes
     self.projects = projects
     self.tasksPerImport = tasksPerImport
     self.search = search
+    self.firstTaskPage = firstTaskPage
   }
 
   /// The limits the server keeps.
   public static let current = ProjectLimitsView(
     name: ProjectLimits.maxNameLength, title: ProjectLimits.maxTitleLength, notes: ProjectLimits.maxNotesLength,
-    projects: ProjectLimits.maxProjects, tasksPerImport: ProjectLimits.maxTasksPerImport, search: TaskSearch.maxQueryLength)
+    projects: ProjectLimits.maxProjects, tasksPerImport: ProjectLimits.maxTasksPerImport, search: TaskSearch.maxQueryLength,
+    firstTaskPage: TaskPage.firstPageSize)
 }
 
 /// A task as the API shows it.
@@ -197,11 +201,14 @@ public struct TaskListResponse: Codable, Hashable, Sendable {
   public let project: ProjectView?
   public let inbox: InboxView?
   public let tasks: [TaskView]
+  /// The cursor of the next page (`?after=`) when this answer is a page and more tasks follow; nil at the end.
+  public let next: String?
 
-  public init(project: ProjectView?, inbox: InboxView?, tasks: [TaskView]) {
+  public init(project: ProjectView?, inbox: InboxView?, tasks: [TaskView], next: String? = nil) {
     self.project = project
     self.inbox = inbox
     self.tasks = tasks
+    self.next = next
   }
 }
 
@@ -392,6 +399,67 @@ public struct ProjectsImportResult: Codable, Hashable, Sendable {
   public init(projectsAdded: Int, tasksAdded: Int) {
     self.projectsAdded = projectsAdded
     self.tasksAdded = tasksAdded
+  }
+}
+
+/// `POST /api/projects/import/preview`: what importing the same body would add, and each line whose text the
+/// import changes or that stops it. Nothing is written.
+public struct ProjectsImportPreview: Codable, Hashable, Sendable {
+  public struct Task: Codable, Hashable, Sendable {
+    public let title: String
+    public let completed: Bool
+
+    public init(title: String, completed: Bool) {
+      self.title = title
+      self.completed = completed
+    }
+  }
+
+  public struct Project: Codable, Hashable, Sendable {
+    public let name: String
+    public let tasks: [Task]
+
+    public init(name: String, tasks: [Task]) {
+      self.name = name
+      self.tasks = tasks
+    }
+  }
+
+  /// A line of a plain list that the import changes (a marker taken off, control characters replaced) or
+  /// refuses (`refuses`: too long, a heading without a name, a marker without a task).
+  public struct Line: Codable, Hashable, Sendable {
+    /// 1-based.
+    public let line: Int
+    /// `marker_removed`, `done_mark_read`, `control_characters_removed`, `too_long`, `empty_heading` or `empty_task`.
+    public let kind: String
+    public let message: String
+    public let refuses: Bool
+
+    public init(line: Int, kind: String, message: String, refuses: Bool) {
+      self.line = line
+      self.kind = kind
+      self.message = message
+      self.refuses = refuses
+    }
+  }
+
+  /// Tasks that would go to the Inbox, in order.
+  public let inbox: [Task]
+  public let projects: [Project]
+  public let projectsAdded: Int
+  public let tasksAdded: Int
+  /// The lines changed or refused, in order (empty for a JSON export).
+  public let lines: [Line]
+  /// Nil when the import can go ahead; otherwise why it would be refused (the import's own message).
+  public let refusal: String?
+
+  public init(inbox: [Task], projects: [Project], lines: [Line], refusal: String?) {
+    self.inbox = inbox
+    self.projects = projects
+    projectsAdded = projects.count
+    tasksAdded = inbox.count + projects.reduce(0) { $0 + $1.tasks.count }
+    self.lines = lines
+    self.refusal = refusal
   }
 }
 

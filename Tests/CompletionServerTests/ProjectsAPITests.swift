@@ -344,7 +344,7 @@ struct ProjectsAPITests {
       #expect(overview.colorLabels?.map(\.value) == overview.colors)
       #expect(overview.colorLabels?.first == LabelledValue(value: "red", label: "Red"))
       #expect(overview.priorities?.map(\.label) == ["None", "Low", "Medium", "High"])
-      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000, search: 200))
+      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000, search: 200, firstTaskPage: 100))
       // The limit sent is the limit kept.
       let title = String(repeating: "x", count: try #require(overview.limits?.title))
       #expect(try await client.send(.POST, "/api/tasks", json: TaskRequest(title: title)).status == .created)
@@ -627,6 +627,132 @@ struct ProjectsAPITests {
       #expect(imported.status == .ok)
       let found = try client.decode(TaskSearchResponse.self, from: try await client.send(.GET, "/api/tasks/search?q=milk"))
       #expect(found.tasks.count == 50 && found.more)
+    }
+  }
+
+  @Test("A long list in pages: the pages put together are the whole list, counts are the whole list's, a change between pages is refused")
+  func pagedTaskList() async throws {
+    try await withTestApp { client, _ in
+      let name = uniqueUsername("pages")
+      _ = try await client.send(.GET, "/api/me")
+      #expect(try await client.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse")).status == .created)
+      let lines = "# Long\n" + (0..<250).map { "Task \($0)" }.joined(separator: "\n")
+      #expect(try await client.send(.POST, "/api/projects/import", raw: lines, contentType: "text/plain").status == .ok)
+      let inboxLines = (0..<30).map { "Inbox \($0)" }.joined(separator: "\n")
+      #expect(try await client.send(.POST, "/api/projects/import", raw: inboxLines, contentType: "text/plain").status == .ok)
+      let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.limits?.firstTaskPage == 100)
+      let long = try #require(overview.projects.first { $0.name == "Long" })
+      let path = "/api/projects/\(long.id)/tasks"
+      func read(_ query: String) async throws -> TaskListResponse {
+        let response = try await client.send(.GET, path + query)
+        #expect(response.status == .ok, "\(query): \(String(buffer: response.body))")
+        return try client.decode(TaskListResponse.self, from: response)
+      }
+
+      // Without a limit: the whole list, as always, and no next page.
+      let whole = try await read("")
+      #expect(whole.tasks.count == 250 && whole.next == nil)
+      // Pages of 100: 100, 100, 50; every page carries the whole list's counts.
+      let first = try await read("?limit=100")
+      #expect(first.tasks.count == 100 && first.project?.total == 250)
+      let next = try #require(first.next)
+      let second = try await read("?limit=100&after=\(next)")
+      #expect(second.tasks.count == 100 && second.project?.total == 250)
+      let third = try await read("?limit=100&after=\(try #require(second.next))")
+      #expect(third.tasks.count == 50 && third.next == nil)
+      #expect((first.tasks + second.tasks + third.tasks).map(\.id) == whole.tasks.map(\.id))
+      // `after` without a limit: every task after the first page.
+      let rest = try await read("?after=\(next)")
+      #expect((first.tasks + rest.tasks).map(\.id) == whole.tasks.map(\.id) && rest.next == nil)
+      // A list of exactly the limit has no next page.
+      #expect(try await read("?limit=250").next == nil)
+
+      // A change to the list after its first page was read: the next page is refused, not answered shifted.
+      func code(_ response: TestResponse) throws -> String { try client.decode(APIErrorBody.self, from: response).code }
+      #expect(try await Self.toggle(client, whole.tasks[0].id, true).status == .ok)
+      let stale = try await client.send(.GET, path + "?after=\(next)")
+      #expect(try stale.status == .conflict && code(stale) == "list_changed")
+      let fresh = try await read("?limit=100")
+      #expect(fresh.project?.completed == 1)
+      #expect(try await read("?after=\(try #require(fresh.next))").tasks.count == 150)
+
+      // The Inbox pages the same way (its revision is the person's); another person's cursor reads nothing of theirs.
+      let inboxFirst = try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/inbox/tasks?limit=20"))
+      #expect(inboxFirst.tasks.count == 20 && inboxFirst.inbox?.total == 30)
+      let inboxRest = try client.decode(
+        TaskListResponse.self, from: try await client.send(.GET, "/api/projects/inbox/tasks?after=\(try #require(inboxFirst.next))"))
+      #expect((inboxFirst.tasks + inboxRest.tasks).map(\.title) == (0..<30).map { "Inbox \($0)" })
+      #expect(try await client.stranger().send(.GET, "/api/projects/\(long.id)/tasks?limit=10").status == .notFound)
+
+      // Bad pages get their codes.
+      for (query, expected) in [("?limit=0", "invalid_parameter"), ("?limit=10001", "invalid_parameter"), ("?limit=many", "invalid_parameter"),
+        ("?after=nonsense", "invalid_cursor"), ("?after=1.-2", "invalid_cursor")] {
+        let bad = try await client.send(.GET, path + query)
+        #expect(try bad.status == .badRequest && code(bad) == expected, "\(query)")
+      }
+
+      // The Swift client reads the same pages (and the whole list without a limit, as the CLI does).
+      let swift = CompletionClient(server: client.base)
+      try await swift.login(username: name, password: "correct horse")
+      let firstOfSwift = try await swift.tasks(inProject: long.id, limit: 100)
+      let remaining = try await swift.tasks(inProject: long.id, after: try #require(firstOfSwift.next))
+      #expect((firstOfSwift.tasks + remaining.tasks).map(\.id) == whole.tasks.map(\.id))
+      #expect(try await swift.tasks(inProject: nil).tasks.count == 30)
+      do {
+        _ = try await swift.tasks(inProject: long.id, after: "999.100")
+        Issue.record("a cursor of an older revision was answered")
+      } catch let error as APIError {
+        #expect(error.errorCode == .listChanged && error.status == 409)
+      }
+    }
+  }
+
+  @Test("An import preview reads the list as the import would, names every line it changes or refuses, and writes nothing")
+  func importPreview() async throws {
+    try await withTestApp { client, _ in
+      let text = "- Milk\n# Work\n* [x] Pay rent\nCall\u{1B}[31m Bob\n1.5 kg flour"
+      let response = try await client.send(.POST, "/api/projects/import/preview", raw: text, contentType: "text/plain")
+      #expect(response.status == .ok)
+      let preview = try client.decode(ProjectsImportPreview.self, from: response)
+      #expect(preview.inbox == [ProjectsImportPreview.Task(title: "Milk", completed: false)])
+      #expect(preview.projects.map(\.name) == ["Work"])
+      #expect(preview.projects[0].tasks.map(\.title) == ["Pay rent", "Call [31m Bob", "1.5 kg flour"])
+      #expect(preview.projects[0].tasks.map(\.completed) == [true, false, false])
+      #expect(preview.projectsAdded == 1 && preview.tasksAdded == 4 && preview.refusal == nil)
+      #expect(preview.lines.map { "\($0.line) \($0.kind)" } == ["1 marker_removed", "3 marker_removed", "3 done_mark_read", "4 control_characters_removed"])
+      #expect(preview.lines.allSatisfy { !$0.refuses })
+      // Nothing was written, and a visitor was not made a guest.
+      #expect(client.sessionCookie == nil)
+      let empty = try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/inbox/tasks"))
+      #expect(empty.tasks.isEmpty)
+
+      // Lines that stop the import are named with the rest, and the refusal is the import's own words.
+      let bad = try client.decode(
+        ProjectsImportPreview.self, from: try await client.send(.POST, "/api/projects/import/preview", raw: "ok\n#\n- ", contentType: "text/plain"))
+      let detail = "Line 2: a heading needs a project name after “#”. Line 3: this line has a bullet but no task."
+      #expect(bad.refusal == "This cannot be imported as it is: " + detail)
+      #expect(bad.lines.filter(\.refuses).map { "\($0.line) \($0.kind)" } == ["2 empty_heading", "3 empty_task"])
+      let refused = try await client.send(.POST, "/api/projects/import", raw: "ok\n#\n- ", contentType: "text/plain")
+      #expect(try refused.status == .badRequest && client.decode(APIErrorBody.self, from: refused).message == "Nothing was imported: " + detail)
+
+      // An export previews what it holds; JSON that is not one is a refusal in words, not an error.
+      let file = ProjectsExport(
+        inbox: [.init(title: "From a file", notes: "", priority: "none", dueDate: nil, completed: true)],
+        projects: [.init(name: "Filed", color: "green", notes: "", tasks: [])])
+      let filed = try client.decode(ProjectsImportPreview.self, from: try await client.send(.POST, "/api/projects/import/preview", json: file))
+      #expect(filed.inbox == [.init(title: "From a file", completed: true)] && filed.projects == [.init(name: "Filed", tasks: [])])
+      #expect(filed.lines.isEmpty && filed.refusal == nil)
+      let notAFile = try client.decode(
+        ProjectsImportPreview.self, from: try await client.send(.POST, "/api/projects/import/preview", raw: "{\"hello\": 1}"))
+      #expect(notAFile.refusal?.contains("not a CompletionKit projects file") == true && notAFile.tasksAdded == 0)
+
+      // Importing the text previewed adds what the preview said; the Swift client previews the same.
+      let imported = try client.decode(
+        ProjectsImportResult.self, from: try await client.send(.POST, "/api/projects/import", raw: text, contentType: "text/plain"))
+      #expect(imported.projectsAdded == preview.projectsAdded && imported.tasksAdded == preview.tasksAdded)
+      #expect(try await CompletionClient(server: client.base).previewImport(plainList: text) == preview)
+      #expect(try await CompletionClient(server: client.base).previewImport(file) == filed)
     }
   }
 }

@@ -25,6 +25,7 @@ struct ProjectsStoreTests {
     func projects(_ user: UUID, ids: Set<UUID>) async throws -> [ProjectItem] { try await sql.projects(user, ids: ids) }
     func project(_ id: UUID, of user: UUID) async throws -> ProjectItem? { try await sql.project(id, of: user) }
     func tasks(_ user: UUID, in list: TaskList) async throws -> [TaskItem] { try await sql.tasks(user, in: list) }
+    func tasks(_ user: UUID, in list: TaskList, page: TaskPage) async throws -> [TaskItem] { try await sql.tasks(user, in: list, page: page) }
     func allTasks(_ user: UUID) async throws -> [TaskItem] { try await sql.allTasks(user) }
     func datedTasks(_ user: UUID, doneSince: Date) async throws -> [TaskItem] { try await sql.datedTasks(user, doneSince: doneSince) }
     func taskTexts(_ user: UUID) async throws -> [TaskSearch.Text] { try await sql.taskTexts(user) }
@@ -157,6 +158,18 @@ struct ProjectsStoreTests {
     #expect(texts.first { $0.id == due }?.title == "Due")
     #expect(try await store.tasks(user, ids: [undated, due, UUID()]).map(\.title) == ["Someday", "Due"])
     #expect(try await store.tasks(other, ids: [due]).isEmpty)
+
+    // Pages of a list: slices of the whole list in its order, each one task longer than asked for (so the
+    // reader knows whether more follow); past the end, nothing; another person's list, nothing.
+    let inbox = try await store.tasks(user, in: .inbox)
+    #expect(inbox.count == 6)
+    #expect(try await store.tasks(user, in: .inbox, page: TaskPage(limit: 2)) == Array(inbox.prefix(3)))
+    #expect(try await store.tasks(user, in: .inbox, page: TaskPage(offset: 2, limit: 2, revision: 1)) == Array(inbox[2..<5]))
+    #expect(try await store.tasks(user, in: .inbox, page: TaskPage(offset: 3, revision: 1)) == Array(inbox.dropFirst(3)))
+    #expect(try await store.tasks(user, in: .inbox, page: TaskPage(offset: 5, limit: 4, revision: 1)) == [inbox[5]])
+    #expect(try await store.tasks(user, in: .inbox, page: TaskPage(offset: 9, revision: 1)).isEmpty)
+    #expect(try await store.tasks(user, in: .project(imported), page: TaskPage(offset: 1, revision: 1)).map(\.title) == ["Tiles"])
+    #expect(try await store.tasks(other, in: .inbox, page: TaskPage(limit: 2)).isEmpty)
 
     // Refusals are values and write nothing; another person's things are not found.
     await #expect(throws: ProjectsError.taskNotFound) { try await store.perform(.setCompleted(UUID(), true), of: user, at: now) }

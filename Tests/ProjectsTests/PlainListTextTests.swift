@@ -54,4 +54,34 @@ struct PlainListTextTests {
     #expect(try ProjectInput.notes("line one\r\nline\ttwo\u{1B}[0m\u{07}\rthree") == "line one\nline\ttwo[0m\nthree")
     #expect(try ProjectInput.title("a\u{0}b") == "a b")
   }
+
+  @Test("A preview notes every line whose text the import changes, and the lines that stop it")
+  func lineNotes() throws {
+    let text = "- Milk\n1.5 kg flour\n\n# Work\n* [x] Pay rent\nCall\u{1B}[31m Bob\n\tindented with a tab\n[ ] open one"
+    let reading = PlainListImport.read(text)
+    #expect(reading.error == nil)
+    #expect(reading.list.inbox.map(\.title) == ["Milk", "1.5 kg flour"])
+    #expect(reading.list.projects.map(\.name) == ["Work"])
+    #expect(reading.list.projects[0].tasks.map(\.title) == ["Pay rent", "Call [31m Bob", "indented with a tab", "open one"])
+    #expect(reading.list.projects[0].tasks.map(\.completed) == [true, false, false, false])
+    let notes = reading.notes.map { "\($0.line) \($0.kind.rawValue)" }
+    #expect(notes == ["1 marker_removed", "5 marker_removed", "5 done_mark_read", "6 control_characters_removed", "8 done_mark_read"])
+    #expect(reading.notes[0].message == "the list marker “-” was taken off.")
+    #expect(reading.notes.allSatisfy { !$0.refuses })
+    // The same list imports exactly as read.
+    #expect(try PlainListImport.parse(text).get() == reading.list)
+  }
+
+  @Test("Lines that stop an import are noted with the rest; the list as a whole is refused")
+  func refusingNotes() {
+    let reading = PlainListImport.read("ok\n#\n- \n\(String(repeating: "x", count: ProjectLimits.maxTitleLength + 1))\n* fine")
+    #expect(reading.notes.filter(\.refuses).map { "\($0.line) \($0.kind.rawValue)" } == ["2 empty_heading", "3 empty_task", "4 too_long"])
+    #expect(reading.notes.map(\.line) == [2, 3, 3, 4, 5])
+    guard case .badLines(let problems) = reading.error else {
+      Issue.record("expected bad lines")
+      return
+    }
+    #expect(problems.map(\.line) == [2, 3, 4])
+    #expect(PlainListImport.read("\n  \n").error == .empty)
+  }
 }

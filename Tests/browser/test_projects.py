@@ -408,3 +408,58 @@ def test_offline_changes_show_at_once_survive_a_reload_and_are_sent_once(context
     assert len(set(keys)) == 3, writes
     assert status.text_content() == ""
     assert not page._ck_errors
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1194, 834), (1280, 800)])
+def test_import_shows_a_preview_with_the_lines_it_changes_then_imports_on_confirm(browser, server, size):
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        written = []
+        page.on("request", lambda request: written.append(request.url) if request.url.endswith("/api/projects/import") else None)
+        page.goto(f"{server}/projects")
+        page.wait_for_selector("body[data-ready=true]")
+        page.locator("[data-testid=open-transfer]").click()
+        page.locator("[data-testid=import-text]").fill("- Milk\n# Work\n* [x] Pay rent\n1.5 kg flour\n#\n")
+        page.locator("[data-testid=import-submit]").click()
+        preview = page.locator("[data-testid=import-preview]")
+        preview.wait_for(state="visible")
+        # A line that stops the import is named; Import is not offered until it is fixed.
+        assert page.locator("[data-testid=preview-summary]").text_content() == (
+            "This cannot be imported as it is: Line 5: a heading needs a project name after “#”.")
+        assert page.locator("[data-testid=import-confirm]").is_hidden()
+        refused = page.locator("[data-testid=preview-lines] li.is-refused")
+        assert refused.count() == 1 and "Line 5 (to fix): a heading needs a project name" in refused.text_content()
+
+        # Fixed: what will be added, and each line changed, before anything is written.
+        page.locator("[data-testid=import-text]").fill("- Milk\n# Work\n* [x] Pay rent\n1.5 kg flour\n")
+        assert preview.is_hidden()  # editing the text takes the old preview away
+        page.locator("[data-testid=import-submit]").click()
+        page.locator("[data-testid=import-confirm]").wait_for(state="visible")
+        assert page.locator("[data-testid=preview-summary]").text_content().startswith("This adds 1 project and 3 tasks.")
+        items = page.locator("[data-testid=preview-items]").text_content()
+        assert "Inbox · 1 task" in items and "Milk" in items and "Work · 2 tasks" in items
+        assert "Pay rent (done)" in items and "1.5 kg flour" in items
+        lines = [line.strip() for line in page.locator("[data-testid=preview-lines] li").all_text_contents()]
+        assert lines == [
+            "Line 1: the list marker “-” was taken off.",
+            "Line 3: the list marker “*” was taken off.",
+            "Line 3: “[x]” marks this task done.",
+        ], lines
+        assert written == []  # nothing imported yet
+        if size == (1280, 800):
+            axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+            results = axe_module.Axe().run(page)
+            serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+            assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in serious]
+
+        page.locator("[data-testid=import-confirm]").click()
+        page.wait_for_function("() => document.querySelector('[data-testid=import-result]').textContent === 'Added 1 project and 3 tasks.'")
+        assert preview.is_hidden() and len(written) == 1
+        overview = context.request.get(f"{server}/api/projects").json()
+        assert [p["name"] for p in overview["projects"]] == ["Work"] and overview["inbox"]["total"] == 1
+        assert not errors
+    finally:
+        context.close()

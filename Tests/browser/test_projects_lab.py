@@ -234,3 +234,66 @@ def test_a_list_of_ten_thousand_tasks_opens_scrolls_and_changes_one_row(context,
     page.wait_for_function("() => document.querySelector('#task-list').getAttribute('aria-busy') === 'false'")
     assert page.locator("[data-testid=task-row]").first.get_attribute("aria-setsize") == str(BIG)
     assert not errors
+
+
+def import_lines(context, server, text):
+    response = context.request.post(
+        f"{server}/api/projects/import", data=text, headers={"Content-Type": "text/plain", "X-CompletionKit": "1"})
+    assert response.ok, response.text()
+
+
+def test_a_long_list_opens_with_its_first_page_and_the_rest_follows(context, server):
+    import_lines(context, server, "# Long\n" + "".join(f"Project task {i + 1}\n" for i in range(300)))
+    import_lines(context, server, "".join(f"Inbox task {i + 1}\n" for i in range(250)))
+    long_id = next(p["id"] for p in context.request.get(f"{server}/api/projects").json()["projects"] if p["name"] == "Long")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    asked = []
+    page.on("request", lambda request: asked.append(request.url) if "/tasks" in request.url else None)
+    # The rest of each list waits here until the test lets it go.
+    held = []
+    page.route(lambda url: "/tasks?after=" in url, lambda route: held.append(route))
+
+    # The project: its first page shows, counted as the whole list, with a word that the rest is coming.
+    page.goto(f"{server}/projects?list={long_id}")
+    page.wait_for_function("() => !document.querySelector('[data-testid=list-rest]').hidden")
+    assert any(url.endswith(f"/api/projects/{long_id}/tasks?limit=100") for url in asked), asked
+    assert page.locator("[data-testid=list-rest]").text_content() == "Loading the other 200 tasks…"
+    first = page.locator("[data-testid=task-row]").first
+    assert "Project task 1" in first.text_content()
+    assert first.get_attribute("aria-setsize") == "300"
+    assert page.locator("#list-summary").text_content().startswith("0 of 300 tasks done")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height > 300 * 30  # the scroll bar is already as long as the whole list
+    assert len(held) == 1 and f"/api/projects/{long_id}/tasks?after=" in held[0].request.url
+    # The rest arrives: every row is there, in order, and the word goes.
+    held.pop().continue_()
+    page.wait_for_function("() => document.querySelector('[data-testid=list-rest]').hidden")
+    page.keyboard.press("End")
+    page.wait_for_selector("[data-testid=task-row][aria-posinset='300']")
+    assert "Project task 300" in page.locator("[data-testid=task-row][aria-posinset='300']").text_content()
+    assert "Project task 299" in page.locator("[data-testid=task-row][aria-posinset='299']").text_content()
+
+    # The Inbox: a task completed while the rest is on its way changes the list between the pages; the server
+    # refuses the stale second page (409 list_changed) and the page reads the list whole again.
+    page.evaluate("scrollTo(0, 0)")
+    page.locator("[data-testid=inbox-row] a").click()
+    page.wait_for_function("() => !document.querySelector('[data-testid=list-rest]').hidden")
+    assert page.locator("[data-testid=list-rest]").text_content() == "Loading the other 150 tasks…"
+    page.locator("[data-testid=task-row]").first.locator("[data-testid=task-check]").click()
+    page.wait_for_function("() => document.querySelector('#list-summary').textContent.startsWith('1 of 250 tasks done')")
+    refused = []
+    page.on("response", lambda response: refused.append(response.status) if "/tasks?after=" in response.url else None)
+    assert len(held) == 1
+    held.pop().continue_()
+    page.wait_for_function("() => document.querySelector('[data-testid=list-rest]').hidden")
+    assert refused == [409]
+    page.keyboard.press("End")
+    page.wait_for_selector("[data-testid=task-row][aria-posinset='250']")
+    assert "Inbox task 250" in page.locator("[data-testid=task-row][aria-posinset='250']").text_content()
+    page.evaluate("scrollTo(0, 0)")
+    page.wait_for_selector("[data-testid=task-row][aria-posinset='1']")
+    assert page.locator("[data-testid=task-row][aria-posinset='1']").get_attribute("data-completed") == "true"
+    assert page.locator("#error").text_content() == ""
+    assert not errors

@@ -8,7 +8,7 @@ import { completed, confirmDialog } from "./dialogs.js";
 import { refreshList, reloadEverything, selectList, showLists } from "./lists.js";
 import { fitTextarea, renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
 import { keep, localTask, mustWait } from "./offline.js";
-import { byId, change, currentProject, INBOX, listName, PHONE, removeProject, shownCompleted, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { byId, change, currentProject, INBOX, listName, PHONE, removeProject, showError, shownCompleted, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 // MARK: Project changes
 
@@ -242,6 +242,15 @@ export function moveTaskTo(taskId, key) {
 /** Puts the open list's tasks in a new order and tells the server. */
 export function commitTaskOrder(ids, movedId) {
   if (!state.list) return;
+  if (state.list.partial) {
+    // The server needs the whole list's order: the move waits for the rest of the list.
+    const list = state.list;
+    list.rest.then(() => {
+      if (state.list !== list || !list.partial) commitTaskOrder(ids, movedId);
+      else showError("This list is still loading. Try the move again in a moment.");
+    });
+    return;
+  }
   if (ids.length < state.list.tasks.length) ids = withinWholeList(ids);
   const key = state.list.key;
   const byTask = new Map(state.list.tasks.map((task) => [task.id, task]));

@@ -21,9 +21,13 @@ export async function loadList(key, { quiet = false } = {}) {
   const list = $("#task-list");
   if (!quiet) list.setAttribute("aria-busy", "true");
   const path = key === INBOX ? "/api/projects/inbox/tasks" : `/api/projects/${encodeURIComponent(key)}/tasks`;
+  // A list not on screen yet opens with its first page (a long list's whole answer takes the server about a
+  // second); the rest follows after the first paint. A refresh, or a list shown from the copy kept from the
+  // last visit, reads the list whole so no row it shows goes away meanwhile.
+  const firstPage = !quiet && !(state.list && state.list.key === key) && state.limits ? state.limits.firstTaskPage : null;
   let response;
   try {
-    response = await api(path);
+    response = await api(firstPage ? `${path}?limit=${firstPage}` : path);
   } catch (error) {
     if (token !== listToken) return true; // another list was asked for meanwhile
     list.setAttribute("aria-busy", "false");
@@ -44,7 +48,8 @@ export async function loadList(key, { quiet = false } = {}) {
   if (!state.list || state.list.key !== key) state.expanded.clear();
   const before = state.list && state.list.key === key ? state.list.tasks : [];
   // Changes made without a connection and not sent yet stay shown on top of the server's list.
-  state.list = { key, revision, tasks: keepUnchanged(before, overlay(key, response.tasks)) };
+  state.list = { key, revision, tasks: keepUnchanged(before, overlay(key, response.tasks)), partial: Boolean(response.next) };
+  if (response.next) state.list.rest = loadRest(state.list, token, path, response.next);
   closeEditorOfDeletedTask(before);
   renderSidebar();
   renderHeader();
@@ -53,10 +58,34 @@ export async function loadList(key, { quiet = false } = {}) {
   return true;
 }
 
+/**
+ * The rest of a list opened with its first page, put after the rows shown (which may have changed since, by
+ * this person or by their live updates). If the list changed on the server between the two pages (409
+ * list_changed) or the request failed, the list is read again whole, with the refresh's retries.
+ */
+async function loadRest(list, token, path, after) {
+  let response;
+  try {
+    response = await api(`${path}?after=${encodeURIComponent(after)}`);
+  } catch {
+    if (token === listToken && state.list === list) refreshList();
+    return;
+  }
+  if (token !== listToken || state.list !== list) return; // another list, or a whole refetch, came meanwhile
+  const shown = new Set(list.tasks.map((task) => task.id));
+  const more = overlay(list.key, response.tasks).filter((task) => !shown.has(task.id));
+  // In the server's order: a task added here meanwhile sits where its position puts it (the sort is stable).
+  list.tasks = [...list.tasks, ...more].sort((a, b) => a.position - b.position);
+  list.partial = false;
+  renderTasks();
+  revealWanted();
+}
+
 /** The task a view's link asked for: the cursor goes to it and it gets focus (once its list is here). */
 function revealWanted() {
   const taskId = state.revealTask;
   if (!taskId || state.agenda) return;
+  if (!taskById(taskId) && state.list && state.list.partial) return; // it may be in the rest, still on its way
   state.revealTask = null;
   if (!taskById(taskId)) {
     showError("That task is no longer in this list. It may have been moved or deleted in another window.");
@@ -100,7 +129,8 @@ const COPY_LIMIT = 3_000_000;
  */
 export function keepListCopy(me) {
   const save = () => {
-    if (!me || !me.id || !state.list) return;
+    // A list whose rest has not arrived is not kept (the next visit would show only its first page).
+    if (!me || !me.id || !state.list || state.list.partial) return;
     try {
       const tasks = state.list.tasks.filter((task) => !task.offline);
       const text = JSON.stringify({ user: me.id, key: state.list.key, revision: state.list.revision, tasks });

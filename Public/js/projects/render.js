@@ -291,9 +291,10 @@ function reconcile(list, rows) {
 
 /** Draws the rows on screen (every row of a list shorter than WINDOW_FROM); rows that did not change stay. */
 function drawRows(list, tasks) {
-  const range = windowFor(list, tasks);
+  const pending = pendingRows();
+  const range = windowFor(list, tasks, pending);
   const entries = [];
-  for (let i = range.start; i < range.end; i++) entries.push(rowOf(tasks[i], i, tasks.length));
+  for (let i = range.start; i < range.end; i++) entries.push(rowOf(tasks[i], i, tasks.length + pending));
   reconcile(list, entries.map((entry) => entry.row));
   drawn.clear();
   for (const entry of entries) drawn.set(entry.task.id, entry);
@@ -336,6 +337,11 @@ export function renderTasks() {
     : state.selected === INBOX
       ? "Your Inbox is empty. Tasks you add without a project land here."
       : "No tasks yet. Type one above and press Enter — the field stays ready for the next.";
+  // A list opened with its first page says that the rest is on its way.
+  const rest = $("#list-rest");
+  const remaining = pendingRows();
+  rest.hidden = remaining <= 0;
+  rest.textContent = remaining > 0 ? `Loading the other ${plural(remaining, "task")}…` : "";
   const toggle = $("#hide-completed");
   toggle.setAttribute("aria-pressed", String(state.hideCompleted));
   $("#hidden-note").textContent = state.hideCompleted && hidden ? `${plural(hidden, "completed task")} hidden` : "";
@@ -346,11 +352,21 @@ export function renderTasks() {
   }
 }
 
+/**
+ * The tasks of a list opened with its first page that have not arrived yet (its kept count less the rows
+ * here): the scroll bar and "3 of 10,000" count them already, so nothing jumps when they come.
+ */
+function pendingRows() {
+  if (!state.list || !state.list.partial) return 0;
+  const project = state.selected === INBOX ? state.inbox : currentProject();
+  return Math.max(0, (project ? project.total : 0) - state.list.tasks.filter((task) => !task.offline).length);
+}
+
 /** After a scroll: draws the rows now near the screen, if that changed (a short list never changes). */
 export function renderVisibleRows() {
   const list = $("#task-list");
   if (!state.window || !state.window.windowed || !state.list || state.deferred.tasks) return;
-  const range = windowFor(list, shownTasks());
+  const range = windowFor(list, shownTasks(), pendingRows());
   if (range.start === state.window.start && range.end === state.window.end) return;
   renderTasks();
 }

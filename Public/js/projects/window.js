@@ -49,10 +49,11 @@ export function measure(list) {
 
 /**
  * The rows to draw: `{start, end}` (indexes into `tasks`, end excluded) and the padding that stands for the
- * rows above and below. `list` is the list element; the page (the window) is what scrolls.
+ * rows above and below. `list` is the list element; the page (the window) is what scrolls. `pending`: rows
+ * still on their way after the last of `tasks` (a list opened with its first page), counted in the padding below.
  */
-export function windowFor(list, tasks) {
-  if (tasks.length <= WINDOW_FROM) return { start: 0, end: tasks.length, before: 0, after: 0, windowed: false };
+export function windowFor(list, tasks, pending = 0) {
+  if (tasks.length + pending <= WINDOW_FROM) return { start: 0, end: tasks.length, before: 0, after: 0, windowed: false };
   const box = list.getBoundingClientRect();
   const viewTop = -box.top - OVERSCAN;
   const viewBottom = -box.top + window.innerHeight + OVERSCAN;
@@ -70,6 +71,7 @@ export function windowFor(list, tasks) {
   }
   let after = 0;
   for (let i = end; i < tasks.length; i++) after += heightOf(tasks[i].id);
+  after += pending * (typical || FIRST_GUESS);
   return { start, end, before, after, windowed: true };
 }
 

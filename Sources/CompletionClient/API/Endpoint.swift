@@ -67,6 +67,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
   case projectsEvents
   case exportProjects
   case importProjects
+  case previewImport
   case listInboxTasks
   case orderProjects
   case deleteProject
@@ -102,7 +103,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
   public var method: String {
     switch self {
     case .getCelebrations, .listSignIns, .getRecoveryCodeStatus, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .tasksToday, .tasksUpcoming, .searchTasks, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard, .getActivityVideoStatus, .getActivityVideo, .getCryptogramVideoStatus, .getCryptogramVideo: "GET"
-    case .login, .logout, .logoutEverywhere, .register, .createToken, .changePassword, .recoverAccount, .regenerateRecoveryCodes, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .buyStreakFreeze, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .follow, .createTask, .startActivityVideo, .startCryptogramVideo: "POST"
+    case .login, .logout, .logoutEverywhere, .register, .createToken, .changePassword, .recoverAccount, .regenerateRecoveryCodes, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .buyStreakFreeze, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .previewImport, .follow, .createTask, .startActivityVideo, .startCryptogramVideo: "POST"
     case .setCelebrations, .orderProjects, .orderTasks: "PUT"
     case .updateActivity, .updateProject, .updateTask: "PATCH"
     case .revokeSignIn, .uncongratulate, .deleteComment, .deletePhoto, .deleteProject, .unfollow, .deleteTask: "DELETE"
@@ -175,6 +176,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case .projectsEvents: "/api/projects/events"
     case .exportProjects: "/api/projects/export"
     case .importProjects: "/api/projects/import"
+    case .previewImport: "/api/projects/import/preview"
     case .listInboxTasks: "/api/projects/inbox/tasks"
     case .orderProjects: "/api/projects/order"
     case .deleteProject: "/api/projects/{id}"

@@ -29,10 +29,13 @@ extension CompletionClient {
     try await sendExpectingNoContent(.orderProjects, body: .json(OrderRequest(ids: ids)))
   }
 
-  /// The tasks of a project, or of the Inbox when `projectID` is nil, in their order.
-  public func tasks(inProject projectID: String?) async throws -> TaskListResponse {
-    if let projectID { return try await send(.listProjectTasks, projectID) }
-    return try await send(.listInboxTasks)
+  /// The tasks of a project, or of the Inbox when `projectID` is nil, in their order: all of them, or with
+  /// `limit` a page whose `next` is passed as `after` for the following one (`409 list_changed` when the list
+  /// changed in between: start again).
+  public func tasks(inProject projectID: String?, limit: Int? = nil, after: String? = nil) async throws -> TaskListResponse {
+    let query = [("limit", limit.map(String.init)), ("after", after)]
+    if let projectID { return try await send(.listProjectTasks, projectID, query: query) }
+    return try await send(.listInboxTasks, query: query)
   }
 
   /// Adds a task (title required).
@@ -88,6 +91,17 @@ extension CompletionClient {
   /// Adds a plain list: one task a line, `# Name` starts a project.
   public func importProjects(plainList text: String) async throws -> ProjectsImportResult {
     try await send(.importProjects, body: .bytes(Data(text.utf8), contentType: "text/plain; charset=utf-8"))
+  }
+
+  /// What importing `text` (a plain list) would add, and each line whose text it changes or that stops it;
+  /// nothing is written.
+  public func previewImport(plainList text: String) async throws -> ProjectsImportPreview {
+    try await send(.previewImport, body: .bytes(Data(text.utf8), contentType: "text/plain; charset=utf-8"))
+  }
+
+  /// What importing an exported file would add (or why it would be refused); nothing is written.
+  public func previewImport(_ file: ProjectsExport) async throws -> ProjectsImportPreview {
+    try await send(.previewImport, body: .json(file))
   }
 
   /// The live counts: a snapshot first, then an update whenever a task of this person changes anywhere

@@ -17,6 +17,7 @@ struct ProjectsController: RouteCollection {
     projects.put("order", use: orderProjects)
     projects.get("export", use: export)
     projects.post("import", use: importProjects)
+    projects.post("import", "preview", use: previewImport)
     projects.get("events", use: events)
     projects.get("inbox", "tasks") { try await self.tasks($0, in: .inbox) }
     projects.get(":id", "tasks") { try await self.tasks($0, in: .project(try ProjectInput.id($0.parameters.get("id"), notFound: .projectNotFound))) }
@@ -56,21 +57,35 @@ struct ProjectsController: RouteCollection {
 
   static let ringPayload = RingAnimationPayload(duration: ProjectRing.duration, samples: ProjectRing.samples())
 
-  /// `GET /api/projects/{id}/tasks`, `GET /api/projects/inbox/tasks`.
+  /// `GET /api/projects/{id}/tasks`, `GET /api/projects/inbox/tasks`: the whole list, or with `?limit=` a page
+  /// of it and the cursor of the next (`?after=`; see ``TaskPage``). A first page reads the list's revision
+  /// before its tasks and a later page after them, so a cursor whose revision still holds proves that no
+  /// change came between the pages; one that does not is refused with `409 list_changed`.
   func tasks(_ req: Request, in list: TaskList) async throws -> TaskListResponse {
+    let page = try TaskPage.parse(limit: req.query[String.self, at: "limit"], after: req.query[String.self, at: "after"])
     guard let userID = req.currentSession?.userID else {
       if list != .inbox { throw ProjectsError.projectNotFound }
+      try page.check(revision: 0)
       return TaskListResponse(project: nil, inbox: OwnerCounters.empty.inboxView, tasks: [])
     }
     let store = SQLProjectsStore(req.db)
+    let firstPage = page.revision == nil
+    var tasks: [TaskItem] = []
+    if !firstPage { tasks = try await store.tasks(userID, in: list, page: page) }
+    let project: ProjectView?
+    let inbox: InboxView?
+    let revision: Int
     if let projectID = list.projectID {
-      guard let project = try await store.project(projectID, of: userID) else { throw ProjectsError.projectNotFound }
-      let tasks = try await store.tasks(userID, in: list)
-      return TaskListResponse(project: project.view, inbox: nil, tasks: tasks.map(\.view))
+      guard let item = try await store.project(projectID, of: userID) else { throw ProjectsError.projectNotFound }
+      (project, inbox, revision) = (item.view, nil, item.revision)
+    } else {
+      let owner = try await store.owner(userID)
+      (project, inbox, revision) = (nil, owner.inboxView, owner.revision)
     }
-    async let owner = store.owner(userID)
-    async let tasks = store.tasks(userID, in: .inbox)
-    return TaskListResponse(project: nil, inbox: try await owner.inboxView, tasks: try await tasks.map(\.view))
+    try page.check(revision: revision)
+    if firstPage { tasks = try await store.tasks(userID, in: list, page: page) }
+    let next = page.next(read: tasks.count, revision: revision)
+    return TaskListResponse(project: project, inbox: inbox, tasks: tasks.prefix(page.limit ?? .max).map(\.view), next: next)
   }
 
   // MARK: Projects
@@ -306,8 +321,7 @@ struct ProjectsController: RouteCollection {
       do {
         file = try req.decodeJSON(ProjectsExport.self)
       } catch is DecodingError {
-        throw ProjectsError.invalidImport(
-          "this is not a CompletionKit projects file. Use a file made by Export, or paste a plain list (one task a line, “# Name” starts a project).")
+        throw ProjectsError.invalidImport(Self.notAFile)
       }
       command = try ProjectsFile(file).command(newID: UUID.init)
     }
@@ -318,6 +332,40 @@ struct ProjectsController: RouteCollection {
       try StoredResponse(result)
     }.response
   }
+
+  /// `POST /api/projects/import/preview`: the body an import would take, read by the same rules, answered
+  /// with what it would add and each plain-list line it changes or refuses. Writes nothing (no guest is made).
+  @Sendable func previewImport(req: Request) async throws -> ProjectsImportPreview {
+    typealias Preview = ProjectsImportPreview
+    func preview(_ tasks: [PlainListImport.Task]) -> [Preview.Task] { tasks.map { Preview.Task(title: $0.title, completed: $0.completed) } }
+    if req.headers.contentType?.subType == "plain" {
+      let text = req.body.data.map { String(decoding: Data(buffer: $0), as: UTF8.self) } ?? ""
+      let reading = PlainListImport.read(text)
+      return Preview(
+        inbox: preview(reading.list.inbox), projects: reading.list.projects.map { Preview.Project(name: $0.name, tasks: preview($0.tasks)) },
+        lines: reading.notes.map { Preview.Line(line: $0.line, kind: $0.kind.rawValue, message: $0.message, refuses: $0.refuses) },
+        refusal: reading.error.map { Self.previewRefusal($0.description) })
+    }
+    let command: TaskBoardCommand
+    do {
+      command = try ProjectsFile(try req.decodeJSON(ProjectsExport.self)).command(newID: UUID.init)
+    } catch let error as ProjectsError {
+      if case .invalidImport(let detail) = error { return Preview(inbox: [], projects: [], lines: [], refusal: Self.previewRefusal(detail)) }
+      return Preview(inbox: [], projects: [], lines: [], refusal: error.message)
+    } catch is DecodingError {
+      return Preview(inbox: [], projects: [], lines: [], refusal: Self.previewRefusal(Self.notAFile))
+    }
+    guard case .importItems(let inbox, let projects) = command else { throw ProjectsError.invalidImport("") }
+    func tasks(_ tasks: [NewTask]) -> [Preview.Task] { tasks.map { Preview.Task(title: $0.title, completed: $0.completed) } }
+    return Preview(
+      inbox: tasks(inbox), projects: projects.map { Preview.Project(name: $0.project.name, tasks: tasks($0.tasks)) }, lines: [], refusal: nil)
+  }
+
+  /// Why a previewed import would be refused (the import's own detail; nothing was tried yet).
+  static func previewRefusal(_ detail: String) -> String { "This cannot be imported as it is: \(detail)" }
+
+  static let notAFile =
+    "this is not a CompletionKit projects file. Use a file made by Export, or paste a plain list (one task a line, “# Name” starts a project)."
 
   // MARK: Live
 

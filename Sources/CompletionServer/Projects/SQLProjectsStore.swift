@@ -121,13 +121,26 @@ struct SQLProjectsStore: ProjectsStore {
   }
 
   func tasks(_ user: UUID, in list: TaskList) async throws -> [TaskItem] {
+    try await tasks(user, in: list, page: .whole)
+  }
+
+  func tasks(_ user: UUID, in list: TaskList, page: TaskPage) async throws -> [TaskItem] {
     let query = sql.select().column(SQLRaw(TaskRow.columns)).from(ProjectTables.tasks).where("user_id", .equal, SQLBind(user))
     if let projectID = list.projectID {
       query.where("project_id", .equal, SQLBind(projectID))
     } else {
       query.where("project_id", .is, SQLLiteral.null)
     }
-    return try await query.orderBy("position").orderBy("created_at").all(decoding: TaskRow.self).map(\.item)
+    // The id last: pages read with OFFSET need one order that never ties (the in-memory store's insertion
+    // order plays the part of `created_at`).
+    query.orderBy("position").orderBy("created_at").orderBy("id")
+    if let limit = page.readLimit { query.limit(limit) }
+    if page.offset > 0 {
+      // SQLite takes an OFFSET only after a LIMIT: "the rest" is a limit no list reaches.
+      if page.readLimit == nil { query.limit(Int(Int32.max)) }
+      query.offset(page.offset)
+    }
+    return try await query.all(decoding: TaskRow.self).map(\.item)
   }
 
   func allTasks(_ user: UUID) async throws -> [TaskItem] {

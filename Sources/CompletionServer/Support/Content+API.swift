@@ -34,6 +34,7 @@ extension TaskSearchResponse: Content {}
 extension TaskChangeResponse: Content {}
 extension ProjectsExport: Content {}
 extension ProjectsImportResult: Content {}
+extension ProjectsImportPreview: Content {}
 extension ChallengesOverview: Content {}
 extension ChallengeView: Content {}
 extension PhotoView: Content {}

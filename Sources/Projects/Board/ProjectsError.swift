@@ -13,6 +13,12 @@ public enum ProjectsError: Error, Hashable, Sendable {
   case tooManyProjects
   case invalidImport(String)
   case invalidTimeZone(String)
+  /// A page size (`limit`) out of range.
+  case invalidPageSize(String)
+  /// A cursor (`after`) this server did not give.
+  case invalidCursor(String)
+  /// A later page of a task list asked for after the list changed: read it again from its first page.
+  case listChanged
 
   /// The stable code clients switch on.
   public var code: String {
@@ -29,6 +35,9 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .tooManyProjects: "too_many_projects"
     case .invalidImport: "invalid_import"
     case .invalidTimeZone: "invalid_time_zone"
+    case .invalidPageSize: "invalid_parameter"
+    case .invalidCursor: "invalid_cursor"
+    case .listChanged: "list_changed"
     }
   }
 
@@ -49,6 +58,9 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .tooManyProjects: "You have \(ProjectLimits.maxProjects) projects, the most one person can have. Delete one to add another."
     case .invalidImport(let detail): "Nothing was imported: \(detail)"
     case .invalidTimeZone(let zone): "“\(zone)” is not a time zone this server knows (try Europe/Berlin or UTC)."
+    case .invalidPageSize(let limit): "“\(limit)” is not a page size: use a whole number from 1 to \(TaskPage.maxLimit)."
+    case .invalidCursor(let cursor): "“\(cursor)” is not a cursor this server gave. Read the list again from its first page."
+    case .listChanged: "The list changed while its pages were being read. Read it again from its first page."
     }
   }
 }

@@ -19,6 +19,9 @@ public protocol ProjectsStore: Sendable {
   func project(_ id: UUID, of user: UUID) async throws -> ProjectItem?
   /// The tasks of one list in their order.
   func tasks(_ user: UUID, in list: TaskList) async throws -> [TaskItem]
+  /// Part of one list in its order: `page.offset` tasks left out, then at most `page.readLimit` (one more than
+  /// the page asks for, so the caller knows whether more follow).
+  func tasks(_ user: UUID, in list: TaskList, page: TaskPage) async throws -> [TaskItem]
   /// Every task of the person in their order (an export, a search).
   func allTasks(_ user: UUID) async throws -> [TaskItem]
   /// The person's tasks with a due date that are open or were completed at or after `doneSince`, in their
@@ -68,6 +71,10 @@ public actor InMemoryProjectsStore: ProjectsStore {
 
   public func tasks(_ user: UUID, in list: TaskList) -> [TaskItem] {
     ordered(wholeBoard(of: user).tasks.values.filter { $0.projectID == list.projectID })
+  }
+
+  public func tasks(_ user: UUID, in list: TaskList, page: TaskPage) -> [TaskItem] {
+    Array(tasks(user, in: list).dropFirst(page.offset).prefix(page.readLimit ?? .max))
   }
 
   public func allTasks(_ user: UUID) -> [TaskItem] { ordered(Array(wholeBoard(of: user).tasks.values)) }
