@@ -107,7 +107,8 @@ public func prepareDatabase(_ app: Application) async throws {
   // the tables; the second to start waits for the first to finish instead.
   let lock = try await MigrationFileLock.acquire(for: app.serverOptions.database)
   defer { lock?.release() }
-  if app.serverOptions.database.kind == "sqlite", let sql = app.db as? any SQLDatabase {
+  if app.serverOptions.database.kind == "sqlite" {
+    let sql = app.db.sql
     // WAL lets readers carry on while one writer commits; the setting is stored in the file.
     try await sql.raw("PRAGMA journal_mode=WAL").run()
     // synchronous=FULL: every commit is on disk before it returns, so a reward the server acknowledged
@@ -115,7 +116,7 @@ public func prepareDatabase(_ app: Application) async throws {
     // DatabaseWriteGate), which is what keeps this affordable. It is a per-connection setting, so set it on
     // the pooled connection of every event loop.
     for eventLoop in app.eventLoopGroup.makeIterator() {
-      if let pooled = app.databases.database(.sqlite, logger: app.logger, on: eventLoop) as? any SQLDatabase {
+      if let pooled = app.databases.database(.sqlite, logger: app.logger, on: eventLoop)?.sql {
         // The same settings as group commit's own connection (SQLiteWriter).
         for setting in SQLiteWriter.connectionSettings(synchronous: app.serverOptions.sqliteDurability.synchronous) {
           try await pooled.execute(sql: SQLRaw(setting)) { _ in }
