@@ -307,12 +307,37 @@ public struct TaskChangeResponse: Codable, Hashable, Sendable {
   public let projects: [ProjectView]
   public let inbox: InboxView
   public let completion: ProjectCompletionView?
+  /// The change this request made, which `POST /api/tasks/undo` takes back (absent when a person would see
+  /// no change, and on an undo).
+  public let undo: UndoStepView?
+  /// The change an undo took back (only on `POST /api/tasks/undo`).
+  public let undone: UndoStepView?
 
-  public init(task: TaskView?, projects: [ProjectView], inbox: InboxView, completion: ProjectCompletionView?) {
+  public init(
+    task: TaskView?, projects: [ProjectView], inbox: InboxView, completion: ProjectCompletionView?, undo: UndoStepView? = nil,
+    undone: UndoStepView? = nil
+  ) {
     self.task = task
     self.projects = projects
     self.inbox = inbox
     self.completion = completion
+    self.undo = undo
+    self.undone = undone
+  }
+}
+
+/// A change of a task a person can take back, as a toast shows it.
+public struct UndoStepView: Codable, Hashable, Sendable {
+  /// `added`, `completed`, `reopened`, `edited`, `moved` or `deleted`.
+  public let kind: String
+  public let taskId: String
+  /// What the change did, for people: "Completed “Water the plants”".
+  public let label: String
+
+  public init(kind: String, taskId: String, label: String) {
+    self.kind = kind
+    self.taskId = taskId
+    self.label = label
   }
 }
 

@@ -380,6 +380,17 @@ struct ClientModelTests {
       await model.setCompleted(model.tasks[1].id, true)
       #expect(model.completion == nil, "completing again does not celebrate twice")
       model.stopFollowing()
+
+      // Undo: the last change (the completion just made) is taken back on the server; a deleted task returns
+      // to its place.
+      #expect(model.undoable?.label == "Completed “Sow”")
+      await model.undo()
+      #expect(model.tasks[1].completed == false && model.undoable == nil)
+      let dig = model.tasks[0]
+      await model.deleteTask(dig.id)
+      #expect(model.undoable?.label == "Deleted “Dig”")
+      await model.undo()
+      #expect(model.tasks.map(\.title) == ["Dig", "Sow"] && model.tasks[0].completed && model.problem == nil)
   }
 
   @Test("The terminal cryptogram: fits 80×24 and a narrow window, plain under NO_COLOR, keys read from raw bytes and lines, the solved sequence appears at the core's times")

@@ -286,6 +286,63 @@ struct ProjectsAPITests {
     }
   }
 
+  @Test("Undo on the server: a change says what it did; an undo takes it back, reaches an open stream, and a retried undo undoes once")
+  func undo() async throws {
+    try await withTestApp { client, app in
+      // Nothing yet (a visitor without a session too).
+      let nothing = try await client.send(.POST, "/api/tasks/undo", contentType: nil)
+      #expect(nothing.status == .conflict)
+      #expect(try client.decode(APIErrorBody.self, from: nothing).code == "nothing_to_undo")
+      let garden = try await Self.project(client)
+      let water = try #require(try await Self.task(client, "Water", in: garden).task)
+      _ = try #require(try await Self.task(client, "Dig", in: garden).task)
+      let done = try client.decode(TaskChangeResponse.self, from: try await Self.toggle(client, water.id, true))
+      #expect(done.undo == UndoStepView(kind: "completed", taskId: water.id, label: "Completed “Water”"))
+      let deleted = try client.decode(TaskChangeResponse.self, from: try await client.send(.DELETE, "/api/tasks/\(water.id)"))
+      #expect(deleted.undo?.label == "Deleted “Water”" && deleted.projects.first?.total == 1)
+
+      // Another window of the same person sees the undo live.
+      let stream = try await EventStreamReader(client)
+      let snapshot = try await stream.next()
+      let key: HTTPHeaders = ["Idempotency-Key": UUID().uuidString]
+      let first = try await client.send(.POST, "/api/tasks/undo", contentType: nil, headers: key)
+      #expect(first.status == .ok)
+      let undone = try client.decode(TaskChangeResponse.self, from: first)
+      #expect(undone.undone?.label == "Deleted “Water”" && undone.undo == nil)
+      #expect(undone.task?.id == water.id && undone.task?.completed == true && undone.task?.position == water.position)
+      #expect(undone.projects.first.map { [$0.completed, $0.total] } == [1, 2])
+      var update = try await stream.next()
+      while update.revision < snapshot.revision + 1 { update = try await stream.next() }
+      #expect(update.projects.first?.total == 2)
+      try await stream.close()
+
+      // The same key again: the first answer, and the completion below it is still there to undo.
+      let replay = try await client.send(.POST, "/api/tasks/undo", contentType: nil, headers: key)
+      #expect(replay.headers.first(name: "Idempotent-Replayed") == "true" && replay.body == first.body)
+      let list = try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(garden.id)/tasks"))
+      #expect(list.tasks.first { $0.id == water.id }?.completed == true)
+      let reopened = try client.decode(TaskChangeResponse.self, from: try await client.send(.POST, "/api/tasks/undo", contentType: nil))
+      #expect(reopened.undone?.label == "Completed “Water”" && reopened.task?.completed == false)
+
+      // A step whose project went since is refused, taken off, and its refusal replays to a retry.
+      let shed = try await Self.project(client, "Shed")
+      let paint = try #require(try await Self.task(client, "Paint", in: shed).task)
+      _ = try await Self.toggle(client, paint.id, true)
+      #expect(try await client.send(.DELETE, "/api/projects/\(shed.id)").status == .noContent)
+      let staleKey: HTTPHeaders = ["Idempotency-Key": UUID().uuidString]
+      let stale = try await client.send(.POST, "/api/tasks/undo", contentType: nil, headers: staleKey)
+      #expect(stale.status == .conflict)
+      #expect(try client.decode(APIErrorBody.self, from: stale).code == "undo_stale")
+      let staleAgain = try await client.send(.POST, "/api/tasks/undo", contentType: nil, headers: staleKey)
+      #expect(staleAgain.status == .conflict && staleAgain.body == stale.body)
+      // Next: the add of Paint (also gone with the project), then the add of Dig.
+      #expect(try await client.send(.POST, "/api/tasks/undo", contentType: nil).status == .conflict)
+      let dig = try client.decode(TaskChangeResponse.self, from: try await client.send(.POST, "/api/tasks/undo", contentType: nil))
+      #expect(dig.undone?.label == "Added “Dig”" && dig.task == nil && dig.projects.first?.total == 1)
+      try await Self.verify(app)
+    }
+  }
+
   @Test("An Idempotency-Key on a create: 20 at once make one project and one task, every answer the same; the key with other parameters is a conflict")
   func idempotentCreates() async throws {
     try await withTestApp { client, app in

@@ -33,6 +33,7 @@ struct TaskBoardTests {
     case 9:
       let ids = board.projects.values.sorted { $0.position < $1.position }.map(\.id)
       return .orderProjects(flag ? ids.reversed() : ids + [UUID()])
+    case 11: return .undo
     default:
       return .importItems(
         inbox: [NewTask(id: UUID(), projectID: nil, title: "Imported", completed: flag)],
@@ -42,7 +43,7 @@ struct TaskBoardTests {
 
   @Test("Property: after any sequence of commands the kept counts equal a recount, and a command handled on the part of the board it touches decides and writes exactly what it would on the whole board")
   func countsAndLocality() async {
-    let operation = PropertyBased.zip(Gen.int(in: 0...10), Gen.int(in: 0...11), Gen.bool, Gen.int(in: 0...3))
+    let operation = PropertyBased.zip(Gen.int(in: 0...11), Gen.int(in: 0...11), Gen.bool, Gen.int(in: 0...3))
     await propertyCheck(count: 300, input: operation.array(of: 1...60)) { operations in
       var whole = TaskBoard()
       for (kind, task, flag, list) in operations {

@@ -8,7 +8,8 @@ import { completed, confirmDialog } from "./dialogs.js";
 import { refreshList, reloadEverything, selectList, showLists } from "./lists.js";
 import { fitTextarea, renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
 import { keep, localTask, mustWait } from "./offline.js";
-import { byId, change, currentProject, INBOX, listName, PHONE, removeProject, shownCompleted, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { showUndo, showUndoNote } from "./undo.js";
+import { byId, change, clearError, currentProject, enqueue, showError, INBOX, listName, PHONE, removeProject, shownCompleted, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 // MARK: Project changes
 
@@ -106,6 +107,39 @@ function applyTaskChange(response, taskId) {
   renderHeader();
   renderTasks();
   if (response.completion) completed(response);
+  // A change a person may regret says what it did, with Undo (adding a task shows itself; z still takes it back).
+  if (response.undo && response.undo.kind !== "added") showUndo(response.undo);
+}
+
+// MARK: Undo (kept on the server: every window follows through the live stream)
+
+/**
+ * Takes back the person's last change of a task. One Idempotency-Key per press: a retry after a lost
+ * answer undoes once. Nothing to undo, or a step that can no longer be taken back, is said in the toast.
+ */
+export function undoLast() {
+  const key = newIdempotencyKey();
+  const send = () => api(`/api/tasks/undo?preference=${preference()}`, { method: "POST", idempotencyKey: key });
+  return enqueue(async () => {
+    clearError();
+    let answer;
+    try {
+      answer = await send().catch((error) => {
+        if (error.network) return send(); // the same key: if the first one landed, this answers as it did
+        throw error;
+      });
+    } catch (error) {
+      if (error.code === "nothing_to_undo" || error.code === "undo_stale") showUndoNote(error.message);
+      else showError(error.network ? "Undo needs the connection; try again when you are back online." : error.message);
+      return null;
+    }
+    const fromToast = $("#undo-toast").contains(document.activeElement);
+    applyTaskChange(answer, answer.undone.taskId);
+    showUndoNote(`Undone: ${answer.undone.label}.`);
+    // The Undo button goes with its step: the keyboard goes on from the task (or the list).
+    if (fromToast) (rowFor(answer.undone.taskId) || $("#add-task")).focus({ preventScroll: true });
+    return answer;
+  });
 }
 
 // MARK: Without a connection (js/projects/offline.js keeps and sends)
@@ -205,7 +239,7 @@ export function toggleTask(taskId) {
 export async function deleteTask(taskId) {
   const task = taskById(taskId);
   if (!task) return;
-  const ok = await confirmDialog({ title: "Delete this task?", text: `“${task.title}” will be deleted. It cannot be undone.`, confirm: "Delete task" });
+  const ok = await confirmDialog({ title: "Delete this task?", text: `“${task.title}” will be deleted. Undo (z) brings it back.`, confirm: "Delete task" });
   if (!ok) {
     rowFor(taskId)?.focus();
     return;

@@ -1,7 +1,7 @@
 // Projects: working in the task list: inline title editing, the keyboard cursor and shortcuts, and the list's events.
 import { $ } from "../lib/dom.js";
 import { preference } from "../motion.js";
-import { deleteTask, moveProjectBy, moveTaskBy, patchTask, toggleTask } from "./changes.js";
+import { deleteTask, moveProjectBy, moveTaskBy, patchTask, toggleTask, undoLast } from "./changes.js";
 import { dismissCelebration, openSelector, openShortcuts } from "./dialogs.js";
 import { fitTextarea, renderRow, renderTasks, revealRow, rowFor, taskDetails } from "./render.js";
 import { setHideCompleted } from "./lists.js";
@@ -104,6 +104,12 @@ export function onKeyDown(event) {
   }
   if (event.defaultPrevented || document.querySelector("dialog[open]")) return;
   const target = event.target;
+  // Undo: z, or Ctrl/Cmd+Z, anywhere on the page but in a text field (there the field's own undo works).
+  if ((event.key || "").toLowerCase() === "z" && !event.altKey && !event.shiftKey && !isTyping(target)) {
+    event.preventDefault();
+    undoLast();
+    return;
+  }
   if (isTyping(target) || event.ctrlKey || event.metaKey) return;
   const row = target.closest && target.closest("#task-list [data-task-id]");
   const navItem = target.closest && target.closest("#sidebar li[data-list]");

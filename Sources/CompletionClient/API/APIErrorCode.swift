@@ -117,6 +117,8 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let invalidId = APIErrorCode(rawValue: "invalid_id")
   public static let orderMismatch = APIErrorCode(rawValue: "order_mismatch")
   public static let tooManyProjects = APIErrorCode(rawValue: "too_many_projects")
+  public static let nothingToUndo = APIErrorCode(rawValue: "nothing_to_undo")
+  public static let undoStale = APIErrorCode(rawValue: "undo_stale")
   public static let invalidImport = APIErrorCode(rawValue: "invalid_import")
   public static let challengeNotFound = APIErrorCode(rawValue: "challenge_not_found")
   public static let challengeClosed = APIErrorCode(rawValue: "challenge_closed")
@@ -167,7 +169,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .invalidName, .lastPlayer, .tooManyPlayers, .invalidVideoId,
     .projectNotFound, .taskNotFound, .invalidColor, .invalidPriority,
     .invalidDueDate, .emptyTitle, .tooLong, .invalidId,
-    .orderMismatch, .tooManyProjects, .invalidImport, .challengeNotFound,
+    .orderMismatch, .tooManyProjects, .nothingToUndo, .undoStale, .invalidImport, .challengeNotFound,
     .challengeClosed, .challengeNotStarted, .postNotPublic, .alreadyCompleted,
     .photoRequired, .photoNotFound, .photoTooLarge, .photoUnsupported,
     .photoUnreadable, .photoTooManyPixels, .emptyComment, .personNotFound,

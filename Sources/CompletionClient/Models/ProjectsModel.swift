@@ -31,6 +31,9 @@ public final class ProjectsModel {
   public internal(set) var problem: String?
   /// Whether the live stream is connected.
   public private(set) var isLive = false
+  /// The last change of a task made here, in the server's words ("Completed “Water”"), which ``undo()`` takes
+  /// back; nil after an undo.
+  public private(set) var undoable: UndoStepView?
 
   @ObservationIgnored public let client: CompletionClient
   @ObservationIgnored private let clock: any ModelClock
@@ -183,6 +186,18 @@ public final class ProjectsModel {
     }
   }
 
+  /// Takes back the person's last change of a task, on the server (every window follows through its stream).
+  public func undo() async {
+    await attempt {
+      let change = try await client.undoTaskChange(timeZone: timeZone.identifier, preference: preference)
+      if change.task == nil, let id = change.undone?.taskId { tasks.removeAll { $0.id == id } }
+      apply(change)
+      // A task that came back takes its old place.
+      tasks.sort { $0.position < $1.position }
+      undoable = nil
+    }
+  }
+
   /// Takes the completion off the screen.
   public func dismissCompletion() {
     completionTimer?.cancel()
@@ -228,6 +243,7 @@ public final class ProjectsModel {
   private func apply(_ change: TaskChangeResponse) {
     animator.animate {
       inbox = change.inbox
+      if let step = change.undo { undoable = step }
       for project in change.projects { upsert(project) }
       if let task = change.task {
         if let index = tasks.firstIndex(where: { $0.id == task.id }) {

@@ -29,6 +29,7 @@ struct ProjectsController: RouteCollection {
     tasks.get("today", use: today)
     tasks.get("upcoming", use: upcoming)
     tasks.get("search", use: search)
+    tasks.post("undo", use: undo)
     tasks.patch(":id", use: updateTask)
     tasks.delete(":id", use: deleteTask)
   }
@@ -176,6 +177,29 @@ struct ProjectsController: RouteCollection {
     }.response
   }
 
+  /// `POST /api/tasks/undo`: takes back the person's last change of a task (complete, reopen, edit, move,
+  /// delete, add), on the server, so every window sees it through the live stream. Queued by the person, so
+  /// undos take turns; an `Idempotency-Key` makes a retried undo answer as the first did and undo once. A
+  /// stale step is taken off the list and its refusal is stored like an answer (a retry replays it).
+  @Sendable func undo(req: Request) async throws -> Response {
+    guard let userID = req.currentSession?.userID else { throw ProjectsError.nothingToUndo }
+    let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
+    let preference = try MotionController.preference(req)
+    return try await perform(
+      .undo, of: userID, queue: userID, idempotency: try Self.idempotency(req, userID), zone: zone, preference: preference, on: req
+    ) { done in
+      for case .refused(let refusal) in done.effects {
+        return try StoredResponse(APIErrorBody(code: refusal.code, message: refusal.message), status: refusal.status)
+      }
+      guard let step = done.effects.lazy.compactMap({ if case .undoTaken(let step) = $0 { step } else { nil } }).first else {
+        throw ProjectsError.nothingToUndo
+      }
+      let change = Self.taskChange(done, task: step.taskID)
+      return try StoredResponse(
+        TaskChangeResponse(task: change.task, projects: change.projects, inbox: change.inbox, completion: change.completion, undone: step.view))
+    }.response
+  }
+
   /// `PUT /api/tasks/order` `{projectId, ids}`: every task of that list, in the new order.
   @Sendable func orderTasks(req: Request) async throws -> HTTPStatus {
     let body = try req.decodeJSON(OrderRequest.self)
@@ -194,9 +218,10 @@ struct ProjectsController: RouteCollection {
       let project = task?.projectID.flatMap { done.board.projects[$0] }
       return TaskChangeResponse(task: task?.view, projects: project.map { [$0.view] } ?? [], inbox: done.board.owner.inboxView, completion: nil)
     }
+    let step = done.effects.lazy.compactMap { if case .undoRecorded(let step) = $0 { step } else { nil } }.first
     return TaskChangeResponse(
       task: done.saved.tasks.first { $0.id == id }?.view, projects: done.saved.projects.map(\.view), inbox: done.saved.owner.inboxView,
-      completion: done.completion)
+      completion: done.completion, undo: step?.view)
   }
 
   // MARK: Running a command

@@ -93,7 +93,82 @@ struct SQLProjectsStore: ProjectsStore {
     let next_position: Int?
   }
 
+  /// A step of the undo list as stored; the tasks before and after it as JSON.
+  private struct UndoRow: Decodable {
+    let seq: Int
+    let kind: String
+    let task_id: UUID
+    let label: String
+    let before_task: String?
+    let after_task: String?
+
+    var step: UndoStep? {
+      guard let kind = UndoStep.Kind(rawValue: kind) else { return nil }
+      return UndoStep(
+        seq: seq, kind: kind, taskID: task_id, before: before_task.flatMap(StoredTask.decode), after: after_task.flatMap(StoredTask.decode),
+        label: label)
+    }
+  }
+
+  /// A task as an undo step keeps it: every field, so a deleted task comes back exactly.
+  private struct StoredTask: Codable {
+    let id: UUID
+    let projectID: UUID?
+    let title: String
+    let notes: String
+    let priority: Int
+    let dueDate: String?
+    let completed: Bool
+    let completedAt: Double?
+    let position: Int
+    let version: Int
+
+    init(_ task: TaskItem) {
+      id = task.id
+      projectID = task.projectID
+      title = task.title
+      notes = task.notes
+      priority = task.priority.level
+      dueDate = task.dueDate
+      completed = task.completed
+      completedAt = task.completedAt?.timeIntervalSince1970
+      position = task.position
+      version = task.version
+    }
+
+    var item: TaskItem {
+      TaskItem(
+        id: id, projectID: projectID, title: title, notes: notes, priority: TaskPriority(level: priority) ?? .none, dueDate: dueDate,
+        completed: completed, completedAt: completedAt.map(Date.init(timeIntervalSince1970:)), position: position, version: version)
+    }
+
+    static func encode(_ task: TaskItem?) throws -> String? {
+      try task.map { String(decoding: try JSONEncoder().encode(StoredTask($0)), as: UTF8.self) }
+    }
+
+    static func decode(_ text: String) -> TaskItem? {
+      (try? JSONDecoder().decode(StoredTask.self, from: Data(text.utf8)))?.item
+    }
+  }
+
   // MARK: Reads
+
+  /// The person's last undo step, if any.
+  func lastUndoStep(_ user: UUID) async throws -> UndoStep? {
+    try await sql.raw(
+      """
+      SELECT seq, kind, task_id, label, before_task, after_task FROM project_undo WHERE user_id = \(bind: user)
+      ORDER BY seq DESC LIMIT 1
+      """
+    ).first(decoding: UndoRow.self)?.step
+  }
+
+  /// The person's undo list, oldest first.
+  func undoSteps(_ user: UUID) async throws -> [UndoStep] {
+    try await sql.raw(
+      "SELECT seq, kind, task_id, label, before_task, after_task FROM project_undo WHERE user_id = \(bind: user) ORDER BY seq"
+    ).all(decoding: UndoRow.self).compactMap(\.step)
+  }
 
   func owner(_ user: UUID) async throws -> OwnerCounters {
     try await sql.raw("SELECT inbox_total, inbox_completed, revision, next_position FROM project_owners WHERE user_id = \(bind: user)")
@@ -167,6 +242,22 @@ struct SQLProjectsStore: ProjectsStore {
   }
 
   func board(_ footprint: Footprint, of user: UUID) async throws -> TaskBoard {
+    if footprint.undo {
+      // The last step first, then what it names; the owner's counters even when its task is gone.
+      guard let step = try await lastUndoStep(user) else { return TaskBoard(owner: try await owner(user)) }
+      var inner = footprint
+      inner.undo = false
+      inner.task = step.taskID
+      inner.projects.formUnion(step.footprint.projects)
+      var board = try await board(inner, of: user)
+      if board.tasks[step.taskID] == nil {
+        // The task is gone (the step deleted it): the list it goes back to, and the counters, read on their own.
+        board.owner = try await owner(user)
+        for project in try await projects(user, ids: inner.projects) { board.projects[project.id] = project }
+      }
+      board.undo = [step]
+      return board
+    }
     var board = TaskBoard()
     var projectIDs = footprint.projects
     if let id = footprint.task {
@@ -249,7 +340,25 @@ struct SQLProjectsStore: ProjectsStore {
     }
     for effect in effects {
       switch effect {
-      case .positionsReserved, .taskCompleted, .listCounted(nil, _): continue
+      case .positionsReserved, .taskCompleted, .listCounted(nil, _), .refused: continue
+      case .undoRecorded(let step):
+        try await sql.raw(
+          """
+          INSERT INTO project_undo (user_id, seq, kind, task_id, label, before_task, after_task, created_at)
+          VALUES (\(bind: user), \(bind: owner.revision), \(bind: step.kind.rawValue), \(bind: step.taskID), \(bind: step.label),
+            \(bind: try StoredTask.encode(step.before)), \(bind: try StoredTask.encode(step.after)), \(bind: now))
+          """
+        ).run()
+        // Only the last few are kept.
+        try await sql.raw(
+          """
+          DELETE FROM project_undo WHERE user_id = \(bind: user) AND seq NOT IN (
+            SELECT seq FROM project_undo WHERE user_id = \(bind: user) ORDER BY seq DESC LIMIT \(unsafeRaw: String(ProjectLimits.undoDepth)))
+          """
+        ).run()
+      case .undoTaken(let step):
+        let taken = try await sql.raw("DELETE FROM project_undo WHERE user_id = \(bind: user) AND seq = \(bind: step.seq) RETURNING seq").first()
+        guard taken != nil else { return nil }
       case .taskInserted(var task):
         task.position += shift
         inserts.append(task)
@@ -460,6 +569,11 @@ extension TaskItem {
       id: id.uuidString, projectId: projectID?.uuidString, title: title, notes: notes, priority: priority.rawValue, dueDate: dueDate,
       completed: completed, completedAt: completedAt?.timeIntervalSince1970, position: position)
   }
+}
+
+extension UndoStep {
+  /// As the API shows it.
+  var view: UndoStepView { UndoStepView(kind: kind.rawValue, taskId: taskID.uuidString, label: label) }
 }
 
 extension OwnerCounters {
