@@ -22,10 +22,13 @@ public struct ProjectView: Codable, Hashable, Sendable {
   public let isComplete: Bool
   /// Goes up with every change to the project or its tasks (a client refetches its task list when it moved).
   public let revision: Int
+  /// Archived: listed apart from the others and taking no new tasks (its counts and ring mean what they did).
+  public let archived: Bool
 
   public init(
-    id: String, name: String, color: String, notes: String, position: Int, counts: CompletionRatio, revision: Int
+    id: String, name: String, color: String, notes: String, position: Int, counts: CompletionRatio, revision: Int, archived: Bool = false
   ) {
+    self.archived = archived
     self.id = id
     self.name = name
     self.color = color
@@ -210,8 +213,11 @@ public struct ProjectRequest: Codable, Hashable, Sendable {
   public let name: String?
   public let color: String?
   public let notes: String?
+  /// On a change: archive (true) or unarchive (false); a new project is never archived.
+  public let archived: Bool?
 
-  public init(name: String? = nil, color: String? = nil, notes: String? = nil) {
+  public init(name: String? = nil, color: String? = nil, notes: String? = nil, archived: Bool? = nil) {
+    self.archived = archived
     self.name = name
     self.color = color
     self.notes = notes

@@ -391,6 +391,12 @@ struct ClientModelTests {
       #expect(model.undoable?.label == "Deleted “Dig”")
       await model.undo()
       #expect(model.tasks.map(\.title) == ["Dig", "Sow"] && model.tasks[0].completed && model.problem == nil)
+
+      // Archived: apart from the list, counts as they were; back again.
+      await model.updateProject(project.id, archived: true)
+      #expect(model.listedProjects.isEmpty && model.archivedProjects.map(\.total) == [2])
+      await model.updateProject(project.id, archived: false)
+      #expect(model.listedProjects.map(\.id) == [project.id])
   }
 
   @Test("The terminal cryptogram: fits 80×24 and a narrow window, plain under NO_COLOR, keys read from raw bytes and lines, the solved sequence appears at the core's times")

@@ -286,6 +286,33 @@ struct ProjectsAPITests {
     }
   }
 
+  @Test("Archiving a project: it keeps its counts, is marked in the overview and live, takes no new task, and comes back")
+  func archive() async throws {
+    try await withTestApp { client, _ in
+      let garden = try await Self.project(client)
+      let dig = try #require(try await Self.task(client, "Dig", in: garden).task)
+      _ = try await Self.task(client, "Sow", in: garden)
+      _ = try await Self.toggle(client, dig.id, true)
+      let stream = try await EventStreamReader(client)
+      _ = try await stream.next()
+      let response = try await client.send(.PATCH, "/api/projects/\(garden.id)", json: ProjectRequest(archived: true))
+      let archived = try client.decode(ProjectView.self, from: response)
+      #expect(archived.archived && archived.completed == 1 && archived.total == 2 && archived.percent == 50)
+      #expect(try await stream.next().projects.first?.archived == true)
+      try await stream.close()
+      let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.projects.map(\.archived) == [true])
+      let refused = try await client.send(.POST, "/api/tasks", json: TaskRequest(title: "More", projectId: .set(garden.id)))
+      #expect(refused.status == .conflict)
+      #expect(try client.decode(APIErrorBody.self, from: refused).code == "project_archived")
+      // Its tasks still list and change; unarchived it takes tasks again.
+      #expect(try await Self.toggle(client, dig.id, false).status == .ok)
+      let back = try client.decode(ProjectView.self, from: try await client.send(.PATCH, "/api/projects/\(garden.id)", json: ProjectRequest(archived: false)))
+      #expect(!back.archived && back.total == 2)
+      _ = try await Self.task(client, "More", in: garden)
+    }
+  }
+
   @Test("Undo on the server: a change says what it did; an undo takes it back, reaches an open stream, and a retried undo undoes once")
   func undo() async throws {
     try await withTestApp { client, app in

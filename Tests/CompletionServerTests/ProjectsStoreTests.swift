@@ -121,6 +121,17 @@ struct ProjectsStoreTests {
     #expect(try await store.tasks(user, in: .project(garden)).map(\.id) == [ids[2], ids[1]])
     let edited = try await perform(store, .editProject(garden, ProjectEdit(notes: "Spring")), user)
     #expect(edited.saved.projects.map { [$0.name, $0.color, $0.notes] } == [["Garden", "green", "Spring"]])
+    // Archived and back: stored, counts untouched, and an archived project refuses a task.
+    let countsBefore = try await store.project(garden, of: user)?.counts
+    let archived = try await perform(store, .editProject(garden, ProjectEdit(archived: true)), user)
+    #expect(archived.saved.projects.map(\.archived) == [true])
+    #expect(try await store.projects(user).first { $0.id == garden }?.archived == true)
+    #expect(try await store.project(garden, of: user)?.counts == countsBefore)
+    await #expect(throws: ProjectsError.projectArchived("Garden")) {
+      try await store.perform(.addTask(NewTask(id: UUID(), projectID: garden, title: "x")), of: user, at: now)
+    }
+    try await perform(store, .editProject(garden, ProjectEdit(archived: false)), user)
+    #expect(try await store.project(garden, of: user)?.archived == false)
     try await perform(store, .deleteProject(garden), user)
     #expect(try await store.project(garden, of: user) == nil)
     #expect(try await store.allTasks(user).allSatisfy { $0.projectID != garden })
@@ -213,7 +224,7 @@ struct ProjectsStoreTests {
     case 5: return .deleteTask(taskID)
     case 6:
       let id = projects[list]
-      return board.projects[id] == nil ? .addProject(NewProject(id: id, name: "P\(list)")) : .editProject(id, ProjectEdit(name: "Renamed"))
+      return board.projects[id] == nil ? .addProject(NewProject(id: id, name: "P\(list)")) : .editProject(id, ProjectEdit(name: "Renamed", archived: flag))
     case 7: return .deleteProject(projects[list])
     case 8:
       let ids = board.tasks.values.filter { $0.projectID == target }.sorted { $0.position < $1.position }.map(\.id)

@@ -56,8 +56,21 @@ async function deleteProject() {
   else $("#new-project").focus();
 }
 
-/** Puts projects in a new order (all of the person's project ids) and tells the server. */
+/** Archives the open project (it leaves the list for Archived, counts and ring as they are), or brings it back. */
+async function toggleArchived() {
+  const project = currentProject();
+  if (!project) return;
+  const archived = !project.archived;
+  const saved = await patchProject(project.id, { archived });
+  if (!saved) return;
+  announce(archived ? `Archived ${saved.name}; it is under Archived in the sidebar.` : `${saved.name} is back among your projects.`);
+  renderTasks();
+}
+
+/** Puts projects in a new order (the listed ones; archived ones keep their places after them) and tells the server. */
 export function commitProjectOrder(ids, movedId) {
+  // The server takes every project of the person: the archived ones, not in the list dragged, follow.
+  ids = [...ids, ...state.projects.filter((project) => !ids.includes(project.id)).map((project) => project.id)];
   const order = new Map(ids.map((id, index) => [id, index]));
   // The new positions are exactly the new order (position = place in the list, 0 first).
   state.projects = state.projects
@@ -319,7 +332,7 @@ export function moveTaskBy(taskId, step) {
 }
 
 export function moveProjectBy(projectId, step) {
-  const ids = state.projects.map((project) => project.id);
+  const ids = state.projects.filter((project) => !project.archived).map((project) => project.id);
   const from = ids.indexOf(projectId);
   const to = from + step;
   if (from < 0 || to < 0 || to >= ids.length) return;
@@ -356,6 +369,7 @@ export function wireHeader() {
     if (project && event.target.name === "project-color") patchProject(project.id, { color: event.target.value });
   });
   $("#delete-project").addEventListener("click", deleteProject);
+  $("#archive-project").addEventListener("click", toggleArchived);
 
   // Adding: Enter adds, and the field stays ready for the next task.
   $("#add-form").addEventListener("submit", (event) => {

@@ -45,7 +45,9 @@ export function openSelector(taskId) {
   };
   const options = [
     option(INBOX, "Inbox (No Project)", svgIcon(ICONS.inbox, 14)),
-    ...state.projects.map((project) => option(project.id, project.name, ringElement(project.id, 12))),
+    // Archived projects take no tasks.
+    ...state.projects.filter((project) => !project.archived || project.id === currentKey)
+      .map((project) => option(project.id, project.name, ringElement(project.id, 12))),
   ];
   const list = $("#selector-options");
   list.replaceChildren(...options);

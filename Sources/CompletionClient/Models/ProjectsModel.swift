@@ -124,10 +124,15 @@ public final class ProjectsModel {
     }
   }
 
-  /// Renames, recolours or re-notes a project.
-  public func updateProject(_ id: String, name: String? = nil, color: String? = nil, notes: String? = nil) async {
-    await attempt { upsert(try await client.updateProject(id, ProjectRequest(name: name, color: color, notes: notes))) }
+  /// Renames, recolours, re-notes, archives or unarchives a project.
+  public func updateProject(_ id: String, name: String? = nil, color: String? = nil, notes: String? = nil, archived: Bool? = nil) async {
+    await attempt { upsert(try await client.updateProject(id, ProjectRequest(name: name, color: color, notes: notes, archived: archived))) }
   }
+
+  /// The projects in the list (archived ones are listed apart: ``archivedProjects``).
+  public var listedProjects: [ProjectView] { projects.filter { !$0.archived } }
+  /// The archived projects, with their counts as they were.
+  public var archivedProjects: [ProjectView] { projects.filter(\.archived) }
 
   /// Deletes a project and its tasks; the Inbox opens if it was open.
   public func deleteProject(_ id: String) async {

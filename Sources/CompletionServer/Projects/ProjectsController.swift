@@ -89,11 +89,13 @@ struct ProjectsController: RouteCollection {
     }.response
   }
 
-  /// `PATCH /api/projects/{id}` `{name?, color?, notes?}`.
+  /// `PATCH /api/projects/{id}` `{name?, color?, notes?, archived?}`.
   @Sendable func updateProject(req: Request) async throws -> Response {
     let id = try ProjectInput.id(req.parameters.get("id"), notFound: .projectNotFound)
     let body = try req.decodeJSON(ProjectRequest.self)
-    let edit = ProjectEdit(name: try ProjectInput.name(body.name), color: try ProjectInput.color(body.color), notes: try ProjectInput.notes(body.notes))
+    let edit = ProjectEdit(
+      name: try ProjectInput.name(body.name), color: try ProjectInput.color(body.color), notes: try ProjectInput.notes(body.notes),
+      archived: body.archived)
     guard let userID = req.currentSession?.userID else { throw ProjectsError.projectNotFound }
     return try await perform(.editProject(id, edit), of: userID, queue: id, on: req) { done in
       guard let row = done.saved.projects.first else { throw ProjectsError.projectNotFound }

@@ -26,14 +26,15 @@ struct SQLProjectsStore: ProjectsStore {
     let total_count: Int
     let completed_count: Int
     let revision: Int
+    let archived: Bool
 
     var item: ProjectItem {
       ProjectItem(
         id: id, name: name, color: color, notes: notes, position: position,
-        counts: CompletionRatio(completed: completed_count, total: total_count), revision: revision)
+        counts: CompletionRatio(completed: completed_count, total: total_count), revision: revision, archived: archived)
     }
 
-    static let columns = "id, name, color, notes, position, total_count, completed_count, revision"
+    static let columns = "id, name, color, notes, position, total_count, completed_count, revision, archived"
   }
 
   private struct TaskRow: Decodable {
@@ -87,6 +88,7 @@ struct SQLProjectsStore: ProjectsStore {
     let p_total: Int?
     let p_completed: Int?
     let p_revision: Int?
+    let p_archived: Bool?
     let inbox_total: Int?
     let inbox_completed: Int?
     let o_revision: Int?
@@ -268,7 +270,7 @@ struct SQLProjectsStore: ProjectsStore {
           SELECT t.id AS id, t.project_id AS project_id, t.title AS title, t.notes AS notes, t.priority AS priority,
             t.due_date AS due_date, t.completed AS completed, t.completed_at AS completed_at, t.position AS position, t.version AS version,
             p.name AS p_name, p.color AS p_color, p.notes AS p_notes, p.position AS p_position, p.total_count AS p_total,
-            p.completed_count AS p_completed, p.revision AS p_revision,
+            p.completed_count AS p_completed, p.revision AS p_revision, p.archived AS p_archived,
             o.inbox_total AS inbox_total, o.inbox_completed AS inbox_completed, o.revision AS o_revision, o.next_position AS next_position
           FROM project_tasks t
             LEFT JOIN projects p ON p.id = t.project_id
@@ -285,7 +287,7 @@ struct SQLProjectsStore: ProjectsStore {
       {
         board.projects[projectID] = ProjectItem(
           id: projectID, name: name, color: color, notes: notes, position: position, counts: CompletionRatio(completed: completed, total: total),
-          revision: revision)
+          revision: revision, archived: row.p_archived ?? false)
         projectIDs.remove(projectID)
       }
       if let total = row.inbox_total, let completed = row.inbox_completed, let revision = row.o_revision, let next = row.next_position {
@@ -398,10 +400,10 @@ struct SQLProjectsStore: ProjectsStore {
         guard
           let row = try await sql.raw(
             """
-            INSERT INTO projects (id, user_id, name, color, notes, position, total_count, completed_count, revision, created_at, updated_at)
+            INSERT INTO projects (id, user_id, name, color, notes, position, total_count, completed_count, revision, archived, created_at, updated_at)
             VALUES (\(bind: project.id), \(bind: user), \(bind: project.name), \(bind: project.color), \(bind: project.notes),
               \(bind: project.position + shift), \(bind: project.counts.total), \(bind: project.counts.completed), \(bind: project.revision),
-              \(bind: now), \(bind: now))
+              \(bind: project.archived), \(bind: now), \(bind: now))
             RETURNING \(unsafeRaw: ProjectRow.columns)
             """
           ).first(decoding: ProjectRow.self)
@@ -412,7 +414,8 @@ struct SQLProjectsStore: ProjectsStore {
           let row = try await sql.raw(
             """
             UPDATE projects SET name = COALESCE(\(bind: edit.name), name), color = COALESCE(\(bind: edit.color?.rawValue), color),
-              notes = COALESCE(\(bind: edit.notes), notes), revision = revision + 1, updated_at = \(bind: now)
+              notes = COALESCE(\(bind: edit.notes), notes), archived = COALESCE(\(bind: edit.archived), archived),
+              revision = revision + 1, updated_at = \(bind: now)
             WHERE id = \(bind: id) AND user_id = \(bind: user)
             RETURNING \(unsafeRaw: ProjectRow.columns)
             """
@@ -558,7 +561,8 @@ struct ProjectChange: Sendable, Hashable {
 extension ProjectItem {
   /// As the API shows it.
   var view: ProjectView {
-    ProjectView(id: id.uuidString, name: name, color: color, notes: notes, position: position, counts: counts, revision: revision)
+    ProjectView(
+      id: id.uuidString, name: name, color: color, notes: notes, position: position, counts: counts, revision: revision, archived: archived)
   }
 }
 

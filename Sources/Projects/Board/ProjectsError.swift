@@ -13,6 +13,8 @@ public enum ProjectsError: Error, Hashable, Sendable {
   case tooManyProjects
   case invalidImport(String)
   case invalidTimeZone(String)
+  /// A task added or moved into an archived project (by name).
+  case projectArchived(String)
   /// Undo with no change left to take back.
   case nothingToUndo
   /// The last change of this task (by title) can no longer be taken back: the task or its list is gone.
@@ -33,6 +35,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .tooManyProjects: "too_many_projects"
     case .invalidImport: "invalid_import"
     case .invalidTimeZone: "invalid_time_zone"
+    case .projectArchived: "project_archived"
     case .nothingToUndo: "nothing_to_undo"
     case .undoStale: "undo_stale"
     }
@@ -55,6 +58,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .tooManyProjects: "You have \(ProjectLimits.maxProjects) projects, the most one person can have. Delete one to add another."
     case .invalidImport(let detail): "Nothing was imported: \(detail)"
     case .invalidTimeZone(let zone): "“\(zone)” is not a time zone this server knows (try Europe/Berlin or UTC)."
+    case .projectArchived(let name): "“\(name)” is archived. Unarchive it to add or move tasks into it."
     case .nothingToUndo: "There is nothing to undo."
     case .undoStale(let title):
       "“\(title)” has changed since (it or its project was deleted), so that change can't be undone. It was taken off the undo list; undo again for the one before."

@@ -37,7 +37,11 @@ public struct TaskBoard: Hashable, Sendable {
   public mutating func handle(_ command: TaskBoardCommand, at now: Date) throws(ProjectsError) -> [TaskBoardEffect] {
     switch command {
     case .addTask(let new):
-      if let project = new.projectID, projects[project] == nil { throw .projectNotFound }
+      if let project = new.projectID {
+        guard let list = projects[project] else { throw .projectNotFound }
+        // An archived project is finished with: nothing new goes in until it is unarchived.
+        if list.archived { throw .projectArchived(list.name) }
+      }
       let first = owner.reserve(1)
       let task = TaskItem(
         id: new.id, projectID: new.projectID, title: new.title, notes: new.notes, priority: new.priority, dueDate: new.dueDate,
@@ -51,7 +55,10 @@ public struct TaskBoard: Hashable, Sendable {
       guard let task = tasks[id] else { throw .taskNotFound }
       let target = edit.projectID ?? task.projectID
       let moved = target != task.projectID
-      if moved, let target, projects[target] == nil { throw .projectNotFound }
+      if moved, let target {
+        guard let list = projects[target] else { throw .projectNotFound }
+        if list.archived { throw .projectArchived(list.name) }
+      }
       var after = task
       after.projectID = target
       after.title = edit.title ?? task.title
@@ -123,6 +130,7 @@ public struct TaskBoard: Hashable, Sendable {
       project.name = edit.name ?? project.name
       project.color = edit.color?.rawValue ?? project.color
       project.notes = edit.notes ?? project.notes
+      project.archived = edit.archived ?? project.archived
       project.revision += 1
       projects[id] = project
       return changed([.projectEdited(id, edit)])
@@ -326,6 +334,7 @@ public struct TaskBoard: Hashable, Sendable {
         project.name = edit.name ?? project.name
         project.color = edit.color?.rawValue ?? project.color
         project.notes = edit.notes ?? project.notes
+        project.archived = edit.archived ?? project.archived
         project.revision += 1
         board.projects[id] = project
         keep(project)

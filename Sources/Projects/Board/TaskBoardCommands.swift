@@ -68,8 +68,11 @@ public struct ProjectEdit: Hashable, Sendable {
   public var name: String?
   public var color: ProjectColor?
   public var notes: String?
+  /// Archives (true) or unarchives (false) the project.
+  public var archived: Bool?
 
-  public init(name: String? = nil, color: ProjectColor? = nil, notes: String? = nil) {
+  public init(name: String? = nil, color: ProjectColor? = nil, notes: String? = nil, archived: Bool? = nil) {
+    self.archived = archived
     self.name = name
     self.color = color
     self.notes = notes
