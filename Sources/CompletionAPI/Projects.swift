@@ -177,11 +177,15 @@ public struct TaskView: Codable, Hashable, Sendable {
   public let completed: Bool
   public let completedAt: Double?
   public let position: Int
+  /// Goes up with every change of the task: send it back as `baseRevision` with an edit, and an edit made on
+  /// an older one is refused (`409 edit_conflict`, with the task as it is now) instead of overwriting it.
+  public let revision: Int
 
   public init(
     id: String, projectId: String?, title: String, notes: String, priority: String, dueDate: String?, completed: Bool,
-    completedAt: Double?, position: Int
+    completedAt: Double?, position: Int, revision: Int = 0
   ) {
+    self.revision = revision
     self.id = id
     self.projectId = projectId
     self.title = title
@@ -251,11 +255,15 @@ public struct TaskRequest: Codable, Hashable, Sendable {
   public var dueDate: FieldUpdate<String>
   public var completed: Bool?
   public var projectId: FieldUpdate<String>
+  /// On a change: the task's `revision` the edit was made on (see ``TaskView/revision``); absent, the edit
+  /// overwrites whatever came before.
+  public var baseRevision: Int?
 
   public init(
     title: String? = nil, notes: String? = nil, priority: String? = nil, dueDate: FieldUpdate<String> = .unchanged,
-    completed: Bool? = nil, projectId: FieldUpdate<String> = .unchanged
+    completed: Bool? = nil, projectId: FieldUpdate<String> = .unchanged, baseRevision: Int? = nil
   ) {
+    self.baseRevision = baseRevision
     self.title = title
     self.notes = notes
     self.priority = priority
@@ -264,7 +272,7 @@ public struct TaskRequest: Codable, Hashable, Sendable {
     self.projectId = projectId
   }
 
-  enum CodingKeys: String, CodingKey { case title, notes, priority, dueDate, completed, projectId }
+  enum CodingKeys: String, CodingKey { case title, notes, priority, dueDate, completed, projectId, baseRevision }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -272,6 +280,7 @@ public struct TaskRequest: Codable, Hashable, Sendable {
     notes = try container.decodeIfPresent(String.self, forKey: .notes)
     priority = try container.decodeIfPresent(String.self, forKey: .priority)
     completed = try container.decodeIfPresent(Bool.self, forKey: .completed)
+    baseRevision = try container.decodeIfPresent(Int.self, forKey: .baseRevision)
     dueDate = container.contains(.dueDate) ? .set(try container.decodeIfPresent(String.self, forKey: .dueDate)) : .unchanged
     projectId = container.contains(.projectId) ? .set(try container.decodeIfPresent(String.self, forKey: .projectId)) : .unchanged
   }
@@ -282,8 +291,23 @@ public struct TaskRequest: Codable, Hashable, Sendable {
     try container.encodeIfPresent(notes, forKey: .notes)
     try container.encodeIfPresent(priority, forKey: .priority)
     try container.encodeIfPresent(completed, forKey: .completed)
+    try container.encodeIfPresent(baseRevision, forKey: .baseRevision)
     if case .set(let value) = dueDate { try container.encode(value, forKey: .dueDate) }
     if case .set(let value) = projectId { try container.encode(value, forKey: .projectId) }
+  }
+}
+
+/// `409 edit_conflict` on `PATCH /api/tasks/{id}`: the refusal and the task as it is stored now, so the
+/// person can choose between their edit and it.
+public struct TaskConflictBody: Codable, Hashable, Sendable {
+  public let code: String
+  public let message: String
+  public let task: TaskView
+
+  public init(code: String, message: String, task: TaskView) {
+    self.code = code
+    self.message = message
+    self.task = task
   }
 }
 

@@ -45,8 +45,8 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(UploadHolds())  // uploads in flight held against their account's quota, shared by processes on PostgreSQL
   app.migrations.add(CreateRecoveryCodes())  // one-time codes that set a new password when the old one is forgotten
   app.migrations.add(AddSessionLastSeen())  // browser sessions end after 30 idle days, not only at their absolute limit
-  app.migrations.add(AddProjectArchived())  // archived projects leave the sidebar's list and keep their counts
   app.migrations.add(CreateProjectUndo())  // each person's last task changes, so an undo is done on the server and reaches every window
+  app.migrations.add(AddProjectArchived())  // archived projects leave the sidebar's list and keep their counts
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens

@@ -392,6 +392,15 @@ struct ClientModelTests {
       await model.undo()
       #expect(model.tasks.map(\.title) == ["Dig", "Sow"] && model.tasks[0].completed && model.problem == nil)
 
+      // The model sends the revision it holds: an edit made after another device changed the task is refused
+      // (the model then holds the task as it is now), and an edit on that goes through.
+      let sow = model.tasks[1]
+      _ = try await other.updateTask(sow.id, TaskRequest(title: "Sow beans"))
+      await model.updateTask(sow.id, TaskRequest(title: "Sow peas"))
+      #expect(model.problem != nil && model.tasks[1].title == "Sow beans")
+      await model.updateTask(sow.id, TaskRequest(title: "Sow peas"))
+      #expect(model.tasks[1].title == "Sow peas")
+
       // Archived: apart from the list, counts as they were; back again.
       await model.updateProject(project.id, archived: true)
       #expect(model.listedProjects.isEmpty && model.archivedProjects.map(\.total) == [2])

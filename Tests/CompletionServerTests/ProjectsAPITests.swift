@@ -313,6 +313,26 @@ struct ProjectsAPITests {
     }
   }
 
+  @Test("Concurrent edits: each task carries a revision; an edit on an old one is 409 edit_conflict with the task as it is now; without one the last write wins")
+  func editConflict() async throws {
+    try await withTestApp { client, _ in
+      let water = try #require(try await Self.task(client, "Water", in: nil).task)
+      let first = try await client.send(.PATCH, "/api/tasks/\(water.id)", json: TaskRequest(title: "Water roses", baseRevision: water.revision))
+      let saved = try #require(try client.decode(TaskChangeResponse.self, from: first).task)
+      #expect(saved.revision > water.revision)
+      let stale = try await client.send(.PATCH, "/api/tasks/\(water.id)", json: TaskRequest(title: "Water beds", baseRevision: water.revision))
+      #expect(stale.status == .conflict)
+      let conflict = try client.decode(TaskConflictBody.self, from: stale)
+      #expect(conflict.code == "edit_conflict" && conflict.task.title == "Water roses" && conflict.task.revision == saved.revision)
+      // Keep mine: sent again on the revision it was shown.
+      let mine = try await client.send(.PATCH, "/api/tasks/\(water.id)", json: TaskRequest(title: "Water beds", baseRevision: conflict.task.revision))
+      #expect(try client.decode(TaskChangeResponse.self, from: mine).task?.title == "Water beds")
+      // An older client without a revision: the last write wins, as before.
+      let old = try await client.send(.PATCH, "/api/tasks/\(water.id)", json: TaskRequest(title: "Water all"))
+      #expect(old.status == .ok)
+    }
+  }
+
   @Test("Undo on the server: a change says what it did; an undo takes it back, reaches an open stream, and a retried undo undoes once")
   func undo() async throws {
     try await withTestApp { client, app in

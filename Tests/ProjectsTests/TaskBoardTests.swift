@@ -147,6 +147,26 @@ struct TaskBoardTests {
     #expect(ProjectsError.projectArchived("x").code == "project_archived")
   }
 
+  @Test("An edit made on an older revision is refused with the task as it is now, unless it changes nothing; without a revision the last write wins")
+  func editConflict() throws {
+    var board = TaskBoard()
+    let id = Self.taskIDs[0]
+    _ = try board.handle(.addTask(NewTask(id: id, projectID: nil, title: "Water")), at: Self.now)
+    let base = try #require(board.tasks[id]?.version)
+    _ = try board.handle(.editTask(id, TaskEdit(title: "Water roses", baseRevision: base)), at: Self.now)
+    let theirs = try #require(board.tasks[id])
+    let unchanged = board
+    #expect(throws: ProjectsError.editConflict(theirs)) { try board.handle(.editTask(id, TaskEdit(title: "Water beds", baseRevision: base)), at: Self.now) }
+    #expect(board == unchanged)
+    #expect(ProjectsError.editConflict(theirs).code == "edit_conflict")
+    // The same words from both sides are no conflict; an edit on the current revision, or without one, goes through.
+    _ = try board.handle(.editTask(id, TaskEdit(title: "Water roses", baseRevision: base)), at: Self.now)
+    let current = try #require(board.tasks[id]?.version)
+    _ = try board.handle(.editTask(id, TaskEdit(notes: "Mine", baseRevision: current)), at: Self.now)
+    _ = try board.handle(.editTask(id, TaskEdit(notes: "Last")), at: Self.now)
+    #expect(board.tasks[id]?.notes == "Last")
+  }
+
   @Test("Limits: at most 500 projects, also when an import brings them; reorders must name every item once")
   func limits() throws {
     var board = TaskBoard(projectCount: ProjectLimits.maxProjects - 1)

@@ -4,7 +4,7 @@ import { api, newIdempotencyKey } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
 import { plural } from "../lib/format.js";
 import { preference } from "../motion.js";
-import { completed, confirmDialog } from "./dialogs.js";
+import { chooseVersion, completed, confirmDialog } from "./dialogs.js";
 import { refreshList, reloadEverything, selectList, showLists } from "./lists.js";
 import { fitTextarea, renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
 import { keep, localTask, mustWait } from "./offline.js";
@@ -199,13 +199,36 @@ async function sendOrKeep(kept, send) {
 export function patchTask(taskId, body) {
   const task = taskById(taskId);
   const kept = { key: newIdempotencyKey(), kind: "patch", taskId, body, title: task ? task.title : "", list: state.selected };
+  // The server picks the celebration for the person's motion preference (calm mode lives in this browser).
+  const send = (sent, key) => api(`/api/tasks/${encodeURIComponent(taskId)}?preference=${preference()}`, { method: "PATCH", body: sent, idempotencyKey: key });
   return change(async () => {
-    const response = await sendOrKeep(kept, (key) =>
-      // The server picks the celebration for the person's motion preference (calm mode lives in this browser).
-      api(`/api/tasks/${encodeURIComponent(taskId)}?preference=${preference()}`, { method: "PATCH", body, idempotencyKey: key }));
+    let response;
+    try {
+      response = await sendOrKeep(kept, (key) => send(body, key));
+    } catch (error) {
+      // Changed elsewhere since this edit began (its baseRevision is old): the person chooses.
+      if (error.code !== "edit_conflict" || !error.data || !error.data.task) throw error;
+      response = await settleConflict(body, error.data.task, send);
+    }
     if (response !== KEPT) applyTaskChange(response, taskId);
     return response;
   });
+}
+
+/**
+ * Shows both versions of the edited field; "Keep mine" sends the edit again on the saved revision, "Take theirs"
+ * keeps the saved task (answered as if the server had said so, so the page shows it).
+ */
+async function settleConflict(body, theirs, send) {
+  const field = "title" in body ? "title" : "notes";
+  const choice = await chooseVersion({ field, title: theirs.title, mine: body[field] ?? "", theirs: theirs[field] ?? "" });
+  if (choice === "mine") {
+    const response = await send({ ...body, baseRevision: theirs.revision }, newIdempotencyKey());
+    announce(`Kept your ${field}.`);
+    return response;
+  }
+  announce(`Kept the ${field} saved elsewhere.`);
+  return { task: theirs, projects: [], inbox: state.inbox };
 }
 
 async function addTask(title) {

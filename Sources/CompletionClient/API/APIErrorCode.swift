@@ -118,6 +118,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let orderMismatch = APIErrorCode(rawValue: "order_mismatch")
   public static let tooManyProjects = APIErrorCode(rawValue: "too_many_projects")
   public static let projectArchived = APIErrorCode(rawValue: "project_archived")
+  public static let editConflict = APIErrorCode(rawValue: "edit_conflict")
   public static let nothingToUndo = APIErrorCode(rawValue: "nothing_to_undo")
   public static let undoStale = APIErrorCode(rawValue: "undo_stale")
   public static let invalidImport = APIErrorCode(rawValue: "invalid_import")
@@ -170,7 +171,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .invalidName, .lastPlayer, .tooManyPlayers, .invalidVideoId,
     .projectNotFound, .taskNotFound, .invalidColor, .invalidPriority,
     .invalidDueDate, .emptyTitle, .tooLong, .invalidId,
-    .orderMismatch, .tooManyProjects, .projectArchived, .nothingToUndo, .undoStale, .invalidImport, .challengeNotFound,
+    .orderMismatch, .tooManyProjects, .editConflict, .projectArchived, .nothingToUndo, .undoStale, .invalidImport, .challengeNotFound,
     .challengeClosed, .challengeNotStarted, .postNotPublic, .alreadyCompleted,
     .photoRequired, .photoNotFound, .photoTooLarge, .photoUnsupported,
     .photoUnreadable, .photoTooManyPixels, .emptyComment, .personNotFound,

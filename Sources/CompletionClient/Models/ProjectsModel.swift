@@ -162,9 +162,24 @@ public final class ProjectsModel {
     }
   }
 
-  /// Changes a task's fields.
+  /// Changes a task's fields, on the revision of it this model holds: when it was changed elsewhere since, the
+  /// server refuses (`edit_conflict`, said in ``problem``) and the model takes the task as it is now, so the
+  /// person sees theirs and can make the change again on it.
   public func updateTask(_ taskID: String, _ request: TaskRequest) async {
-    await attempt { apply(try await client.updateTask(taskID, request, timeZone: timeZone.identifier, preference: preference)) }
+    var request = request
+    if request.baseRevision == nil { request.baseRevision = tasks.first { $0.id == taskID }?.revision }
+    await attempt {
+      do {
+        apply(try await client.updateTask(taskID, request, timeZone: timeZone.identifier, preference: preference))
+      } catch let error as APIError where error.errorCode == .editConflict {
+        if let conflict = try? JSONDecoder().decode(TaskConflictBody.self, from: error.body),
+          let index = tasks.firstIndex(where: { $0.id == taskID })
+        {
+          tasks[index] = conflict.task
+        }
+        throw error
+      }
+    }
   }
 
   /// Deletes a task.

@@ -149,6 +149,7 @@ struct ProjectsController: RouteCollection {
       title: try body.title.map { try ProjectInput.title($0) }, notes: try ProjectInput.notes(body.notes),
       priority: try ProjectInput.priority(body.priority), completed: body.completed)
     if case .set(let date) = body.dueDate { edit.dueDate = .some(try ProjectInput.dueDate(date)) }
+    edit.baseRevision = body.baseRevision
     switch body.projectId {
     case .unchanged: break
     case .set(nil): edit.projectID = .some(nil)
@@ -157,7 +158,13 @@ struct ProjectsController: RouteCollection {
     let preference = try MotionController.preference(req)
     let command: TaskBoardCommand =
       if let completed = body.completed, body == TaskRequest(completed: completed) { .setCompleted(id, completed) } else { .editTask(id, edit) }
-    return try await changeTask(req, id: id, command, preference: preference)
+    do {
+      return try await changeTask(req, id: id, command, preference: preference)
+    } catch ProjectsError.editConflict(let current) {
+      // The refusal carries the task as it is now: the page shows both and the person chooses.
+      let refusal = ProjectsError.editConflict(current)
+      return try StoredResponse(TaskConflictBody(code: refusal.code, message: refusal.message, task: current.view), status: .conflict).response
+    }
   }
 
   /// `DELETE /api/tasks/{id}`.

@@ -571,7 +571,7 @@ extension TaskItem {
   var view: TaskView {
     TaskView(
       id: id.uuidString, projectId: projectID?.uuidString, title: title, notes: notes, priority: priority.rawValue, dueDate: dueDate,
-      completed: completed, completedAt: completedAt?.timeIntervalSince1970, position: position)
+      completed: completed, completedAt: completedAt?.timeIntervalSince1970, position: position, revision: version)
   }
 }
 

@@ -15,6 +15,8 @@ public enum ProjectsError: Error, Hashable, Sendable {
   case invalidTimeZone(String)
   /// A task added or moved into an archived project (by name).
   case projectArchived(String)
+  /// An edit made on an older version of the task than the stored one (which it carries).
+  case editConflict(TaskItem)
   /// Undo with no change left to take back.
   case nothingToUndo
   /// The last change of this task (by title) can no longer be taken back: the task or its list is gone.
@@ -36,6 +38,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .invalidImport: "invalid_import"
     case .invalidTimeZone: "invalid_time_zone"
     case .projectArchived: "project_archived"
+    case .editConflict: "edit_conflict"
     case .nothingToUndo: "nothing_to_undo"
     case .undoStale: "undo_stale"
     }
@@ -59,6 +62,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .invalidImport(let detail): "Nothing was imported: \(detail)"
     case .invalidTimeZone(let zone): "“\(zone)” is not a time zone this server knows (try Europe/Berlin or UTC)."
     case .projectArchived(let name): "“\(name)” is archived. Unarchive it to add or move tasks into it."
+    case .editConflict(let task): "“\(task.title)” was changed somewhere else since you began. Choose which to keep: yours or the one saved."
     case .nothingToUndo: "There is nothing to undo."
     case .undoStale(let title):
       "“\(title)” has changed since (it or its project was deleted), so that change can't be undone. It was taken off the undo list; undo again for the one before."

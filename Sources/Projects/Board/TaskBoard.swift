@@ -67,6 +67,9 @@ public struct TaskBoard: Hashable, Sendable {
       after.dueDate = edit.dueDate ?? task.dueDate
       after.completed = edit.completed ?? task.completed
       after.completedAt = after.completed ? (task.completed ? task.completedAt : now) : nil
+      // Made on an older version: someone changed the task since this edit began. Unless it changes nothing
+      // (both sides wrote the same), the person chooses between theirs and the stored task.
+      if let base = edit.baseRevision, base != task.version, !after.hasSameContent(as: task) { throw .editConflict(task) }
       after.version += 1
       var effects: [TaskBoardEffect] = []
       if moved {

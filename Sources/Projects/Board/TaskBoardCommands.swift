@@ -34,11 +34,16 @@ public struct TaskEdit: Hashable, Sendable {
   public var dueDate: String??
   public var completed: Bool?
   public var projectID: UUID??
+  /// The task's version the edit was made on, when the client sends it: an edit made on an older version than
+  /// the stored one is refused with ``ProjectsError/editConflict(_:)`` (and the task as it is now), so the
+  /// person chooses. Nil: the edit wins over whatever came before (older clients).
+  public var baseRevision: Int?
 
   public init(
     title: String? = nil, notes: String? = nil, priority: TaskPriority? = nil, dueDate: String?? = nil, completed: Bool? = nil,
-    projectID: UUID?? = nil
+    projectID: UUID?? = nil, baseRevision: Int? = nil
   ) {
+    self.baseRevision = baseRevision
     self.title = title
     self.notes = notes
     self.priority = priority
