@@ -143,3 +143,19 @@ def test_the_undo_toast_is_accessible_and_fits(browser, server, size):
         assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in serious]
     finally:
         context.close()
+
+
+def test_undo_of_a_task_ticked_in_today(context, server):
+    late = post(context, server, "/api/tasks", {"title": "Pay the bill", "dueDate": "2020-01-06"})["task"]
+    page = context.new_page()
+    page.goto(f"{server}/projects?list=today")
+    page.wait_for_function("() => document.body.dataset.ready === 'true'")
+    check = f"[data-testid=agenda-check][data-task-id='{late['id']}']"
+    page.locator(check).click()
+    page.wait_for_function("() => document.querySelector('[data-testid=undo-text]').textContent === 'Completed “Pay the bill”'")
+    page.locator("body").press("z")
+    page.wait_for_function("() => document.querySelector('[data-testid=undo-text]').textContent === 'Undone: Completed “Pay the bill”.'")
+    # The view is read again from the server: the task is open there once more.
+    page.wait_for_function("(sel) => document.querySelector(sel)?.getAttribute('aria-checked') === 'false'", arg=check)
+    tasks = context.request.get(f"{server}/api/projects/inbox/tasks").json()["tasks"]
+    assert [t["completed"] for t in tasks if t["id"] == late["id"]] == [False]

@@ -9,6 +9,7 @@ import { refreshList, reloadEverything, selectList, showLists } from "./lists.js
 import { fitTextarea, renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
 import { keep, localTask, mustWait } from "./offline.js";
 import { showUndo, showUndoNote } from "./undo.js";
+import { refreshAgenda } from "./agenda.js";
 import { byId, change, clearError, currentProject, enqueue, showError, INBOX, listName, PHONE, removeProject, shownCompleted, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 // MARK: Project changes
@@ -148,6 +149,7 @@ export function undoLast() {
     }
     const fromToast = $("#undo-toast").contains(document.activeElement);
     applyTaskChange(answer, answer.undone.taskId);
+    if (state.agenda) refreshAgenda(); // Today, Upcoming or a search shows it as the server has it now
     showUndoNote(`Undone: ${answer.undone.label}.`);
     // The Undo button goes with its step: the keyboard goes on from the task (or the list).
     if (fromToast) (rowFor(answer.undone.taskId) || $("#add-task")).focus({ preventScroll: true });
