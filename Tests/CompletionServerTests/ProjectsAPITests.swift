@@ -602,6 +602,12 @@ struct ProjectsAPITests {
       update = try await stream.next()
       while update.projects.first?.isComplete != true { update = try await stream.next() }
       #expect(update.projects.first?.percent == 100)
+      // `completionkit tasks undo`: the last completion is taken back, and the page's ring follows.
+      #expect(try await console.undo() == "Undone: Completed “Sow the beans”.")
+      update = try await stream.next()
+      while update.projects.first?.isComplete != false { update = try await stream.next() }
+      #expect(update.projects.first?.percent == 50)
+      _ = try await console.setCompleted(TaskConsole.shortID(beans.task.id), true)
       try await stream.close()
 
       // Names that pick out nothing, or too much, are refused with a message; nothing changes.
