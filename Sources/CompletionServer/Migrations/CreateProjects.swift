@@ -59,4 +59,5 @@ enum ProjectTables {
   static let owners = "project_owners"
   static let projects = "projects"
   static let tasks = "project_tasks"
+  static let undo = "project_undo"
 }
