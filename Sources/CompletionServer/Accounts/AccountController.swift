@@ -7,22 +7,21 @@ import Vapor
 /// Guests, saving an account, signing in and out, and API tokens.
 struct AccountController: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
-    routes.get("api", "me", use: me)
-    let account = routes.grouped("api", "account")
-    account.post("register", use: register)
-    account.post("login", use: login)
-    account.post("logout", use: logout)
+    routes.on(.getMe, use: me)
+    routes.on(.register, use: register)
+    routes.on(.login, use: login)
+    routes.on(.logout, use: logout)
     // A retried token request gets the same token back (sealed in the stored answer; see IdempotentCreate).
-    account.post("tokens") { req in try await IdempotentCreate.run(req, secret: true, self.createToken) }
-    account.get("tokens", use: signIns)
-    account.delete("tokens", ":id", use: revoke)
-    account.post("logout-everywhere", use: logoutEverywhere)
-    account.post("password", use: changePassword)
-    account.post("recover", use: recover)
-    account.get("recovery-codes", use: recoveryCodeStatus)
-    account.post("recovery-codes", use: regenerateRecoveryCodes)
-    account.get("celebrations", use: celebrations)
-    account.put("celebrations", use: setCelebrations)
+    routes.on(.createToken) { req in try await IdempotentCreate.run(req, secret: true, self.createToken) }
+    routes.on(.listSignIns, use: signIns)
+    routes.on(.revokeSignIn, use: revoke)
+    routes.on(.logoutEverywhere, use: logoutEverywhere)
+    routes.on(.changePassword, use: changePassword)
+    routes.on(.recoverAccount, use: recover)
+    routes.on(.getRecoveryCodeStatus, use: recoveryCodeStatus)
+    routes.on(.regenerateRecoveryCodes, use: regenerateRecoveryCodes)
+    routes.on(.getCelebrations, use: celebrations)
+    routes.on(.setCelebrations, use: setCelebrations)
   }
 
   /// Celebrations a person may turn off. (Waldabenteuer's celebration is part of the children's game and

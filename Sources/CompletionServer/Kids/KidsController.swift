@@ -15,13 +15,12 @@ struct KidsController: RouteCollection {
   static let maxHeartbeatGap: TimeInterval = KidsClientTiming.maxHeartbeatGap
 
   func boot(routes: any RoutesBuilder) throws {
-    let api = routes.grouped("api", "kids")
-    api.get("text", use: text)
-    api.get("state", use: state)
-    api.post("launch", use: launch)
-    api.post("events", use: event)
-    api.on(.POST, "videos", body: .stream) { req in try await IdempotentCreate.run(req, streamed: true, self.upload) }
-    api.get("videos", ":id", "file", use: videoFile)
+    routes.on(.getKidsText, use: text)
+    routes.on(.getKidsState, use: state)
+    routes.on(.launchKids, use: launch)
+    routes.on(.sendKidsEvent, use: event)
+    routes.on(.uploadKidsVideo, body: .stream) { req in try await IdempotentCreate.run(req, streamed: true, self.upload) }
+    routes.on(.getKidsVideoFile, use: videoFile)
   }
 
   // MARK: Routes
@@ -54,7 +53,7 @@ struct KidsController: RouteCollection {
   /// screen the child who was playing comes back to, and a video's clock stands still until then.
   @Sendable func launch(req: Request) async throws -> Response {
     let body = req.body.data == nil ? KidsLaunchRequest() : try req.decodeJSON(KidsLaunchRequest.self)
-    let zone = try Self.timeZone(body.timeZone)
+    let zone = try req.context.timeZone(body: body.timeZone, invalid: KidsError.invalidTimeZone)
     let tab = try Self.tab(body.tab)
     let userID = try await req.userIDCreatingGuest()
     return try await run(req, userID: userID, event: nil) { machine, record, now, logger in
@@ -91,7 +90,7 @@ struct KidsController: RouteCollection {
     }
     let userID = try await req.userIDCreatingGuest()
     if body.type == "heartbeat" {
-      let zone = try Self.timeZone(body.timeZone)
+      let zone = try req.context.timeZone(body: body.timeZone, invalid: KidsError.invalidTimeZone)
       let tab = try Self.tab(body.tab)
       return try await run(req, userID: userID, event: body) { machine, record, now, _ in
         if let tab { record.activeTab = tab }
@@ -391,11 +390,6 @@ struct KidsController: RouteCollection {
     case .parent(.addVideo(let link, let title, _)): .parent(.addVideo(link: link, title: title, at: now))
     default: event
     }
-  }
-
-  static func timeZone(_ identifier: String?) throws -> TimeZone {
-    guard let zone = TimeZoneName.parse(identifier) else { throw KidsError.invalidTimeZone(identifier ?? "") }
-    return zone
   }
 
   static func respond(_ body: some Encodable, status: HTTPResponseStatus) throws -> Response {

@@ -44,4 +44,5 @@ extension FeedItemView: Content {}
 extension FeedPage: Content {}
 extension CongratsView: Content {}
 extension CommentView: Content {}
+extension ReportResponse: Content {}
 extension CommentPage: Content {}

@@ -1,7 +1,9 @@
-/// Every operation of the HTTP API this client speaks, named as `openapi.json` names it (`operationId`).
+/// Every operation of the HTTP API, named as `openapi.json` names it (`operationId`): the route table, kept once.
 ///
-/// A test compares this list with the document and with the routes the server registers, so a route added to
-/// the server without a client method fails the build's tests.
+/// The server registers its API routes from it (`RoutesBuilder.on(_:use:)`), the Swift client sends through it,
+/// and `RouteTableTests` fails when the table, the routes the server registers and the document's paths and
+/// methods differ in any direction. Adding a route: a case here, its method and `pattern` below, its types in
+/// `Endpoint+Types.swift`, the handler in its controller's `boot`, the operation in `openapi.json`, a client method.
 public enum Endpoint: String, CaseIterable, Sendable {
   case getCelebrations
   case setCelebrations
