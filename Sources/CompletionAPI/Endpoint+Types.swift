@@ -44,6 +44,7 @@ extension Endpoint {
     case .recoverAccount: RecoverResponse.self
     case .getRecoveryCodeStatus: RecoveryCodeStatus.self
     case .regenerateRecoveryCodes: RecoveryCodeList.self
+    case .getAccountLimits: AccountLimits.self
     case .updateActivity: FeedItemView.self
     case .listComments: CommentPage.self
     case .addComment: CommentView.self

@@ -19,6 +19,7 @@ struct AccountController: RouteCollection {
     routes.on(.changePassword, use: changePassword)
     routes.on(.recoverAccount, use: recover)
     routes.on(.getRecoveryCodeStatus, use: recoveryCodeStatus)
+    routes.on(.getAccountLimits) { _ in Self.limits }
     routes.on(.regenerateRecoveryCodes, use: regenerateRecoveryCodes)
     routes.on(.getCelebrations, use: celebrations)
     routes.on(.setCelebrations, use: setCelebrations)
@@ -298,11 +299,20 @@ struct AccountController: RouteCollection {
     let id: UUID
   }
 
+  /// How long a username may be.
+  static let usernameLength = 3...32
+  /// The characters a username may have (after lower-casing).
+  static let usernameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
+
+  /// `GET /api/account/limits`: the rules below and ``PasswordPolicy``'s, for the forms that set them.
+  static let limits = AccountLimits(
+    usernameMinLength: usernameLength.lowerBound, usernameMaxLength: usernameLength.upperBound, usernameCharacters: "a–z, 0–9, “.”, “-” and “_”",
+    passwordMinLength: PasswordPolicy.minCharacters, passwordMaxBytes: PasswordPolicy.maxBytes)
+
   /// Lower-cases and checks a username: 3–32 of a–z, 0–9, ".", "-", "_".
   static func validUsername(_ raw: String) throws -> String {
     let name = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-    let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
-    guard (3...32).contains(name.count), name.allSatisfy(allowed.contains) else { throw AppError.invalidUsername }
+    guard usernameLength.contains(name.count), name.allSatisfy(usernameCharacters.contains) else { throw AppError.invalidUsername }
     return name
   }
 

@@ -36,8 +36,7 @@ struct KidsController: RouteCollection {
         heartbeatSeconds: KidsClientTiming.heartbeatSeconds, videoTickSeconds: KidsClientTiming.videoTickSeconds,
         loadingTickSeconds: KidsClientTiming.loadingTickSeconds),
       motion: Dictionary(uniqueKeysWithValues: KidsChoreography.all.map { ($0.name, ChoreographyPayload($0, preference: .full)) }),
-      lines: ["noInternet": Narration.lines(for: .noInternet).map(\.text).joined(separator: " ")],
-      maxTracePoints: NumberChoiceRound.maxPointsPerStroke)
+      lines: Self.pageLines, maxTracePoints: NumberChoiceRound.maxPointsPerStroke, videoTypes: Self.videoFormats.map { "video/\($0.subtype)" })
   }
 
   /// `GET /api/kids/state`: the screen as it is.
@@ -398,8 +397,28 @@ struct KidsController: RouteCollection {
 
   // MARK: Uploads
 
-  /// Video types a browser plays, by MIME subtype, with the file extension they are stored under.
-  static let videoExtensions = ["mp4": "mp4", "webm": "webm", "ogg": "ogv", "quicktime": "mov"]
+  /// Video types a browser plays: MIME subtype, the file extension they are stored under, the name a parent reads.
+  static let videoFormats: [(subtype: String, ext: String, name: String)] = [
+    ("mp4", "mp4", "MP4"), ("webm", "webm", "WebM"), ("ogg", "ogv", "Ogg"), ("quicktime", "mov", "QuickTime"),
+  ]
+  /// The stored file's extension by MIME subtype.
+  static let videoExtensions = Dictionary(uniqueKeysWithValues: videoFormats.map { ($0.subtype, $0.ext) })
+
+  /// Lines the page shows by itself, in German, with the rules they name filled in from Swift: no internet, and the
+  /// parent area's refusals that carry a limit (a name's length, how many children, which video formats).
+  static let pageLines: [String: String] = {
+    let numbers = ["null", "ein", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf"]
+    let players = GameMachine.maxPlayers < numbers.count ? numbers[GameMachine.maxPlayers] : String(GameMachine.maxPlayers)
+    let names = videoFormats.map(\.name)
+    let formats = names.dropLast().joined(separator: ", ") + " oder " + (names.last ?? "")
+    return [
+      "noInternet": Narration.lines(for: .noInternet).map(\.text).joined(separator: " "),
+      "invalidName": "Bitte gib einen Namen mit 1 bis \(GameMachine.maxNameLength) Zeichen ein.",
+      "tooManyPlayers": "Es können höchstens \(players) Kinder mitspielen.",
+      "unsupportedVideoType": "Bitte wähle ein Video im Format \(formats).",
+      "videoFormats": formats,
+    ]
+  }()
 
   static func uploadFolder(of userID: UUID, in options: ServerOptions) -> URL {
     options.uploadsDirectory.appendingPathComponent("kids", isDirectory: true)

@@ -3,6 +3,7 @@ import Vapor
 
 // The shared API types stay free of Vapor; the server makes them `Content` here.
 extension UserResponse: Content {}
+extension AccountLimits: Content {}
 extension TokenResponse: Content {}
 extension SignInList: Content {}
 extension RegisterResponse: Content {}
