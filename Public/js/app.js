@@ -1,10 +1,10 @@
 // Shared page shell: who is signed in, the calm-mode switch, and small helpers every page uses.
 // The API call and the clock format live in js/lib/; they are passed on here for the pages that import them from here.
-import { afterWrite, api } from "./lib/api.js";
+import { afterWrite, api, timeZone } from "./lib/api.js";
 import { formatClock } from "./lib/format.js";
 import { bindCalmSwitch } from "./motion.js";
 
-export { api, formatClock };
+export { api, formatClock, timeZone };
 
 /** A visitor's first write made their guest account: show its name instead of the plain "Guest". */
 export function noteFirstWrite() {
@@ -43,15 +43,6 @@ export async function renderWho() {
 export function boot() {
   bindCalmSwitch(document.querySelector("#calm"));
   renderWho();
-}
-
-/** The person's IANA time zone ("Europe/Berlin"), or UTC when the browser does not say. */
-export function timeZone() {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-  } catch {
-    return "UTC";
-  }
 }
 
 /** Whether this browser can hand a PNG to the system share sheet (Web Share API with files). */

@@ -202,6 +202,21 @@ function wireAccount() {
   $("#logout").addEventListener("click", () => accountChange("/api/account/logout", { tab: "login", done: "You are signed out. Sign in again any time." }));
 }
 
+/** The username and password fields take the server's limits (GET /api/account/limits), not copies of them. */
+async function applyAccountLimits() {
+  try {
+    const limits = await api("/api/account/limits");
+    for (const input of document.querySelectorAll('#save-form input[name="username"]')) {
+      input.minLength = limits.usernameMinLength;
+      input.maxLength = limits.usernameMaxLength;
+    }
+    const newPasswords = '#save-form input[name="password"], input[name="newPassword"]';
+    for (const input of document.querySelectorAll(newPasswords)) input.minLength = limits.passwordMinLength;
+  } catch {
+    // Without them the server still checks every field and says what to change.
+  }
+}
+
 async function showHealth() {
   try {
     const health = await api("/health");
@@ -214,6 +229,7 @@ async function showHealth() {
 
 boot();
 wireAccount();
+applyAccountLimits();
 showSystems();
 showAccount().catch((error) => setMessage(error.message, "error"));
 showHealth();

@@ -191,3 +191,23 @@ public struct CelebrationSettings: Codable, Hashable, Sendable {
     self.kinds = kinds
   }
 }
+
+/// `GET /api/account/limits`: what a username and a new password must be, so a form can say so before it is sent.
+public struct AccountLimits: Codable, Hashable, Sendable {
+  /// A username's fewest and most characters.
+  public let usernameMinLength: Int
+  public let usernameMaxLength: Int
+  /// The characters a username may have, as a person reads them.
+  public let usernameCharacters: String
+  /// A new password's fewest characters, and most bytes (UTF-8).
+  public let passwordMinLength: Int
+  public let passwordMaxBytes: Int
+
+  public init(usernameMinLength: Int, usernameMaxLength: Int, usernameCharacters: String, passwordMinLength: Int, passwordMaxBytes: Int) {
+    self.usernameMinLength = usernameMinLength
+    self.usernameMaxLength = usernameMaxLength
+    self.usernameCharacters = usernameCharacters
+    self.passwordMinLength = passwordMinLength
+    self.passwordMaxBytes = passwordMaxBytes
+  }
+}

@@ -478,3 +478,11 @@ public struct ModerationItemView: Codable, Hashable, Sendable {
     self.reasons = reasons
   }
 }
+
+/// The answer to `POST /api/activities/{id}/report`: `{"reported": true}`.
+public struct ReportResponse: Codable, Hashable, Sendable {
+  /// Always true: a repeated report answers the same.
+  public let reported: Bool
+
+  public init(reported: Bool = true) { self.reported = reported }
+}

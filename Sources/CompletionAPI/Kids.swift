@@ -573,16 +573,20 @@ public struct KidsTextCatalog: Codable, Hashable, Sendable {
   /// The game's movement by name (kidsCelebration, kidsCelebrationExit, kidsCoinFlight, kidsDieTumble,
   /// kidsCrossFade), for full motion; under reduced motion the game shows every change at once.
   public let motion: [String: ChoreographyPayload]
-  /// Lines the client shows by itself (noInternet), in German.
+  /// Lines the client shows by itself, in German: noInternet, and the parent area's invalidName, tooManyPlayers,
+  /// unsupportedVideoType and videoFormats (the upload's formats as a parent reads them).
   public let lines: [String: String]
   /// The most points one traced stroke may have.
   public let maxTracePoints: Int
+  /// The video types the parent area's upload takes (`video/mp4`, …).
+  public let videoTypes: [String]
 
   public init(
     screen: [String: String], coinsPerChest: Int, milestoneStep: Int, tiers: [String: [String: Int]], timing: KidsTimingView,
-    motion: [String: ChoreographyPayload], lines: [String: String], maxTracePoints: Int
+    motion: [String: ChoreographyPayload], lines: [String: String], maxTracePoints: Int, videoTypes: [String] = []
   ) {
     self.maxTracePoints = maxTracePoints
+    self.videoTypes = videoTypes
     self.screen = screen
     self.coinsPerChest = coinsPerChest
     self.milestoneStep = milestoneStep

@@ -140,6 +140,12 @@ public final class CompletionClient: Sendable {
     return items.isEmpty ? path : path + "?" + items.joined(separator: "&")
   }
 
+  /// The `Time-Zone` header naming the person's zone (an IANA name), the one spelling the API documents; none
+  /// when nil (the server counts days in UTC then).
+  static func zone(_ timeZone: String?) -> [(String, String)] {
+    timeZone.map { [("Time-Zone", $0)] } ?? []
+  }
+
   /// Sends one request and decodes the answer, or throws the server's ``APIError``.
   func send<Response: Decodable>(
     _ endpoint: Endpoint, _ parameters: String..., query: [(String, String?)] = [], body: Body = .none,

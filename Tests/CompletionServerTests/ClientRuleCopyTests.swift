@@ -115,6 +115,44 @@ struct ClientRuleCopyTests {
     }
   }
 
+  @Test("The parent area's name length, number of children and video formats come from the catalog, not the page")
+  func parentAreaLimitsComeFromTheServer() async throws {
+    let parent = try Self.kidsScripts().filter { $0.name.hasPrefix("kids/parent") }
+    #expect(!parent.isEmpty)
+    for (name, text) in parent {
+      for copy in [#"bis \d+ Zeichen"#, #"höchstens (ein|zwei|drei|vier|fünf|sechs|sieben|acht|\d+) Kinder"#, #""video/"#, #"MP4, WebM"#] {
+        #expect(Self.matches(copy, in: text).isEmpty, "\(name) copies a rule: \(copy)")
+      }
+    }
+    try await withTestApp { client in
+      let catalog = try client.decode(KidsTextCatalog.self, from: try await client.send(.GET, "/api/kids/text"))
+      #expect(catalog.lines["invalidName"] == "Bitte gib einen Namen mit 1 bis \(GameMachine.maxNameLength) Zeichen ein.")
+      #expect(GameMachine.maxPlayers == 6 && catalog.lines["tooManyPlayers"] == "Es können höchstens sechs Kinder mitspielen.")
+      #expect(catalog.videoTypes == ["video/mp4", "video/webm", "video/ogg", "video/quicktime"])
+      #expect(Set(catalog.videoTypes.map { String($0.dropFirst("video/".count)) }) == Set(KidsController.videoExtensions.keys))
+      #expect(catalog.lines["videoFormats"] == "MP4, WebM, Ogg oder QuickTime")
+      #expect(catalog.lines["unsupportedVideoType"] == "Bitte wähle ein Video im Format MP4, WebM, Ogg oder QuickTime.")
+    }
+  }
+
+  @Test("The home page's username and password fields take the server's limits (GET /api/account/limits)")
+  func accountLimitsComeFromTheServer() async throws {
+    #expect(Self.matches(#"(min|max)length="\d+""#, in: try Self.html("index")).isEmpty, "index.html copies a limit")
+    let home = try String(contentsOf: ServerOptions.defaultPublicDirectory().appendingPathComponent("js/home.js"), encoding: .utf8)
+    #expect(Self.matches(#"(min|max)Length\s*=\s*\d"#, in: home).isEmpty, "home.js copies a limit")
+    #expect(home.contains("/api/account/limits"))
+    try await withTestApp { client in
+      let limits = try client.decode(AccountLimits.self, from: try await client.send(.GET, "/api/account/limits"))
+      #expect(limits == AccountController.limits)
+      #expect(limits.usernameMinLength == 3 && limits.usernameMaxLength == 32 && limits.passwordMinLength == PasswordPolicy.minCharacters)
+      // The limits are the ones the server holds a new account to.
+      let long = String(repeating: "a", count: limits.usernameMaxLength + 1)
+      let refused = try await client.send(.POST, "/api/account/register", json: RegisterRequest(username: long, password: "correct horse battery"))
+      let code = try client.decode(APIErrorBody.self, from: refused).code
+      #expect(code == "invalid_username")
+    }
+  }
+
   @Test("The kids' scripts name every timing from the catalog: no literal durations, intervals or rule constants")
   func noTimingOrRuleCopies() throws {
     let scripts = try Self.kidsScripts()

@@ -50,7 +50,8 @@ export function upload(page, file, title) {
     try {
       response = await fetch(`/api/kids/videos?title=${encodeURIComponent(title)}`, {
         method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": file.type || "video/mp4", Accept: "application/json", "X-CompletionKit": "1" },
+        // A file the browser cannot type goes as the first type the server takes; the server reads its bytes anyway.
+        headers: { "Content-Type": file.type || page.state.catalog.videoTypes[0], Accept: "application/json", "X-CompletionKit": "1" },
         body: file,
       });
     } catch {

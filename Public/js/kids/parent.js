@@ -57,22 +57,23 @@ export function showGateMessage(element, text, seconds) {
 const PARENT_MESSAGES = {
   invalid_youtube_link: null, // from the catalog: "Ungültiger YouTube Link"
   duplicate_video: "Dieses Video ist schon in der Liste.",
-  invalid_name: "Bitte gib einen Namen mit 1 bis 20 Zeichen ein.",
-  too_many_players: "Es können höchstens sechs Kinder mitspielen.",
   last_player: "Ein Kind muss bleiben.",
   unknown_player: "Dieses Kind gibt es nicht mehr. Die Liste ist jetzt aktuell.",
   unknown_video: "Dieses Video gibt es nicht mehr. Die Liste ist jetzt aktuell.",
   invalid_time_limit: "Bitte wähle eine der angebotenen Spielzeiten.",
   upload_too_large: "Das Video ist zu groß.",
-  unsupported_video_type: "Bitte wähle ein Video im Format MP4, WebM oder Ogg.",
   empty_upload: "Die Datei ist leer. Bitte wähle ein Video aus.",
   upload_quota_exceeded: "Der Platz für eigene Videos ist voll. Bitte entferne zuerst ein Video aus der Liste.",
   parent_gate_required: "Bitte öffne den Elternbereich noch einmal.",
 };
 
+/** Refusals whose words name a limit (a name's length, how many children, the video formats): the server's catalog says them. */
+const CATALOG_LINES = { invalid_name: "invalidName", too_many_players: "tooManyPlayers", unsupported_video_type: "unsupportedVideoType" };
+
 export function parentMessage(code, ui) {
   if (code === "invalid_youtube_link") return ui.t("invalidYouTubeLink");
-  return PARENT_MESSAGES[code] || "Das hat leider nicht geklappt. Bitte versuche es noch einmal.";
+  const line = CATALOG_LINES[code] && ui.catalog.lines[CATALOG_LINES[code]];
+  return line || PARENT_MESSAGES[code] || "Das hat leider nicht geklappt. Bitte versuche es noch einmal.";
 }
 
 const MODE_LABELS = { trace: "Nachfahren", tap: "Antippen" };
@@ -219,7 +220,7 @@ function addVideoForms(view, ui) {
   const maxMB = Math.floor((view.dashboard.maxUploadBytes || 0) / (1024 * 1024));
   const fileName = h("span", { class: "file-name" }, "Keine Datei ausgewählt");
   const file = h("input", {
-    type: "file", id: "video-file", accept: "video/mp4,video/webm,video/ogg", data: { testid: "video-file" },
+    type: "file", id: "video-file", accept: (ui.catalog.videoTypes || []).join(","), data: { testid: "video-file" },
     onchange: () => {
       const chosen = file.files && file.files[0];
       fileName.textContent = chosen ? chosen.name : "Keine Datei ausgewählt";
@@ -236,7 +237,7 @@ function addVideoForms(view, ui) {
       ui.upload(chosen, uploadTitle.value.trim() || chosen.name.replace(/\.[^.]+$/, ""));
     },
   },
-  h("div", { class: "field" }, h("span", { class: "field-label" }, `Eigenes Video hochladen${maxMB ? ` (MP4, WebM oder Ogg, bis ${maxMB} MB)` : ""}`), pick),
+  h("div", { class: "field" }, h("span", { class: "field-label" }, `Eigenes Video hochladen${maxMB && ui.catalog.lines.videoFormats ? ` (${ui.catalog.lines.videoFormats}, bis ${maxMB} MB)` : ""}`), pick),
   h("div", { class: "field" }, h("label", { for: "upload-title" }, "Titel (optional)"), uploadTitle),
   h("button", { type: "submit", class: "parent-button primary", data: { testid: "upload" } }, "Hochladen"));
   return h("details", { class: "add-video-box", open: true },

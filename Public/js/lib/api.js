@@ -21,8 +21,11 @@ export function statusMessage(status) {
  * failure throws one with `network` set. `fallback(status)` words an error that came without a message.
  */
 export async function api(path, { method = "GET", body, contentType, headers = {}, idempotencyKey, fallback = statusMessage } = {}) {
-  // X-CompletionKit marks the request as the site's own (the server refuses changes without it or JSON).
-  const options = { method, credentials: "same-origin", headers: { Accept: "application/json", "X-CompletionKit": "1", ...headers } };
+  // X-CompletionKit marks the request as the site's own (the server refuses changes without it or JSON); the
+  // Time-Zone header is how the API is told the person's day, on every call.
+  const options = {
+    method, credentials: "same-origin", headers: { Accept: "application/json", "X-CompletionKit": "1", "Time-Zone": timeZone(), ...headers },
+  };
   if (idempotencyKey) options.headers["Idempotency-Key"] = idempotencyKey;
   if (body !== undefined) {
     options.headers["Content-Type"] = contentType || "application/json";
@@ -47,6 +50,15 @@ export async function api(path, { method = "GET", body, contentType, headers = {
     throw error;
   }
   return data;
+}
+
+/** The person's IANA time zone ("Europe/Berlin"), or UTC when the browser does not say. */
+export function timeZone() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
 }
 
 /** A v4 UUID for an Idempotency-Key; `crypto.randomUUID` exists only on https and localhost. */

@@ -70,6 +70,11 @@ extension CompletionClient {
     try await sendExpectingNoContent(.revokeSignIn, id)
   }
 
+  /// What a username and a new password must be (the server's rules, for a form to show before sending).
+  public func accountLimits() async throws -> AccountLimits {
+    try await send(.getAccountLimits)
+  }
+
   /// Which kinds of celebration the person turned off, and every kind that can be.
   public func celebrations() async throws -> CelebrationSettings {
     try await send(.getCelebrations)

@@ -36,28 +36,28 @@ public enum FeedUpdate: Decodable, Sendable, Hashable {
 
 // Challenges (seed 004): today's challenges, joining, completing with a photo, follows, the feed and what
 // people do with its cards. The server decides everything (points, streaks, who may see what); these send
-// what the person did. `timeZone` (an IANA name, sent as `tz`) decides the person's today; UTC when nil.
+// what the person did. `timeZone` (an IANA name, sent as the `Time-Zone` header) decides the person's today; UTC when nil.
 extension CompletionClient {
   // MARK: Challenges
 
   /// Today's challenges, the ones the person joined before, their figures and the upload limits.
   public func challenges(timeZone: String? = nil) async throws -> ChallengesOverview {
-    try await send(.getChallengesOverview, query: [("tz", timeZone)])
+    try await send(.getChallengesOverview, headers: Self.zone(timeZone))
   }
 
   /// One challenge (any the catalogue could have offered), with the person's part in it.
   public func challenge(_ id: String, timeZone: String? = nil) async throws -> ChallengeView {
-    try await send(.getChallenge, id, query: [("tz", timeZone)])
+    try await send(.getChallenge, id, headers: Self.zone(timeZone))
   }
 
   /// Joins an open challenge (joining again after leaving is allowed).
   public func join(challenge id: String, timeZone: String? = nil) async throws -> ChallengeView {
-    try await send(.joinChallenge, id, query: [("tz", timeZone)])
+    try await send(.joinChallenge, id, headers: Self.zone(timeZone))
   }
 
   /// Leaves a challenge (a completed one cannot be left).
   public func leave(challenge id: String, timeZone: String? = nil) async throws -> ChallengeView {
-    try await send(.leaveChallenge, id, query: [("tz", timeZone)])
+    try await send(.leaveChallenge, id, headers: Self.zone(timeZone))
   }
 
   /// Completes an open challenge with an uploaded photo and an optional story, exactly once; the answer
@@ -65,7 +65,7 @@ extension CompletionClient {
   public func complete(
     challenge id: String, _ request: CompleteChallengeRequest, timeZone: String? = nil, preference: MotionPreference? = nil
   ) async throws -> ChallengeCompletionView {
-    try await send(.completeChallenge, id, query: [("tz", timeZone), ("preference", preference?.rawValue)], body: .json(request))
+    try await send(.completeChallenge, id, query: [("preference", preference?.rawValue)], body: .json(request), headers: Self.zone(timeZone))
   }
 
   /// Buys one streak freeze with points (the price and the limit are the server's, in
@@ -95,22 +95,22 @@ extension CompletionClient {
 
   /// The person's own profile: follow counts and challenge figures.
   public func myProfile(timeZone: String? = nil) async throws -> ProfileView {
-    try await send(.getMyProfile, query: [("tz", timeZone)])
+    try await send(.getMyProfile, headers: Self.zone(timeZone))
   }
 
   /// Someone's profile by username, with whether the person follows them.
   public func profile(_ username: String, timeZone: String? = nil) async throws -> ProfileView {
-    try await send(.getProfile, username, query: [("tz", timeZone)])
+    try await send(.getProfile, username, headers: Self.zone(timeZone))
   }
 
   /// Follows someone (again: nothing changes); a named account only. Answers with their profile.
   public func follow(_ username: String, timeZone: String? = nil) async throws -> ProfileView {
-    try await send(.follow, query: [("tz", timeZone)], body: .json(FollowRequest(username: username)))
+    try await send(.follow, body: .json(FollowRequest(username: username)), headers: Self.zone(timeZone))
   }
 
   /// Stops following someone; their posts leave the person's feed. Answers with their profile.
   public func unfollow(_ username: String, timeZone: String? = nil) async throws -> ProfileView {
-    try await send(.unfollow, username, query: [("tz", timeZone)])
+    try await send(.unfollow, username, headers: Self.zone(timeZone))
   }
 
   /// A page of the people who follow the person, newest first (`cursor`: the last page's `next`).
@@ -184,7 +184,7 @@ extension CompletionClient {
 
   /// Reports someone else's post (each person once; enough reports hide it for review).
   public func report(activity id: String, reason: String? = nil) async throws {
-    _ = try await send(.reportActivity, id, body: .json(ReportRequest(reason: reason)), as: ReportAnswer.self)
+    _ = try await send(.reportActivity, id, body: .json(ReportRequest(reason: reason)), as: ReportResponse.self)
   }
 
   /// Deletes one's own comment, or any comment on one's own post.
@@ -196,9 +196,4 @@ extension CompletionClient {
   public func publicCard(_ id: String) async throws -> DownloadedFile {
     try await download(.getPublicCard, id)
   }
-}
-
-/// The answer to a report (`{"reported": true}`; the API has no shared type for it).
-private struct ReportAnswer: Decodable {
-  let reported: Bool
 }

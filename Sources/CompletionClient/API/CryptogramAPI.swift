@@ -60,7 +60,7 @@ extension CompletionClient {
 
   /// The person's numbers: played, solved, streaks, history and the calendar, in `timeZone`'s days.
   public func cryptogramStats(timeZone: String? = nil) async throws -> CryptogramStatsView {
-    try await send(.getCryptogramStats, query: [("timeZone", timeZone)])
+    try await send(.getCryptogramStats, headers: Self.zone(timeZone))
   }
 
   /// What sharing a solved puzzle sends (spoiler-free text and a link).
@@ -76,7 +76,7 @@ extension CompletionClient {
   /// Today's daily (solved or not, the streak, seconds to the next) and `month`'s dailies ("2026-11"; this
   /// month when nil), each with how the person's attempts went.
   public func cryptogramDailies(month: String? = nil, timeZone: String? = nil) async throws -> CryptogramDailiesView {
-    try await send(.getCryptogramDailies, query: [("month", month), ("timeZone", timeZone)])
+    try await send(.getCryptogramDailies, query: [("month", month)], headers: Self.zone(timeZone))
   }
 
   /// A daily's link-preview picture (PNG): its day and an invitation, no letter of the quote.

@@ -50,7 +50,7 @@ extension CompletionClient {
   ) async throws -> TaskChangeResponse {
     try await send(
       .updateTask, id, query: [("preference", preference?.rawValue)], body: .json(request),
-      headers: timeZone.map { [("Time-Zone", $0)] } ?? [])
+      headers: Self.zone(timeZone))
   }
 
   /// Deletes a task; the answer carries the counts after it.
@@ -72,17 +72,17 @@ extension CompletionClient {
 
   /// The Today view: overdue tasks and those due today in `timeZone` (an IANA name; UTC when nil).
   public func tasksToday(timeZone: String? = nil) async throws -> TodayResponse {
-    try await send(.tasksToday, query: [("tz", timeZone)])
+    try await send(.tasksToday, headers: Self.zone(timeZone))
   }
 
   /// The Upcoming view: open tasks due after today in `timeZone`, by day.
   public func tasksUpcoming(timeZone: String? = nil) async throws -> UpcomingResponse {
-    try await send(.tasksUpcoming, query: [("tz", timeZone)])
+    try await send(.tasksUpcoming, headers: Self.zone(timeZone))
   }
 
   /// Tasks whose title or notes contain `query` (any case, any accents), at most 50 and whether there are more.
   public func searchTasks(_ query: String, timeZone: String? = nil) async throws -> TaskSearchResponse {
-    try await send(.searchTasks, query: [("q", query), ("tz", timeZone)])
+    try await send(.searchTasks, query: [("q", query)], headers: Self.zone(timeZone))
   }
 
   /// Everything the person has in Projects, as the file Export writes.

@@ -7,22 +7,22 @@ import Vapor
 /// Guests, saving an account, signing in and out, and API tokens.
 struct AccountController: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
-    routes.get("api", "me", use: me)
-    let account = routes.grouped("api", "account")
-    account.post("register", use: register)
-    account.post("login", use: login)
-    account.post("logout", use: logout)
+    routes.on(.getMe, use: me)
+    routes.on(.register, use: register)
+    routes.on(.login, use: login)
+    routes.on(.logout, use: logout)
     // A retried token request gets the same token back (sealed in the stored answer; see IdempotentCreate).
-    account.post("tokens") { req in try await IdempotentCreate.run(req, secret: true, self.createToken) }
-    account.get("tokens", use: signIns)
-    account.delete("tokens", ":id", use: revoke)
-    account.post("logout-everywhere", use: logoutEverywhere)
-    account.post("password", use: changePassword)
-    account.post("recover", use: recover)
-    account.get("recovery-codes", use: recoveryCodeStatus)
-    account.post("recovery-codes", use: regenerateRecoveryCodes)
-    account.get("celebrations", use: celebrations)
-    account.put("celebrations", use: setCelebrations)
+    routes.on(.createToken) { req in try await IdempotentCreate.run(req, secret: true, self.createToken) }
+    routes.on(.listSignIns, use: signIns)
+    routes.on(.revokeSignIn, use: revoke)
+    routes.on(.logoutEverywhere, use: logoutEverywhere)
+    routes.on(.changePassword, use: changePassword)
+    routes.on(.recoverAccount, use: recover)
+    routes.on(.getRecoveryCodeStatus, use: recoveryCodeStatus)
+    routes.on(.getAccountLimits) { _ in Self.limits }
+    routes.on(.regenerateRecoveryCodes, use: regenerateRecoveryCodes)
+    routes.on(.getCelebrations, use: celebrations)
+    routes.on(.setCelebrations, use: setCelebrations)
   }
 
   /// Celebrations a person may turn off. (Waldabenteuer's celebration is part of the children's game and
@@ -299,11 +299,20 @@ struct AccountController: RouteCollection {
     let id: UUID
   }
 
+  /// How long a username may be.
+  static let usernameLength = 3...32
+  /// The characters a username may have (after lower-casing).
+  static let usernameCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
+
+  /// `GET /api/account/limits`: the rules below and ``PasswordPolicy``'s, for the forms that set them.
+  static let limits = AccountLimits(
+    usernameMinLength: usernameLength.lowerBound, usernameMaxLength: usernameLength.upperBound, usernameCharacters: "a–z, 0–9, “.”, “-” and “_”",
+    passwordMinLength: PasswordPolicy.minCharacters, passwordMaxBytes: PasswordPolicy.maxBytes)
+
   /// Lower-cases and checks a username: 3–32 of a–z, 0–9, ".", "-", "_".
   static func validUsername(_ raw: String) throws -> String {
     let name = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-    let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._-")
-    guard (3...32).contains(name.count), name.allSatisfy(allowed.contains) else { throw AppError.invalidUsername }
+    guard usernameLength.contains(name.count), name.allSatisfy(usernameCharacters.contains) else { throw AppError.invalidUsername }
     return name
   }
 

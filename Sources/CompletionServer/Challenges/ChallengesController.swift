@@ -28,10 +28,9 @@ struct ChallengesController: RouteCollection {
 
   // MARK: Reads
 
-  /// The person's day and zone: `?tz=` or the `Time-Zone` header, else UTC.
-  static func zone(_ req: Request) -> TimeZone {
-    TimeZoneName.parse(req.query[String.self, at: "tz"] ?? req.headers.first(name: "Time-Zone")) ?? .gmt
-  }
+  /// The person's zone, UTC when none or no zone was sent.
+  @available(*, deprecated, message: "read req.context.timeZoneOrUTC (Support/RequestContext.swift)")
+  static func zone(_ req: Request) -> TimeZone { req.context.timeZoneOrUTC }
 
   static func view(_ challenge: Challenge, today: CalendarDay, zone: TimeZone, participation: Participation?) -> ChallengeView {
     ChallengeView(
@@ -43,7 +42,7 @@ struct ChallengesController: RouteCollection {
 
   /// `GET /api/challenges?tz=`.
   @Sendable func overview(req: Request) async throws -> ChallengesOverview {
-    let zone = Self.zone(req)
+    let zone = req.context.timeZoneOrUTC
     let now = req.application.services.clock.now()
     let today = CalendarDay(now, in: zone)
     let store = SQLChallengesStore(req.db)
@@ -76,7 +75,7 @@ struct ChallengesController: RouteCollection {
 
   /// `GET /api/challenges/{id}?tz=`.
   @Sendable func show(req: Request) async throws -> ChallengeView {
-    let zone = Self.zone(req)
+    let zone = req.context.timeZoneOrUTC
     let today = CalendarDay(req.application.services.clock.now(), in: zone)
     let store = SQLChallengesStore(req.db)
     let challenge = try await store.catalogue().challenge(req.parameters.get("id"))
@@ -107,7 +106,7 @@ struct ChallengesController: RouteCollection {
 
   /// The challenge named in the path, with the person's day and zone.
   static func challenge(_ req: Request) async throws -> (Challenge, CalendarDay, TimeZone) {
-    let zone = Self.zone(req)
+    let zone = req.context.timeZoneOrUTC
     let today = CalendarDay(req.application.services.clock.now(), in: zone)
     let challenge = try await SQLChallengesStore(req.db).catalogue().challenge(req.parameters.get("id"))
     return (challenge, today, zone)
@@ -142,12 +141,13 @@ struct ChallengesController: RouteCollection {
     let body = try req.decodeJSON(CompleteChallengeRequest.self)
     let (challenge, today, zone) = try await Self.challenge(req)
     try challenge.requireOpen(on: today)
-    let preference = try MotionController.preference(req)
+    let context = req.context
+    let preference = try context.motionPreference()
     let services = req.application.services
     guard let photoID = UUID(uuidString: body.photoId) else { throw ChallengesError.photoNotFound }
     guard try await SQLChallengesStore(req.db).photoOwner(photoID) == userID else { throw ChallengesError.photoNotFound }
     let story = try ChallengeText.clean(body.story, field: "story", limit: ChallengeRules.storyLimit)
-    let idempotency = try IdempotencyKey.header(of: req).map {
+    let idempotency = try context.idempotencyKey.map {
       try IdempotencyKey(userID: userID, namespace: "challenges:", key: $0, scope: "\(req.method) \(req.url.path)", body: req)
     }
     let fanOutLimit = req.application.serverOptions.fanOutLimit

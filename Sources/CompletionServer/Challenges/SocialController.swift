@@ -10,29 +10,27 @@ import Vapor
 /// its public page). Only people who may see a post can act on it; to everyone else it does not exist.
 struct SocialController: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
-    let social = routes.grouped("api", "social")
-    social.get("me", use: me)
-    social.get("people", ":username", use: profile)
-    social.post("follow") { req in try await IdempotentCreate.run(req) { try await self.follow(req: $0).encodeResponse(for: $0) } }
-    social.delete("follow", ":username", use: unfollow)
-    social.get("followers") { try await self.people($0, followers: true) }
-    social.get("following") { try await self.people($0, followers: false) }
+    routes.on(.getMyProfile, use: me)
+    routes.on(.getProfile, use: profile)
+    routes.on(.follow) { req in try await IdempotentCreate.run(req) { try await self.follow(req: $0).encodeResponse(for: $0) } }
+    routes.on(.unfollow, use: unfollow)
+    routes.on(.listFollowers) { try await self.people($0, followers: true) }
+    routes.on(.listFollowing) { try await self.people($0, followers: false) }
 
-    routes.get("api", "feed", use: feed)
-    routes.get("api", "feed", "events", use: events)
+    routes.on(.getFeed, use: feed)
+    routes.on(.feedEvents, use: events)
 
-    let activities = routes.grouped("api", "activities", ":id")
-    activities.patch(use: settings)
-    activities.post("congrats") { try await self.congrats($0, on: true) }
-    activities.delete("congrats") { try await self.congrats($0, on: false) }
-    activities.get("comments", use: comments)
-    activities.post("comments") { req in try await IdempotentCreate.run(req, self.addComment) }
-    activities.post("report") { req in try await IdempotentCreate.run(req, self.report) }
-    activities.get("card.png", use: card)
-    routes.delete("api", "comments", ":id", use: deleteComment)
+    routes.on(.updateActivity, use: settings)
+    routes.on(.congratulate) { try await self.congrats($0, on: true) }
+    routes.on(.uncongratulate) { try await self.congrats($0, on: false) }
+    routes.on(.listComments, use: comments)
+    routes.on(.addComment) { req in try await IdempotentCreate.run(req, self.addComment) }
+    routes.on(.reportActivity) { req in try await IdempotentCreate.run(req, self.report) }
+    routes.on(.getActivityCard, use: card)
+    routes.on(.deleteComment, use: deleteComment)
 
-    routes.get("s", ":id", use: publicPage)
-    routes.get("s", ":id", "card.png", use: publicCard)
+    routes.on(.getSharePage, use: publicPage)
+    routes.on(.getPublicCard, use: publicCard)
   }
 
   static let pageLimit = 50
@@ -42,7 +40,7 @@ struct SocialController: RouteCollection {
   // MARK: People
 
   static func profile(of person: Person, viewer: UUID?, req: Request, store: SQLChallengesStore) async throws -> ProfileView {
-    let zone = ChallengesController.zone(req)
+    let zone = req.context.timeZoneOrUTC
     let today = CalendarDay(req.application.services.clock.now(), in: zone)
     async let counts = store.followCounts(of: person.id)
     async let stats = store.stats(of: person.id, today: today, zone: zone)
@@ -124,7 +122,7 @@ struct SocialController: RouteCollection {
   /// `GET /api/social/followers|following?cursor=`: newest first.
   func people(_ req: Request, followers: Bool) async throws -> PeoplePage {
     // The parameters are checked for everyone, a visitor without an account too.
-    let cursor = try Self.cursor(req)
+    let cursor = try Self.cursor(req.context)
     guard let me = req.currentSession?.userID else { return PeoplePage(people: [], total: 0, next: nil) }
     let store = SQLChallengesStore(req.db)
     let rows = try await store.people(of: me, followers ? .followers : .following, after: cursor, limit: Self.pageLimit)
@@ -135,8 +133,8 @@ struct SocialController: RouteCollection {
       next: rows.count > Self.pageLimit ? page.last?.position.description : nil)
   }
 
-  static func cursor(_ req: Request) throws -> FeedPosition? {
-    guard let raw = req.query[String.self, at: "cursor"], !raw.isEmpty else { return nil }
+  static func cursor(_ context: RequestContext) throws -> FeedPosition? {
+    guard let raw = context.pageCursor else { return nil }
     guard let cursor = FeedPosition(cursor: raw), UUID(uuidString: cursor.id) != nil else { throw ChallengesError.invalidCursor }
     return cursor
   }
@@ -147,8 +145,9 @@ struct SocialController: RouteCollection {
   @Sendable func feed(req: Request) async throws -> FeedPage {
     // The parameters are checked for everyone, a visitor without an account too.
     let filter = try PostFilter(parsing: req.query[String.self, at: "filter"] ?? "all")
-    let limit = try MotionController.integer(req, "limit", default: Self.feedPageSize, in: 1...Self.pageLimit)
-    let cursor = try Self.cursor(req)
+    let context = req.context
+    let limit = try context.pageSize(standard: Self.feedPageSize, maximum: Self.pageLimit)
+    let cursor = try Self.cursor(context)
     guard let me = req.currentSession?.userID else { return FeedPage(items: [], next: nil) }
     let store = SQLChallengesStore(req.db)
     let (posts, next) = try await store.feedPage(of: me, kinds: filter.kinds, after: cursor, limit: limit)
@@ -211,7 +210,7 @@ struct SocialController: RouteCollection {
     let id = try Self.activityID(req)
     let store = SQLChallengesStore(req.db)
     let post = try await store.visiblePost(id, to: me)
-    let cursor = try Self.cursor(req)
+    let cursor = try Self.cursor(req.context)
     let rows = try await store.comments(on: id, after: cursor, limit: Self.pageLimit)
     let page = rows.prefix(Self.pageLimit)
     return CommentPage(
@@ -275,7 +274,7 @@ struct SocialController: RouteCollection {
     let post = try await SQLChallengesStore(req.db).shownPost(id, to: me)
     try post.requireReportable(by: me)
     try await ChallengesModeration.report(id, by: me, reason: reason ?? "", app: req.application)
-    return try await ["reported": true].encodeResponse(status: .ok, for: req)
+    return try await ReportResponse().encodeResponse(status: .ok, for: req)
   }
 
   // MARK: Share card

@@ -61,11 +61,6 @@ struct IdempotencyKey: Sendable {
     return sorted
   }
 
-  /// The `Idempotency-Key` header of `req`, if sent.
-  static func header(of req: Request) -> String? {
-    req.headers.first(name: "Idempotency-Key")
-  }
-
   /// The stored response for this key, if one was committed; throws when the key was used for another request.
   func replay(on database: any Database) async throws -> StoredResponse? {
     let db = database.sql

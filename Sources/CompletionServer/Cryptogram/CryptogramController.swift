@@ -14,22 +14,20 @@ struct CryptogramController: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
     // The page itself, with a shared daily link's preview tags, and that preview's picture.
     try routes.register(collection: CryptogramPage())
-    let api = routes.grouped("api", "cryptogram")
-    api.post("games", use: create)
-    api.get("current", use: current)
-    api.get("stats", use: stats)
-    api.get("dailies", use: dailies)
-    let game = api.grouped("games", ":id")
-    game.get(use: show)
-    game.get("share", use: share)
-    game.get("card.png", use: card)
-    game.post("guesses", use: guess)
-    game.post("hints", use: hint)
-    game.post("pause") { try await move($0) { .pause(at: $0) } }
-    game.post("resume") { try await move($0) { .resume(at: $0) } }
-    game.post("continue") { try await move($0) { .continuePlaying(at: $0) } }
-    game.post("restart") { try await move($0) { _ in .restart } }
-    game.post("abandon") { try await move($0) { _ in .abandon } }
+    routes.on(.createCryptogramGame, use: create)
+    routes.on(.getCurrentCryptogram, use: current)
+    routes.on(.getCryptogramStats, use: stats)
+    routes.on(.getCryptogramDailies, use: dailies)
+    routes.on(.getCryptogramGame, use: show)
+    routes.on(.shareCryptogram, use: share)
+    routes.on(.getCryptogramCard, use: card)
+    routes.on(.guessCryptogramLetter, use: guess)
+    routes.on(.hintCryptogram, use: hint)
+    routes.on(.pauseCryptogram) { try await move($0) { .pause(at: $0) } }
+    routes.on(.resumeCryptogram) { try await move($0) { .resume(at: $0) } }
+    routes.on(.continueCryptogram) { try await move($0) { .continuePlaying(at: $0) } }
+    routes.on(.restartCryptogram) { try await move($0) { _ in .restart } }
+    routes.on(.abandonCryptogram) { try await move($0) { _ in .abandon } }
   }
 
   // MARK: Routes
@@ -37,7 +35,7 @@ struct CryptogramController: RouteCollection {
   /// `POST /api/cryptogram/games`: today's daily (resumed if started) or a new random puzzle.
   @Sendable func create(req: Request) async throws -> CryptogramGameView {
     let body = try req.decodeJSON(NewCryptogramGameRequest.self)
-    let zone = try Self.timeZone(body.timeZone)
+    let zone = try req.context.timeZone(body: body.timeZone, invalid: CryptogramError.invalidTimeZone)
     guard body.mode == "daily" || body.mode == "random" else { throw CryptogramError.invalidMode(body.mode) }
     // A shared link names the daily's day; it goes with a daily puzzle only.
     let requestedDay = try body.date.map { text in
@@ -187,7 +185,7 @@ struct CryptogramController: RouteCollection {
 
   /// `GET /api/cryptogram/stats?timeZone=Europe/Berlin`.
   @Sendable func stats(req: Request) async throws -> CryptogramStatsView {
-    let zone = try Self.timeZone(req.query[String.self, at: "timeZone"])
+    let zone = try req.context.timeZone(invalid: CryptogramError.invalidTimeZone)
     let user = try await req.userOrVisitor()
     let userID = try user.requireID()
     let sql = req.db.sql
@@ -231,7 +229,7 @@ struct CryptogramController: RouteCollection {
   /// `GET /api/cryptogram/dailies?month=2026-11&timeZone=…`: today's daily (solved or not, the streak, when the
   /// next comes) and one month of the archive, each day with how the person's attempts at it went.
   @Sendable func dailies(req: Request) async throws -> CryptogramDailiesView {
-    let zone = try Self.timeZone(req.query[String.self, at: "timeZone"])
+    let zone = try req.context.timeZone(invalid: CryptogramError.invalidTimeZone)
     let services = req.application.services
     let now = services.clock.now()
     let today = CalendarDay(now, in: zone)
@@ -287,10 +285,11 @@ struct CryptogramController: RouteCollection {
     // The session already names the person; the game query below checks ownership, so no user lookup is needed.
     guard let userID = req.currentSession?.userID else { throw CryptogramError.gameNotFound }
     let gameID = try Self.gameID(req)
-    let preference = try MotionController.preference(req)
+    let context = req.context
+    let preference = try context.motionPreference()
     let services = req.application.services
     let db = req.db
-    let idempotency = try IdempotencyKey.header(of: req).map {
+    let idempotency = try context.idempotencyKey.map {
       try IdempotencyKey(userID: userID, key: $0, scope: "POST \(req.url.path)?\(req.url.query ?? "")", body: req)
     }
     let stored = try await services.runner.run(game: gameID, on: db, idempotency: idempotency, remembers: true) { now, mayUseRemembered in
@@ -429,11 +428,6 @@ struct CryptogramController: RouteCollection {
 
   /// The zone where a new day begins first (Kiribati's Line Islands, UTC+14).
   static let earliestZone = TimeZone(secondsFromGMT: 14 * 3600)!
-
-  static func timeZone(_ identifier: String?) throws -> TimeZone {
-    guard let zone = TimeZoneName.parse(identifier) else { throw CryptogramError.invalidTimeZone(identifier ?? "") }
-    return zone
-  }
 
   static func encode(_ board: Board) throws -> String {
     // Dates as Foundation writes them by default, so stored boards old and new read back the same way.

@@ -9,8 +9,8 @@ import Vapor
 /// server listens on — never from the request's Host header, which whoever sends the request chooses.
 struct CryptogramPage: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
-    routes.get("cryptogram", use: page)
-    routes.get("api", "cryptogram", "dailies", ":date", "card.png", use: dailyCard)
+    routes.on(.getCryptogramPage, use: page)
+    routes.on(.getCryptogramDailyCard, use: dailyCard)
   }
 
   /// `GET /cryptogram`: the page; with `?daily=` a day that is out, the page with that day's preview tags.

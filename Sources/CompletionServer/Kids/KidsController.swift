@@ -15,13 +15,12 @@ struct KidsController: RouteCollection {
   static let maxHeartbeatGap: TimeInterval = KidsClientTiming.maxHeartbeatGap
 
   func boot(routes: any RoutesBuilder) throws {
-    let api = routes.grouped("api", "kids")
-    api.get("text", use: text)
-    api.get("state", use: state)
-    api.post("launch", use: launch)
-    api.post("events", use: event)
-    api.on(.POST, "videos", body: .stream) { req in try await IdempotentCreate.run(req, streamed: true, self.upload) }
-    api.get("videos", ":id", "file", use: videoFile)
+    routes.on(.getKidsText, use: text)
+    routes.on(.getKidsState, use: state)
+    routes.on(.launchKids, use: launch)
+    routes.on(.sendKidsEvent, use: event)
+    routes.on(.uploadKidsVideo, body: .stream) { req in try await IdempotentCreate.run(req, streamed: true, self.upload) }
+    routes.on(.getKidsVideoFile, use: videoFile)
   }
 
   // MARK: Routes
@@ -37,8 +36,7 @@ struct KidsController: RouteCollection {
         heartbeatSeconds: KidsClientTiming.heartbeatSeconds, videoTickSeconds: KidsClientTiming.videoTickSeconds,
         loadingTickSeconds: KidsClientTiming.loadingTickSeconds),
       motion: Dictionary(uniqueKeysWithValues: KidsChoreography.all.map { ($0.name, ChoreographyPayload($0, preference: .full)) }),
-      lines: ["noInternet": Narration.lines(for: .noInternet).map(\.text).joined(separator: " ")],
-      maxTracePoints: NumberChoiceRound.maxPointsPerStroke)
+      lines: Self.pageLines, maxTracePoints: NumberChoiceRound.maxPointsPerStroke, videoTypes: Self.videoFormats.map { "video/\($0.subtype)" })
   }
 
   /// `GET /api/kids/state`: the screen as it is.
@@ -54,7 +52,7 @@ struct KidsController: RouteCollection {
   /// screen the child who was playing comes back to, and a video's clock stands still until then.
   @Sendable func launch(req: Request) async throws -> Response {
     let body = req.body.data == nil ? KidsLaunchRequest() : try req.decodeJSON(KidsLaunchRequest.self)
-    let zone = try Self.timeZone(body.timeZone)
+    let zone = try req.context.timeZone(body: body.timeZone, invalid: KidsError.invalidTimeZone)
     let tab = try Self.tab(body.tab)
     let userID = try await req.userIDCreatingGuest()
     return try await run(req, userID: userID, event: nil) { machine, record, now, logger in
@@ -91,7 +89,7 @@ struct KidsController: RouteCollection {
     }
     let userID = try await req.userIDCreatingGuest()
     if body.type == "heartbeat" {
-      let zone = try Self.timeZone(body.timeZone)
+      let zone = try req.context.timeZone(body: body.timeZone, invalid: KidsError.invalidTimeZone)
       let tab = try Self.tab(body.tab)
       return try await run(req, userID: userID, event: body) { machine, record, now, _ in
         if let tab { record.activeTab = tab }
@@ -393,19 +391,34 @@ struct KidsController: RouteCollection {
     }
   }
 
-  static func timeZone(_ identifier: String?) throws -> TimeZone {
-    guard let zone = TimeZoneName.parse(identifier) else { throw KidsError.invalidTimeZone(identifier ?? "") }
-    return zone
-  }
-
   static func respond(_ body: some Encodable, status: HTTPResponseStatus) throws -> Response {
     try StoredResponse(body, status: status).response
   }
 
   // MARK: Uploads
 
-  /// Video types a browser plays, by MIME subtype, with the file extension they are stored under.
-  static let videoExtensions = ["mp4": "mp4", "webm": "webm", "ogg": "ogv", "quicktime": "mov"]
+  /// Video types a browser plays: MIME subtype, the file extension they are stored under, the name a parent reads.
+  static let videoFormats: [(subtype: String, ext: String, name: String)] = [
+    ("mp4", "mp4", "MP4"), ("webm", "webm", "WebM"), ("ogg", "ogv", "Ogg"), ("quicktime", "mov", "QuickTime"),
+  ]
+  /// The stored file's extension by MIME subtype.
+  static let videoExtensions = Dictionary(uniqueKeysWithValues: videoFormats.map { ($0.subtype, $0.ext) })
+
+  /// Lines the page shows by itself, in German, with the rules they name filled in from Swift: no internet, and the
+  /// parent area's refusals that carry a limit (a name's length, how many children, which video formats).
+  static let pageLines: [String: String] = {
+    let numbers = ["null", "ein", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun", "zehn", "elf", "zwölf"]
+    let players = GameMachine.maxPlayers < numbers.count ? numbers[GameMachine.maxPlayers] : String(GameMachine.maxPlayers)
+    let names = videoFormats.map(\.name)
+    let formats = names.dropLast().joined(separator: ", ") + " oder " + (names.last ?? "")
+    return [
+      "noInternet": Narration.lines(for: .noInternet).map(\.text).joined(separator: " "),
+      "invalidName": "Bitte gib einen Namen mit 1 bis \(GameMachine.maxNameLength) Zeichen ein.",
+      "tooManyPlayers": "Es können höchstens \(players) Kinder mitspielen.",
+      "unsupportedVideoType": "Bitte wähle ein Video im Format \(formats).",
+      "videoFormats": formats,
+    ]
+  }()
 
   static func uploadFolder(of userID: UUID, in options: ServerOptions) -> URL {
     options.uploadsDirectory.appendingPathComponent("kids", isDirectory: true)

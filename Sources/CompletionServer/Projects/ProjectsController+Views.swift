@@ -8,11 +8,9 @@ import Vapor
 /// (``TaskAgenda``, ``TaskSearch``); each answer costs two reads (the tasks, the projects), whatever the
 /// size of the board.
 extension ProjectsController {
-  /// The person's time zone: `?tz=` or the `Time-Zone` header (UTC when neither is sent).
+  /// The person's time zone (UTC when none is sent); a name no zone has is refused.
   static func zone(_ req: Request) throws -> TimeZone {
-    let raw = req.query[String.self, at: "tz"] ?? req.headers.first(name: "Time-Zone")
-    guard let zone = TimeZoneName.parse(raw) else { throw ProjectsError.invalidTimeZone(String((raw ?? "").prefix(64))) }
-    return zone
+    try req.context.timeZone(invalid: ProjectsError.invalidTimeZone)
   }
 
   /// `GET /api/tasks/today?tz=`: overdue tasks (the longest overdue first), then those due or done today.

@@ -170,7 +170,7 @@ struct ProjectsController: RouteCollection {
     case .set(nil): edit.projectID = .some(nil)
     case .set(let raw?): edit.projectID = .some(try ProjectInput.id(raw, notFound: .projectNotFound))
     }
-    let preference = try MotionController.preference(req)
+    let preference = try req.context.motionPreference()
     let command: TaskBoardCommand =
       if let completed = body.completed, body == TaskRequest(completed: completed) { .setCompleted(id, completed) } else { .editTask(id, edit) }
     do {
@@ -193,7 +193,7 @@ struct ProjectsController: RouteCollection {
   /// recorded in.
   private func changeTask(_ req: Request, id: UUID, _ command: TaskBoardCommand, preference: MotionPreference) async throws -> Response {
     guard let userID = req.currentSession?.userID else { throw ProjectsError.taskNotFound }
-    let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
+    let zone = req.context.timeZoneOrUTC.identifier
     return try await perform(
       command, of: userID, queue: id, idempotency: try Self.idempotency(req, userID), zone: zone, preference: preference, on: req
     ) { done in
@@ -295,7 +295,7 @@ struct ProjectsController: RouteCollection {
 
   /// The request's `Idempotency-Key` (if sent) for `userID`: the route and body are its parameters.
   static func idempotency(_ req: Request, _ userID: UUID) throws -> IdempotencyKey? {
-    try IdempotencyKey.header(of: req).map {
+    try req.context.idempotencyKey.map {
       try IdempotencyKey(userID: userID, namespace: "projects:", key: $0, scope: "\(req.method) \(req.url.path)", body: req)
     }
   }

@@ -19,14 +19,12 @@ struct ShareVideoController: RouteCollection {
   static let artVersion = "1"
 
   func boot(routes: any RoutesBuilder) throws {
-    let activity = routes.grouped("api", "activities", ":id")
-    activity.post("video") { try await Self.start(Self.challengeVideo($0), req: $0) }
-    activity.get("video") { try await Self.status(Self.challengeVideo($0), req: $0) }
-    activity.get("video.mp4") { try await Self.file(Self.challengeVideo($0), req: $0) }
-    let game = routes.grouped("api", "cryptogram", "games", ":id")
-    game.post("video") { try await Self.start(Self.cryptogramVideo($0), req: $0) }
-    game.get("video") { try await Self.status(Self.cryptogramVideo($0), req: $0) }
-    game.get("video.mp4") { try await Self.file(Self.cryptogramVideo($0), req: $0) }
+    routes.on(.startActivityVideo) { try await Self.start(Self.challengeVideo($0), req: $0) }
+    routes.on(.getActivityVideoStatus) { try await Self.status(Self.challengeVideo($0), req: $0) }
+    routes.on(.getActivityVideo) { try await Self.file(Self.challengeVideo($0), req: $0) }
+    routes.on(.startCryptogramVideo) { try await Self.start(Self.cryptogramVideo($0), req: $0) }
+    routes.on(.getCryptogramVideoStatus) { try await Self.status(Self.cryptogramVideo($0), req: $0) }
+    routes.on(.getCryptogramVideo) { try await Self.file(Self.cryptogramVideo($0), req: $0) }
   }
 
   /// One video: its cache key, where its routes live, what it is called, how it plays and how its art is drawn.

@@ -35,19 +35,19 @@ struct SiteController: RouteCollection {
 
   /// Page routes and the HTML file that renders each (`/cryptogram` is `CryptogramPage`'s: a shared daily link
   /// gets link-preview tags).
-  static let pages: [(path: String, file: String)] = [
-    ("", "index.html"), ("motion", "motion.html"), ("cryptogram/stats", "cryptogram-stats.html"), ("kids", "kids.html"), ("projects", "projects.html"), ("projects/lab", "projects-lab.html"),
-    ("challenges", "challenges.html"), ("api", "api.html"),
+  static let pages: [(page: WebPage, file: String)] = [
+    (.getHomePage, "index.html"), (.getMotionPage, "motion.html"), (.getCryptogramStatsPage, "cryptogram-stats.html"), (.getKidsPage, "kids.html"),
+    (.getProjectsPage, "projects.html"), (.getProjectsLabPage, "projects-lab.html"), (.getChallengesPage, "challenges.html"), (.getApiPage, "api.html"),
   ]
 
   func boot(routes: any RoutesBuilder) throws {
-    routes.get("health", use: health)
-    routes.get("health", "live", use: live)
-    routes.get("health", "ready", use: ready)
-    routes.get("api", "systems", use: systems)
-    routes.get("metrics", use: metrics)
+    routes.on(.getHealth, use: health)
+    routes.on(.getLiveness, use: live)
+    routes.on(.getReadiness, use: ready)
+    routes.on(.listSystems, use: systems)
+    routes.on(.getMetrics, use: metrics)
     for page in Self.pages {
-      routes.get(page.path.pathComponents) { req async throws -> Response in
+      routes.on(page.page) { req async throws -> Response in
         try await req.fileio.asyncStreamFile(
           at: req.application.serverOptions.publicDirectory.appendingPathComponent(page.file).path)
       }

@@ -3,6 +3,7 @@ import Vapor
 
 // The shared API types stay free of Vapor; the server makes them `Content` here.
 extension UserResponse: Content {}
+extension AccountLimits: Content {}
 extension TokenResponse: Content {}
 extension SignInList: Content {}
 extension RegisterResponse: Content {}
@@ -46,4 +47,5 @@ extension FeedItemView: Content {}
 extension FeedPage: Content {}
 extension CongratsView: Content {}
 extension CommentView: Content {}
+extension ReportResponse: Content {}
 extension CommentPage: Content {}

@@ -24,7 +24,7 @@ enum IdempotentCreate {
   static func run(
     _ req: Request, secret: Bool = false, streamed: Bool = false, _ create: @escaping @Sendable (Request) async throws -> Response
   ) async throws -> Response {
-    guard let raw = IdempotencyKey.header(of: req), let userID = req.currentSession?.userID else { return try await create(req) }
+    guard let raw = req.context.idempotencyKey, let userID = req.currentSession?.userID else { return try await create(req) }
     // What makes a retry the same request: route, query, and the body (or, for a streamed upload, its type and length).
     var scope = "\(req.method.rawValue) \(req.url.path)?\(req.url.query ?? "")"
     if streamed {

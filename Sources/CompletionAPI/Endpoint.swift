@@ -1,7 +1,9 @@
-/// Every operation of the HTTP API this client speaks, named as `openapi.json` names it (`operationId`).
+/// Every operation of the HTTP API, named as `openapi.json` names it (`operationId`): the route table, kept once.
 ///
-/// A test compares this list with the document and with the routes the server registers, so a route added to
-/// the server without a client method fails the build's tests.
+/// The server registers its API routes from it (`RoutesBuilder.on(_:use:)`), the Swift client sends through it,
+/// and `RouteTableTests` fails when the table, the routes the server registers and the document's paths and
+/// methods differ in any direction. Adding a route: a case here, its method and `pattern` below, its types in
+/// `Endpoint+Types.swift`, the handler in its controller's `boot`, the operation in `openapi.json`, a client method.
 public enum Endpoint: String, CaseIterable, Sendable {
   case getCelebrations
   case setCelebrations
@@ -15,6 +17,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
   case changePassword
   case recoverAccount
   case getRecoveryCodeStatus
+  case getAccountLimits
   case regenerateRecoveryCodes
   case updateActivity
   case getActivityCard
@@ -103,7 +106,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
   /// The HTTP method.
   public var method: String {
     switch self {
-    case .getCelebrations, .listSignIns, .getRecoveryCodeStatus, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .tasksToday, .tasksUpcoming, .searchTasks, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard, .getActivityVideoStatus, .getActivityVideo, .getCryptogramVideoStatus, .getCryptogramVideo: "GET"
+    case .getCelebrations, .listSignIns, .getRecoveryCodeStatus, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .tasksToday, .tasksUpcoming, .searchTasks, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard, .getActivityVideoStatus, .getActivityVideo, .getCryptogramVideoStatus, .getCryptogramVideo, .getAccountLimits: "GET"
     case .login, .logout, .logoutEverywhere, .register, .createToken, .changePassword, .recoverAccount, .regenerateRecoveryCodes, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .buyStreakFreeze, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .previewImport, .follow, .createTask, .startActivityVideo, .startCryptogramVideo, .undoTaskChange: "POST"
     case .setCelebrations, .orderProjects, .orderTasks: "PUT"
     case .updateActivity, .updateProject, .updateTask: "PATCH"
@@ -126,6 +129,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case .changePassword: "/api/account/password"
     case .recoverAccount: "/api/account/recover"
     case .getRecoveryCodeStatus, .regenerateRecoveryCodes: "/api/account/recovery-codes"
+    case .getAccountLimits: "/api/account/limits"
     case .updateActivity: "/api/activities/{id}"
     case .getActivityCard: "/api/activities/{id}/card.png"
     case .listComments: "/api/activities/{id}/comments"
