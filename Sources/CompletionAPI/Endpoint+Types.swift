@@ -24,7 +24,7 @@ extension Endpoint {
     case .sendKidsEvent: KidsEventRequest.self
     case .launchKids: KidsLaunchRequest.self
     case .createProject, .updateProject: ProjectRequest.self
-    case .importProjects: ProjectsExport.self
+    case .importProjects, .previewImport: ProjectsExport.self
     case .orderProjects, .orderTasks: OrderRequest.self
     case .follow: FollowRequest.self
     case .createTask, .updateTask: TaskRequest.self
@@ -53,6 +53,7 @@ extension Endpoint {
     case .getChallengesOverview: ChallengesOverview.self
     case .getChallenge, .joinChallenge, .leaveChallenge: ChallengeView.self
     case .completeChallenge: ChallengeCompletionView.self
+    case .buyStreakFreeze: StreakFreezePurchaseView.self
     case .getCurrentCryptogram: CurrentCryptogramResponse.self
     case .createCryptogramGame, .getCryptogramGame: CryptogramGameView.self
     case .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .resumeCryptogram, .continueCryptogram, .restartCryptogram,
@@ -74,11 +75,12 @@ extension Endpoint {
     case .createProject, .updateProject: ProjectView.self
     case .exportProjects: ProjectsExport.self
     case .importProjects: ProjectsImportResult.self
+    case .previewImport: ProjectsImportPreview.self
     case .listInboxTasks, .listProjectTasks: TaskListResponse.self
     case .follow, .unfollow, .getMyProfile, .getProfile: ProfileView.self
     case .listFollowers, .listFollowing: PeoplePage.self
     case .listSystems: [SystemSummary].self
-    case .createTask, .updateTask, .deleteTask: TaskChangeResponse.self
+    case .createTask, .updateTask, .deleteTask, .undoTaskChange: TaskChangeResponse.self
     case .tasksToday: TodayResponse.self
     case .tasksUpcoming: UpcomingResponse.self
     case .searchTasks: TaskSearchResponse.self

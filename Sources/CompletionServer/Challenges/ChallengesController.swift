@@ -262,7 +262,7 @@ struct ChallengesController: RouteCollection {
     let services = req.application.services
     let now = services.clock.now()
     let today = CalendarDay(now, in: zone)
-    let key = IdempotencyKey.header(of: req) ?? UUID().uuidString
+    let key = req.context.idempotencyKey ?? UUID().uuidString
     let spent = try await services.runner.write(on: req.db) { db -> Int? in
       try await StreakFreezes.buy(
         rule: ChallengeCompletion.streak, price: ChallengeCompletion.freezePrice, currency: ChallengeCompletion.currency, userID: userID,
