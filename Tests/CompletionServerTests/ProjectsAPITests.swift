@@ -286,6 +286,83 @@ struct ProjectsAPITests {
     }
   }
 
+  @Test("A batch completes or moves several tasks at once: all or none, one live update, a retried key changing once")
+  func batchChanges() async throws {
+    try await withTestApp { client, app in
+      let garden = try await Self.project(client)
+      let shed = try await Self.project(client, "Shed")
+      var ids: [String] = []
+      for title in ["Seeds", "Dig", "Water", "Weed"] { ids.append(try #require(try await Self.task(client, title, in: garden).task?.id)) }
+      let loose = try #require(try await Self.task(client, "Loose", in: nil).task?.id)
+      func code(_ response: TestResponse) throws -> String { try client.decode(APIErrorBody.self, from: response).code }
+      func tasks(_ project: ProjectView?) async throws -> [TaskView] {
+        try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(project?.id ?? "inbox")/tasks")).tasks
+      }
+
+      // All or none: an unknown task, another person's task, bad input: 4xx and nothing changes.
+      let stranger = client.stranger()
+      let theirs = try #require(try await Self.task(stranger, "Theirs", in: nil).task?.id)
+      let unknown = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[0], UUID().uuidString], done: true))
+      #expect(unknown.status == .notFound)
+      #expect(try code(unknown) == "task_not_found")
+      let foreign = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[0], theirs], done: true))
+      #expect(foreign.status == .notFound)
+      #expect(try code(foreign) == "task_not_found")
+      let tooMany = (0...200).map { _ in UUID().uuidString }
+      for body in [
+        TaskBatchRequest(taskIds: [], done: true), TaskBatchRequest(taskIds: tooMany, done: true), TaskBatchRequest(taskIds: [ids[0]]),
+        TaskBatchRequest(taskIds: [ids[0]], done: true, projectId: .set(shed.id)),
+      ] {
+        let refused = try await client.send(.POST, "/api/tasks/batch", json: body)
+        #expect(refused.status == .badRequest)
+        #expect(try code(refused) == "invalid_batch")
+      }
+      let movedNowhere = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[0]], projectId: .set(UUID().uuidString)))
+      #expect(movedNowhere.status == .notFound)
+      #expect(try code(movedNowhere) == "project_not_found")
+      #expect(try await tasks(garden).allSatisfy { !$0.completed })
+      #expect(try await tasks(nil).map(\.title) == ["Loose"])
+
+      // Three completed in one request; another window's stream gets one update carrying all three.
+      let stream = try await EventStreamReader(client)
+      let snapshot = try await stream.next()
+      let key: HTTPHeaders = ["Idempotency-Key": UUID().uuidString]
+      let body = TaskBatchRequest(taskIds: [ids[0], ids[1], loose], done: true)
+      let first = try await client.send(.POST, "/api/tasks/batch", json: body, headers: key)
+      #expect(first.status == .ok)
+      let answer = try client.decode(TaskBatchResponse.self, from: first)
+      #expect(Set(answer.tasks.map(\.id)) == Set([ids[0], ids[1], loose]) && answer.tasks.allSatisfy(\.completed))
+      #expect(answer.projects.map(\.completed) == [2] && answer.inbox.completed == 1)
+      let update = try await stream.next()
+      #expect(!update.snapshot && update.revision == snapshot.revision + 1)
+      #expect(update.projects.first { $0.id == garden.id }?.completed == 2 && update.inbox.completed == 1)
+      try await stream.close()
+
+      // A retry with the key answers as the first did and changes nothing more (a reopen in between stays).
+      _ = try await Self.toggle(client, ids[0], false)
+      let retry = try await client.send(.POST, "/api/tasks/batch", json: body, headers: key)
+      #expect(retry.headers.first(name: "Idempotent-Replayed") == "true" && retry.body == first.body)
+      #expect(try await tasks(garden).map(\.completed) == [false, true, false, false])
+      let reused = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[2]], done: true), headers: key)
+      #expect(reused.status == .conflict)
+
+      // Completing the last open ones finishes the project once.
+      let finishing = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[0], ids[2], ids[3]], done: true))
+      let finished = try client.decode(TaskBatchResponse.self, from: finishing)
+      #expect(finished.completion?.isFirst == true && finished.projects.first?.isComplete == true)
+
+      // Move two to another project (to its end, in the order named), then one to the Inbox.
+      let moved = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[3], ids[1]], projectId: .set(shed.id)))
+      let movedAnswer = try client.decode(TaskBatchResponse.self, from: moved)
+      #expect(Set(movedAnswer.projects.map(\.id)) == [garden.id, shed.id])
+      #expect(try await tasks(shed).map(\.title) == ["Weed", "Dig"])
+      #expect(try await tasks(garden).map(\.title) == ["Seeds", "Water"])
+      _ = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[1]], projectId: .set(nil)))
+      #expect(try await tasks(nil).map(\.title) == ["Loose", "Dig"])
+      try await Self.verify(app)
+    }
+  }
+
   @Test("An Idempotency-Key on a create: 20 at once make one project and one task, every answer the same; the key with other parameters is a conflict")
   func idempotentCreates() async throws {
     try await withTestApp { client, app in
@@ -344,7 +421,7 @@ struct ProjectsAPITests {
       #expect(overview.colorLabels?.map(\.value) == overview.colors)
       #expect(overview.colorLabels?.first == LabelledValue(value: "red", label: "Red"))
       #expect(overview.priorities?.map(\.label) == ["None", "Low", "Medium", "High"])
-      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000, search: 200, firstTaskPage: 100))
+      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000, search: 200, firstTaskPage: 100, tasksPerBatch: 200))
       // The limit sent is the limit kept.
       let title = String(repeating: "x", count: try #require(overview.limits?.title))
       #expect(try await client.send(.POST, "/api/tasks", json: TaskRequest(title: title)).status == .created)

@@ -119,6 +119,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let tooManyProjects = APIErrorCode(rawValue: "too_many_projects")
   public static let invalidImport = APIErrorCode(rawValue: "invalid_import")
   public static let listChanged = APIErrorCode(rawValue: "list_changed")
+  public static let invalidBatch = APIErrorCode(rawValue: "invalid_batch")
   public static let challengeNotFound = APIErrorCode(rawValue: "challenge_not_found")
   public static let challengeClosed = APIErrorCode(rawValue: "challenge_closed")
   public static let challengeNotStarted = APIErrorCode(rawValue: "challenge_not_started")
@@ -173,7 +174,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .invalidName, .lastPlayer, .tooManyPlayers, .invalidVideoId,
     .projectNotFound, .taskNotFound, .invalidColor, .invalidPriority,
     .invalidDueDate, .emptyTitle, .tooLong, .invalidId,
-    .orderMismatch, .tooManyProjects, .invalidImport, .listChanged, .challengeNotFound,
+    .orderMismatch, .tooManyProjects, .invalidImport, .listChanged, .invalidBatch, .challengeNotFound,
     .challengeClosed, .challengeNotStarted, .postNotPublic, .alreadyCompleted,
     .photoRequired, .photoNotFound, .photoInUse, .photoTooLarge, .photoUnsupported,
     .photoUnreadable, .photoTooManyPixels, .emptyComment, .personNotFound,

@@ -19,6 +19,10 @@ public enum ProjectsError: Error, Hashable, Sendable {
   case invalidCursor(String)
   /// A later page of a task list asked for after the list changed: read it again from its first page.
   case listChanged
+  /// A batch change naming no task, or more than ``ProjectLimits/maxTasksPerBatch``.
+  case invalidBatch(count: Int)
+  /// A batch change saying both or neither of what to do (complete or move).
+  case unclearBatch
 
   /// The stable code clients switch on.
   public var code: String {
@@ -38,6 +42,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .invalidPageSize: "invalid_parameter"
     case .invalidCursor: "invalid_cursor"
     case .listChanged: "list_changed"
+    case .invalidBatch, .unclearBatch: "invalid_batch"
     }
   }
 
@@ -61,6 +66,10 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .invalidPageSize(let limit): "“\(limit)” is not a page size: use a whole number from 1 to \(TaskPage.maxLimit)."
     case .invalidCursor(let cursor): "“\(cursor)” is not a cursor this server gave. Read the list again from its first page."
     case .listChanged: "The list changed while its pages were being read. Read it again from its first page."
+    case .unclearBatch: "Say either whether the tasks are done or which project they move to, not both."
+    case .invalidBatch(let count):
+      count == 0
+        ? "Select at least one task." : "At most \(ProjectLimits.maxTasksPerBatch) tasks can be changed at once (\(count) were selected)."
     }
   }
 }

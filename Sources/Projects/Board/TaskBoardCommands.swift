@@ -87,6 +87,14 @@ public struct ImportedProject: Hashable, Sendable {
   }
 }
 
+/// What a batch change does to every task it names.
+public enum TaskBatchChange: Hashable, Sendable {
+  /// Complete (true) or reopen (false); a task already so is left as it is.
+  case complete(Bool)
+  /// Move to a project (nil: the Inbox), to the end of it in the order named; a task already there stays.
+  case move(to: UUID?)
+}
+
 /// Something a person does to their lists.
 public enum TaskBoardCommand: Hashable, Sendable {
   case addTask(NewTask)
@@ -104,6 +112,8 @@ public enum TaskBoardCommand: Hashable, Sendable {
   case orderProjects([UUID])
   /// Tasks for the Inbox and new projects with theirs, added after what the person has (checked whole first).
   case importItems(inbox: [NewTask], projects: [ImportedProject])
+  /// Several tasks completed, reopened or moved at once: all of them or none (an unknown one refuses all).
+  case batchTasks([UUID], TaskBatchChange)
 
   /// What a store loads for this command: only what it touches, so a change costs the same in a list of
   /// ten tasks as in one of ten thousand.
@@ -117,6 +127,8 @@ public enum TaskBoardCommand: Hashable, Sendable {
     case .addProject, .importItems: Footprint(projectCount: true)
     case .editProject(let id, _), .deleteProject(let id): Footprint(projects: [id])
     case .orderProjects: Footprint(allProjects: true)
+    case .batchTasks(let ids, let change):
+      if case .move(let target?) = change { Footprint(projects: [target], taskIDs: Set(ids)) } else { Footprint(taskIDs: Set(ids)) }
     }
   }
 
@@ -141,11 +153,15 @@ public struct Footprint: Hashable, Sendable {
   public var allProjects: Bool
   /// How many projects the person has (for the limit).
   public var projectCount: Bool
+  /// Several tasks, with the projects they are in (a batch change).
+  public var taskIDs: Set<UUID>
 
   public init(
-    task: UUID? = nil, projects: Set<UUID> = [], tasksOf: TaskList? = nil, allProjects: Bool = false, projectCount: Bool = false
+    task: UUID? = nil, projects: Set<UUID> = [], tasksOf: TaskList? = nil, allProjects: Bool = false, projectCount: Bool = false,
+    taskIDs: Set<UUID> = []
   ) {
     self.task = task
+    self.taskIDs = taskIDs
     self.projects = projects
     self.tasksOf = tasksOf
     self.allProjects = allProjects
