@@ -54,10 +54,14 @@ def test_select_three_with_the_keyboard_complete_them_and_move_two(browser, serv
         first.keyboard.press("s")
         first.keyboard.press("k")
         first.keyboard.press("s")
+        # The row that does not change is not drawn again (its node stays).
+        first.evaluate("() => { window.__weed = [...document.querySelectorAll('[data-testid=task-row]')].find((r) => r.textContent.includes('Weed')); }")
         first.locator("[data-testid=pick-complete]").focus()
         first.keyboard.press("Enter")
         first.wait_for_function("() => document.querySelectorAll('[data-testid=task-row][data-completed=true]').length === 3")
         bar.wait_for(state="hidden")
+        wait_for_ring(first, garden["id"], 3 / 4)
+        assert first.evaluate("() => window.__weed.isConnected && window.__weed.dataset.completed === 'false'")
         assert len(batches) == 1 and batches[0].headers.get("idempotency-key")
         first.wait_for_function("() => document.querySelector('#announcer').textContent === 'Completed 3 tasks.'")
         # The other window follows with one live update: its ring says 3 of 4.
