@@ -359,6 +359,24 @@ struct ProjectsAPITests {
       #expect(try await tasks(garden).map(\.title) == ["Seeds", "Water"])
       _ = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[1]], projectId: .set(nil)))
       #expect(try await tasks(nil).map(\.title) == ["Loose", "Dig"])
+
+      // The Swift client sends the same requests (its own guest, its own tasks).
+      let api = CompletionClient(server: client.base)
+      let kitchen = try await api.createProject(ProjectRequest(name: "Kitchen"))
+      var mine: [String] = []
+      for title in ["Paint", "Tiles"] { mine.append(try #require(try await api.createTask(TaskRequest(title: title)).task?.id)) }
+      let doneByClient = try await api.setTasksDone(mine, true)
+      #expect(doneByClient.tasks.count == 2 && doneByClient.inbox.completed == 2)
+      let movedByClient = try await api.moveTasks(mine, toProject: kitchen.id)
+      #expect(movedByClient.projects.first { $0.id == kitchen.id }?.total == 2 && movedByClient.inbox.total == 0)
+      do {
+        _ = try await api.setTasksDone([mine[0], ids[0]], false)  // ids[0] is not this person's
+        Issue.record("a batch naming another person's task was accepted")
+      } catch {
+        let refusal = try #require(Mirror(reflecting: error).children.first { $0.label == "code" }?.value as? String)
+        #expect(refusal == "task_not_found")
+      }
+      #expect(try await api.tasks(inProject: kitchen.id).tasks.allSatisfy(\.completed))
       try await Self.verify(app)
     }
   }
