@@ -7,7 +7,7 @@ import { boot, currentUser } from "./app.js";
 import { $ } from "./lib/dom.js";
 import { preference } from "./motion.js";
 import { isAgenda, openAgenda, wireAgenda } from "./projects/agenda.js";
-import { commitProjectOrder, commitTaskOrder, createProject, wireHeader } from "./projects/changes.js";
+import { commitProjectOrder, commitTaskOrder, createProject, undoLast, wireHeader } from "./projects/changes.js";
 import { openShortcuts, wireDialogs } from "./projects/dialogs.js";
 import { sortable } from "./projects/drag.js";
 import { connectLive, keepListCopy, keptHideCompleted, listFromURL, setHideCompleted, loadList, loadOverview, reloadEverything, selectList, setView, showListCopy, showLists } from "./projects/lists.js";
@@ -18,6 +18,7 @@ import { onKeyDown, wireTaskList } from "./projects/task-list.js";
 import { openTransfer, wireTransfer } from "./projects/transfer.js";
 import { send as sendWaiting, showState as showOfflineState, whenSent } from "./projects/offline.js";
 import { forgetHeights } from "./projects/window.js";
+import { wireUndoToast } from "./projects/undo.js";
 
 // MARK: Wiring
 
@@ -69,6 +70,7 @@ function wire() {
   wireHeader();
   wireTaskList();
   wirePickBar();
+  wireUndoToast(undoLast);
   sortable($("#task-list"), { rowSelector: "[data-task-id]", idOf: (row) => row.dataset.taskId, commit: commitTaskOrder });
   sortable($("#project-nav"), { rowSelector: "[data-testid=project-row]", idOf: (row) => row.dataset.projectId, commit: commitProjectOrder });
 

@@ -22,10 +22,13 @@ public struct ProjectView: Codable, Hashable, Sendable {
   public let isComplete: Bool
   /// Goes up with every change to the project or its tasks (a client refetches its task list when it moved).
   public let revision: Int
+  /// Archived: listed apart from the others and taking no new tasks (its counts and ring mean what they did).
+  public let archived: Bool
 
   public init(
-    id: String, name: String, color: String, notes: String, position: Int, counts: CompletionRatio, revision: Int
+    id: String, name: String, color: String, notes: String, position: Int, counts: CompletionRatio, revision: Int, archived: Bool = false
   ) {
+    self.archived = archived
     self.id = id
     self.name = name
     self.color = color
@@ -184,11 +187,15 @@ public struct TaskView: Codable, Hashable, Sendable {
   public let completed: Bool
   public let completedAt: Double?
   public let position: Int
+  /// Goes up with every change of the task: send it back as `baseRevision` with an edit, and an edit made on
+  /// an older one is refused (`409 edit_conflict`, with the task as it is now) instead of overwriting it.
+  public let revision: Int
 
   public init(
     id: String, projectId: String?, title: String, notes: String, priority: String, dueDate: String?, completed: Bool,
-    completedAt: Double?, position: Int
+    completedAt: Double?, position: Int, revision: Int = 0
   ) {
+    self.revision = revision
     self.id = id
     self.projectId = projectId
     self.title = title
@@ -223,8 +230,11 @@ public struct ProjectRequest: Codable, Hashable, Sendable {
   public let name: String?
   public let color: String?
   public let notes: String?
+  /// On a change: archive (true) or unarchive (false); a new project is never archived.
+  public let archived: Bool?
 
-  public init(name: String? = nil, color: String? = nil, notes: String? = nil) {
+  public init(name: String? = nil, color: String? = nil, notes: String? = nil, archived: Bool? = nil) {
+    self.archived = archived
     self.name = name
     self.color = color
     self.notes = notes
@@ -258,11 +268,15 @@ public struct TaskRequest: Codable, Hashable, Sendable {
   public var dueDate: FieldUpdate<String>
   public var completed: Bool?
   public var projectId: FieldUpdate<String>
+  /// On a change: the task's `revision` the edit was made on (see ``TaskView/revision``); absent, the edit
+  /// overwrites whatever came before.
+  public var baseRevision: Int?
 
   public init(
     title: String? = nil, notes: String? = nil, priority: String? = nil, dueDate: FieldUpdate<String> = .unchanged,
-    completed: Bool? = nil, projectId: FieldUpdate<String> = .unchanged
+    completed: Bool? = nil, projectId: FieldUpdate<String> = .unchanged, baseRevision: Int? = nil
   ) {
+    self.baseRevision = baseRevision
     self.title = title
     self.notes = notes
     self.priority = priority
@@ -271,7 +285,7 @@ public struct TaskRequest: Codable, Hashable, Sendable {
     self.projectId = projectId
   }
 
-  enum CodingKeys: String, CodingKey { case title, notes, priority, dueDate, completed, projectId }
+  enum CodingKeys: String, CodingKey { case title, notes, priority, dueDate, completed, projectId, baseRevision }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -279,6 +293,7 @@ public struct TaskRequest: Codable, Hashable, Sendable {
     notes = try container.decodeIfPresent(String.self, forKey: .notes)
     priority = try container.decodeIfPresent(String.self, forKey: .priority)
     completed = try container.decodeIfPresent(Bool.self, forKey: .completed)
+    baseRevision = try container.decodeIfPresent(Int.self, forKey: .baseRevision)
     dueDate = container.contains(.dueDate) ? .set(try container.decodeIfPresent(String.self, forKey: .dueDate)) : .unchanged
     projectId = container.contains(.projectId) ? .set(try container.decodeIfPresent(String.self, forKey: .projectId)) : .unchanged
   }
@@ -289,8 +304,23 @@ public struct TaskRequest: Codable, Hashable, Sendable {
     try container.encodeIfPresent(notes, forKey: .notes)
     try container.encodeIfPresent(priority, forKey: .priority)
     try container.encodeIfPresent(completed, forKey: .completed)
+    try container.encodeIfPresent(baseRevision, forKey: .baseRevision)
     if case .set(let value) = dueDate { try container.encode(value, forKey: .dueDate) }
     if case .set(let value) = projectId { try container.encode(value, forKey: .projectId) }
+  }
+}
+
+/// `409 edit_conflict` on `PATCH /api/tasks/{id}`: the refusal and the task as it is stored now, so the
+/// person can choose between their edit and it.
+public struct TaskConflictBody: Codable, Hashable, Sendable {
+  public let code: String
+  public let message: String
+  public let task: TaskView
+
+  public init(code: String, message: String, task: TaskView) {
+    self.code = code
+    self.message = message
+    self.task = task
   }
 }
 
@@ -320,12 +350,37 @@ public struct TaskChangeResponse: Codable, Hashable, Sendable {
   public let projects: [ProjectView]
   public let inbox: InboxView
   public let completion: ProjectCompletionView?
+  /// The change this request made, which `POST /api/tasks/undo` takes back (absent when a person would see
+  /// no change, and on an undo).
+  public let undo: UndoStepView?
+  /// The change an undo took back (only on `POST /api/tasks/undo`).
+  public let undone: UndoStepView?
 
-  public init(task: TaskView?, projects: [ProjectView], inbox: InboxView, completion: ProjectCompletionView?) {
+  public init(
+    task: TaskView?, projects: [ProjectView], inbox: InboxView, completion: ProjectCompletionView?, undo: UndoStepView? = nil,
+    undone: UndoStepView? = nil
+  ) {
     self.task = task
     self.projects = projects
     self.inbox = inbox
     self.completion = completion
+    self.undo = undo
+    self.undone = undone
+  }
+}
+
+/// A change of a task a person can take back, as a toast shows it.
+public struct UndoStepView: Codable, Hashable, Sendable {
+  /// `added`, `completed`, `reopened`, `edited`, `moved` or `deleted`.
+  public let kind: String
+  public let taskId: String
+  /// What the change did, for people: "Completed “Water the plants”".
+  public let label: String
+
+  public init(kind: String, taskId: String, label: String) {
+    self.kind = kind
+    self.taskId = taskId
+    self.label = label
   }
 }
 

@@ -100,6 +100,12 @@ public struct TaskConsole: Sendable {
     return line
   }
 
+  /// Takes back the person's last change of a task, as Undo on the page does (open pages follow live).
+  public func undo() async throws -> String {
+    let change = try await client.undoTaskChange()
+    return "Undone: \(change.undone?.label ?? "the last change")."
+  }
+
   /// The one task `query` names: an id or the start of one (at least 4 characters), else a title
   /// (exactly, ignoring case; failing that the start of one; failing that a part of one).
   public func find(_ query: String) async throws -> Found {

@@ -48,6 +48,8 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(CreateFeedOutbox())  // posts copied into followers' feeds after the completion, a batch per write
   app.migrations.add(AddPhotoKeeping())  // which photos are posted, and each account's unposted uploads as a kept count
   app.migrations.add(AddStreakFreezes())  // streak freezes bought with points, and the missed days they covered
+  app.migrations.add(CreateProjectUndo())  // each person's last task changes, so an undo is done on the server and reaches every window
+  app.migrations.add(AddProjectArchived())  // archived projects leave the sidebar's list and keep their counts
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens
@@ -107,7 +109,8 @@ public func prepareDatabase(_ app: Application) async throws {
   // the tables; the second to start waits for the first to finish instead.
   let lock = try await MigrationFileLock.acquire(for: app.serverOptions.database)
   defer { lock?.release() }
-  if app.serverOptions.database.kind == "sqlite", let sql = app.db as? any SQLDatabase {
+  if app.serverOptions.database.kind == "sqlite" {
+    let sql = app.db.sql
     // WAL lets readers carry on while one writer commits; the setting is stored in the file.
     try await sql.raw("PRAGMA journal_mode=WAL").run()
     // synchronous=FULL: every commit is on disk before it returns, so a reward the server acknowledged
@@ -115,7 +118,7 @@ public func prepareDatabase(_ app: Application) async throws {
     // DatabaseWriteGate), which is what keeps this affordable. It is a per-connection setting, so set it on
     // the pooled connection of every event loop.
     for eventLoop in app.eventLoopGroup.makeIterator() {
-      if let pooled = app.databases.database(.sqlite, logger: app.logger, on: eventLoop) as? any SQLDatabase {
+      if let pooled = app.databases.database(.sqlite, logger: app.logger, on: eventLoop)?.sql {
         // The same settings as group commit's own connection (SQLiteWriter).
         for setting in SQLiteWriter.connectionSettings(synchronous: app.serverOptions.sqliteDurability.synchronous) {
           try await pooled.execute(sql: SQLRaw(setting)) { _ in }

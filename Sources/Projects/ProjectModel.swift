@@ -40,6 +40,8 @@ public enum ProjectLimits {
   public static let maxTasksPerImport = 5_000
   /// The most tasks one batch change (complete or move several) names.
   public static let maxTasksPerBatch = 200
+  /// How many of a person's last task changes can be undone.
+  public static let undoDepth = 20
 }
 
 /// How a task change moves its project's kept counts: the server adds these in the same transaction as

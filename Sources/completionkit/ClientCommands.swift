@@ -139,8 +139,8 @@ struct RecoverCommand: AsyncParsableCommand {
 struct TasksCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "tasks",
-    abstract: "Your projects' tasks on a running server: list, add, complete, reopen (open pages follow live).",
-    subcommands: [List.self, Add.self, Done.self, Reopen.self], defaultSubcommand: List.self)
+    abstract: "Your projects' tasks on a running server: list, add, complete, reopen, undo (open pages follow live).",
+    subcommands: [List.self, Add.self, Done.self, Reopen.self, Undo.self], defaultSubcommand: List.self)
 
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "The Inbox and every project, with each task's short id.")
@@ -191,6 +191,19 @@ struct TasksCommand: AsyncParsableCommand {
       try await runClientCommand {
         let console = TaskConsole(client: try target.client())
         return try await console.setCompleted(task, false)
+      }
+    }
+  }
+
+  struct Undo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Take back your last change of a task (from here or any page), as Undo on the page does.")
+    @OptionGroup var target: ServerOptionsGroup
+
+    func run() async throws {
+      try await runClientCommand {
+        let console = TaskConsole(client: try target.client())
+        return try await console.undo()
       }
     }
   }

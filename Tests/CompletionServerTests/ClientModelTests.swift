@@ -380,6 +380,32 @@ struct ClientModelTests {
       await model.setCompleted(model.tasks[1].id, true)
       #expect(model.completion == nil, "completing again does not celebrate twice")
       model.stopFollowing()
+
+      // Undo: the last change (the completion just made) is taken back on the server; a deleted task returns
+      // to its place.
+      #expect(model.undoable?.label == "Completed “Sow”")
+      await model.undo()
+      #expect(model.tasks[1].completed == false && model.undoable == nil)
+      let dig = model.tasks[0]
+      await model.deleteTask(dig.id)
+      #expect(model.undoable?.label == "Deleted “Dig”")
+      await model.undo()
+      #expect(model.tasks.map(\.title) == ["Dig", "Sow"] && model.tasks[0].completed && model.problem == nil)
+
+      // The model sends the revision it holds: an edit made after another device changed the task is refused
+      // (the model then holds the task as it is now), and an edit on that goes through.
+      let sow = model.tasks[1]
+      _ = try await other.updateTask(sow.id, TaskRequest(title: "Sow beans"))
+      await model.updateTask(sow.id, TaskRequest(title: "Sow peas"))
+      #expect(model.problem != nil && model.tasks[1].title == "Sow beans")
+      await model.updateTask(sow.id, TaskRequest(title: "Sow peas"))
+      #expect(model.tasks[1].title == "Sow peas")
+
+      // Archived: apart from the list, counts as they were; back again.
+      await model.updateProject(project.id, archived: true)
+      #expect(model.listedProjects.isEmpty && model.archivedProjects.map(\.total) == [2])
+      await model.updateProject(project.id, archived: false)
+      #expect(model.listedProjects.map(\.id) == [project.id])
   }
 
   @Test("The terminal cryptogram: fits 80×24 and a narrow window, plain under NO_COLOR, keys read from raw bytes and lines, the solved sequence appears at the core's times")

@@ -377,6 +377,141 @@ struct ProjectsAPITests {
         #expect(refusal == "task_not_found")
       }
       #expect(try await api.tasks(inProject: kitchen.id).tasks.allSatisfy(\.completed))
+    }
+  }
+
+  @Test("A batch respects archived projects (all or none) and is not on the undo list: an earlier change of a task it changed since is refused as stale")
+  func batchWithArchiveAndUndo() async throws {
+    try await withTestApp { client, _ in
+      let garden = try await Self.project(client)
+      let shed = try await Self.project(client, "Shed")
+      let seeds = try #require(try await Self.task(client, "Seeds", in: garden).task)
+      let dig = try #require(try await Self.task(client, "Dig", in: garden).task)
+      func code(_ response: TestResponse) throws -> String { try client.decode(APIErrorBody.self, from: response).code }
+      func tasks() async throws -> [TaskView] {
+        try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(garden.id)/tasks")).tasks
+      }
+
+      // Into an archived project: 409 project_archived, and neither task moves.
+      #expect(try await client.send(.PATCH, "/api/projects/\(shed.id)", json: ProjectRequest(archived: true)).status == .ok)
+      let refused = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [seeds.id, dig.id], projectId: .set(shed.id)))
+      #expect(refused.status == .conflict)
+      #expect(try code(refused) == "project_archived")
+      #expect(try await tasks().map(\.title) == ["Seeds", "Dig"])
+
+      // A single edit of Seeds, then a batch completing both: the batch records no undo step, so undo reaches the
+      // edit, made before the batch changed Seeds: it is refused as stale instead of reverting the batch.
+      let renamed = try await client.send(.PATCH, "/api/tasks/\(seeds.id)", json: TaskRequest(title: "Sow seeds"))
+      #expect(try client.decode(TaskChangeResponse.self, from: renamed).undo?.kind == "edited")
+      #expect(try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [seeds.id, dig.id], done: true)).status == .ok)
+      let stale = try await client.send(.POST, "/api/tasks/undo", contentType: nil)
+      #expect(stale.status == .conflict)
+      #expect(try code(stale) == "undo_stale")
+      let after = try await tasks()
+      #expect(after.map(\.title) == ["Sow seeds", "Dig"] && after.allSatisfy(\.completed))
+    }
+  }
+
+  @Test("Archiving a project: it keeps its counts, is marked in the overview and live, takes no new task, and comes back")
+  func archive() async throws {
+    try await withTestApp { client, _ in
+      let garden = try await Self.project(client)
+      let dig = try #require(try await Self.task(client, "Dig", in: garden).task)
+      _ = try await Self.task(client, "Sow", in: garden)
+      _ = try await Self.toggle(client, dig.id, true)
+      let stream = try await EventStreamReader(client)
+      _ = try await stream.next()
+      let response = try await client.send(.PATCH, "/api/projects/\(garden.id)", json: ProjectRequest(archived: true))
+      let archived = try client.decode(ProjectView.self, from: response)
+      #expect(archived.archived && archived.completed == 1 && archived.total == 2 && archived.percent == 50)
+      #expect(try await stream.next().projects.first?.archived == true)
+      try await stream.close()
+      let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(overview.projects.map(\.archived) == [true])
+      let refused = try await client.send(.POST, "/api/tasks", json: TaskRequest(title: "More", projectId: .set(garden.id)))
+      #expect(refused.status == .conflict)
+      #expect(try client.decode(APIErrorBody.self, from: refused).code == "project_archived")
+      // Its tasks still list and change; unarchived it takes tasks again.
+      #expect(try await Self.toggle(client, dig.id, false).status == .ok)
+      let back = try client.decode(ProjectView.self, from: try await client.send(.PATCH, "/api/projects/\(garden.id)", json: ProjectRequest(archived: false)))
+      #expect(!back.archived && back.total == 2)
+      _ = try await Self.task(client, "More", in: garden)
+    }
+  }
+
+  @Test("Concurrent edits: each task carries a revision; an edit on an old one is 409 edit_conflict with the task as it is now; without one the last write wins")
+  func editConflict() async throws {
+    try await withTestApp { client, _ in
+      let water = try #require(try await Self.task(client, "Water", in: nil).task)
+      let first = try await client.send(.PATCH, "/api/tasks/\(water.id)", json: TaskRequest(title: "Water roses", baseRevision: water.revision))
+      let saved = try #require(try client.decode(TaskChangeResponse.self, from: first).task)
+      #expect(saved.revision > water.revision)
+      let stale = try await client.send(.PATCH, "/api/tasks/\(water.id)", json: TaskRequest(title: "Water beds", baseRevision: water.revision))
+      #expect(stale.status == .conflict)
+      let conflict = try client.decode(TaskConflictBody.self, from: stale)
+      #expect(conflict.code == "edit_conflict" && conflict.task.title == "Water roses" && conflict.task.revision == saved.revision)
+      // Keep mine: sent again on the revision it was shown.
+      let mine = try await client.send(.PATCH, "/api/tasks/\(water.id)", json: TaskRequest(title: "Water beds", baseRevision: conflict.task.revision))
+      #expect(try client.decode(TaskChangeResponse.self, from: mine).task?.title == "Water beds")
+      // An older client without a revision: the last write wins, as before.
+      let old = try await client.send(.PATCH, "/api/tasks/\(water.id)", json: TaskRequest(title: "Water all"))
+      #expect(old.status == .ok)
+    }
+  }
+
+  @Test("Undo on the server: a change says what it did; an undo takes it back, reaches an open stream, and a retried undo undoes once")
+  func undo() async throws {
+    try await withTestApp { client, app in
+      // Nothing yet (a visitor without a session too).
+      let nothing = try await client.send(.POST, "/api/tasks/undo", contentType: nil)
+      #expect(nothing.status == .conflict)
+      #expect(try client.decode(APIErrorBody.self, from: nothing).code == "nothing_to_undo")
+      let garden = try await Self.project(client)
+      let water = try #require(try await Self.task(client, "Water", in: garden).task)
+      _ = try #require(try await Self.task(client, "Dig", in: garden).task)
+      let done = try client.decode(TaskChangeResponse.self, from: try await Self.toggle(client, water.id, true))
+      #expect(done.undo == UndoStepView(kind: "completed", taskId: water.id, label: "Completed “Water”"))
+      let deleted = try client.decode(TaskChangeResponse.self, from: try await client.send(.DELETE, "/api/tasks/\(water.id)"))
+      #expect(deleted.undo?.label == "Deleted “Water”" && deleted.projects.first?.total == 1)
+
+      // Another window of the same person sees the undo live.
+      let stream = try await EventStreamReader(client)
+      let snapshot = try await stream.next()
+      let key: HTTPHeaders = ["Idempotency-Key": UUID().uuidString]
+      let first = try await client.send(.POST, "/api/tasks/undo", contentType: nil, headers: key)
+      #expect(first.status == .ok)
+      let undone = try client.decode(TaskChangeResponse.self, from: first)
+      #expect(undone.undone?.label == "Deleted “Water”" && undone.undo == nil)
+      #expect(undone.task?.id == water.id && undone.task?.completed == true && undone.task?.position == water.position)
+      #expect(undone.projects.first.map { [$0.completed, $0.total] } == [1, 2])
+      var update = try await stream.next()
+      while update.revision < snapshot.revision + 1 { update = try await stream.next() }
+      #expect(update.projects.first?.total == 2)
+      try await stream.close()
+
+      // The same key again: the first answer, and the completion below it is still there to undo.
+      let replay = try await client.send(.POST, "/api/tasks/undo", contentType: nil, headers: key)
+      #expect(replay.headers.first(name: "Idempotent-Replayed") == "true" && replay.body == first.body)
+      let list = try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(garden.id)/tasks"))
+      #expect(list.tasks.first { $0.id == water.id }?.completed == true)
+      let reopened = try client.decode(TaskChangeResponse.self, from: try await client.send(.POST, "/api/tasks/undo", contentType: nil))
+      #expect(reopened.undone?.label == "Completed “Water”" && reopened.task?.completed == false)
+
+      // A step whose project went since is refused, taken off, and its refusal replays to a retry.
+      let shed = try await Self.project(client, "Shed")
+      let paint = try #require(try await Self.task(client, "Paint", in: shed).task)
+      _ = try await Self.toggle(client, paint.id, true)
+      #expect(try await client.send(.DELETE, "/api/projects/\(shed.id)").status == .noContent)
+      let staleKey: HTTPHeaders = ["Idempotency-Key": UUID().uuidString]
+      let stale = try await client.send(.POST, "/api/tasks/undo", contentType: nil, headers: staleKey)
+      #expect(stale.status == .conflict)
+      #expect(try client.decode(APIErrorBody.self, from: stale).code == "undo_stale")
+      let staleAgain = try await client.send(.POST, "/api/tasks/undo", contentType: nil, headers: staleKey)
+      #expect(staleAgain.status == .conflict && staleAgain.body == stale.body)
+      // Next: the add of Paint (also gone with the project), then the add of Dig.
+      #expect(try await client.send(.POST, "/api/tasks/undo", contentType: nil).status == .conflict)
+      let dig = try client.decode(TaskChangeResponse.self, from: try await client.send(.POST, "/api/tasks/undo", contentType: nil))
+      #expect(dig.undone?.label == "Added “Dig”" && dig.task == nil && dig.projects.first?.total == 1)
       try await Self.verify(app)
     }
   }
@@ -593,6 +728,12 @@ struct ProjectsAPITests {
       update = try await stream.next()
       while update.projects.first?.isComplete != true { update = try await stream.next() }
       #expect(update.projects.first?.percent == 100)
+      // `completionkit tasks undo`: the last completion is taken back, and the page's ring follows.
+      #expect(try await console.undo() == "Undone: Completed “Sow the beans”.")
+      update = try await stream.next()
+      while update.projects.first?.isComplete != false { update = try await stream.next() }
+      #expect(update.projects.first?.percent == 50)
+      _ = try await console.setCompleted(TaskConsole.shortID(beans.task.id), true)
       try await stream.close()
 
       // Names that pick out nothing, or too much, are refused with a message; nothing changes.

@@ -30,6 +30,7 @@ struct ProjectsStoreTests {
     func datedTasks(_ user: UUID, doneSince: Date) async throws -> [TaskItem] { try await sql.datedTasks(user, doneSince: doneSince) }
     func taskTexts(_ user: UUID) async throws -> [TaskSearch.Text] { try await sql.taskTexts(user) }
     func tasks(_ user: UUID, ids: [UUID]) async throws -> [TaskItem] { try await sql.tasks(user, ids: ids) }
+    func undoSteps(_ user: UUID) async throws -> [UndoStep] { try await sql.undoSteps(user) }
     func board(_ footprint: Footprint, of user: UUID) async throws -> TaskBoard { try await sql.board(footprint, of: user) }
     func save(_ effects: [TaskBoardEffect], of user: UUID, at now: Date) async throws -> SavedChange? {
       try await app.services.runner.write(on: app.db) { db in try await SQLProjectsStore(db).save(effects, of: user, at: now) }
@@ -121,6 +122,17 @@ struct ProjectsStoreTests {
     #expect(try await store.tasks(user, in: .project(garden)).map(\.id) == [ids[2], ids[1]])
     let edited = try await perform(store, .editProject(garden, ProjectEdit(notes: "Spring")), user)
     #expect(edited.saved.projects.map { [$0.name, $0.color, $0.notes] } == [["Garden", "green", "Spring"]])
+    // Archived and back: stored, counts untouched, and an archived project refuses a task.
+    let countsBefore = try await store.project(garden, of: user)?.counts
+    let archived = try await perform(store, .editProject(garden, ProjectEdit(archived: true)), user)
+    #expect(archived.saved.projects.map(\.archived) == [true])
+    #expect(try await store.projects(user).first { $0.id == garden }?.archived == true)
+    #expect(try await store.project(garden, of: user)?.counts == countsBefore)
+    await #expect(throws: ProjectsError.projectArchived("Garden")) {
+      try await store.perform(.addTask(NewTask(id: UUID(), projectID: garden, title: "x")), of: user, at: now)
+    }
+    try await perform(store, .editProject(garden, ProjectEdit(archived: false)), user)
+    #expect(try await store.project(garden, of: user)?.archived == false)
     try await perform(store, .deleteProject(garden), user)
     #expect(try await store.project(garden, of: user) == nil)
     #expect(try await store.allTasks(user).allSatisfy { $0.projectID != garden })
@@ -170,6 +182,36 @@ struct ProjectsStoreTests {
     #expect(try await store.tasks(user, in: .inbox, page: TaskPage(offset: 9, revision: 1)).isEmpty)
     #expect(try await store.tasks(user, in: .project(imported), page: TaskPage(offset: 1, revision: 1)).map(\.title) == ["Tiles"])
     #expect(try await store.tasks(other, in: .inbox, page: TaskPage(limit: 2)).isEmpty)
+    // Undo: a deleted task comes back exactly (notes, priority, date, place, done state), newest first; the
+    // list is kept per person, stored, and bounded.
+    let kept = UUID()
+    try await perform(
+      store, .addTask(NewTask(id: kept, projectID: imported, title: "Grout", notes: "Grey", priority: .high, dueDate: "2027-02-01")), user)
+    try await perform(store, .setCompleted(kept, true), user)
+    let whole = try #require(try await store.tasks(user, ids: [kept]).first)
+    try await perform(store, .deleteTask(kept), user)
+    #expect(try await store.undoSteps(user).last?.label == "Deleted “Grout”")
+    #expect(try await store.undoSteps(other).isEmpty)
+    let restored = try await perform(store, .undo, user)
+    #expect(restored.saved.tasks.count == 1)
+    var back = try #require(try await store.tasks(user, ids: [kept]).first)
+    back.version = whole.version
+    #expect(back == whole)
+    #expect(try await store.project(imported, of: user)?.counts == CompletionRatio(completed: 2, total: 3))
+    try await perform(store, .undo, user)  // the completion
+    #expect(try await store.tasks(user, ids: [kept]).first?.completed == false)
+    // Two undos decided on one load take back one step once (the second save writes nothing).
+    var loadedOne = try await store.board(TaskBoardCommand.undo.footprint, of: user)
+    var loadedTwo = loadedOne
+    let undoOne = try loadedOne.handle(.undo, at: now)
+    let undoTwo = try loadedTwo.handle(.undo, at: now)
+    #expect(try await store.save(undoOne, of: user, at: now) != nil)
+    let steps = try await store.undoSteps(user)
+    #expect(try await store.save(undoTwo, of: user, at: now) == nil)
+    #expect(try await store.undoSteps(user) == steps)
+    #expect(try await store.tasks(user, ids: [kept]).isEmpty)  // its add was taken back
+    for _ in 0..<(ProjectLimits.undoDepth + 3) { try await perform(store, .editTask(due, TaskEdit(title: "Due \(UUID())")), user) }
+    #expect(try await store.undoSteps(user).count == ProjectLimits.undoDepth)
 
     // A batch: all of the named tasks or none; each list's counts and the owner's revision move once.
     let shed = UUID()
@@ -242,7 +284,7 @@ struct ProjectsStoreTests {
     case 5: return .deleteTask(taskID)
     case 6:
       let id = projects[list]
-      return board.projects[id] == nil ? .addProject(NewProject(id: id, name: "P\(list)")) : .editProject(id, ProjectEdit(name: "Renamed"))
+      return board.projects[id] == nil ? .addProject(NewProject(id: id, name: "P\(list)")) : .editProject(id, ProjectEdit(name: "Renamed", archived: flag))
     case 7: return .deleteProject(projects[list])
     case 8:
       let ids = board.tasks.values.filter { $0.projectID == target }.sorted { $0.position < $1.position }.map(\.id)
@@ -251,16 +293,17 @@ struct ProjectsStoreTests {
       // A batch, sometimes naming a task that does not exist (then nothing changes).
       let named = [taskID, tasks[(task + 3) % tasks.count], tasks[(task + 5) % tasks.count]]
       return .batchTasks(named, list == 0 ? .complete(flag) : .move(to: target))
-    default:
+    case 10:
       let ids = board.projects.values.sorted { $0.position < $1.position }.map(\.id)
       return .orderProjects(flag ? ids.reversed() : Array(ids.dropFirst()))
+    default: return .undo
     }
   }
 
   /// Random commands on both stores side by side: the same answers (refusal or rows as stored), and kept
   /// counts equal to a recount after every command.
   static func property(_ makeSQL: @escaping @Sendable () async throws -> (any ProjectsStore, UUID), count: Int) async {
-    let operation = PropertyBased.zip(Gen.int(in: 0...10), Gen.int(in: 0...7), Gen.bool, Gen.int(in: 0...3))
+    let operation = PropertyBased.zip(Gen.int(in: 0...12), Gen.int(in: 0...7), Gen.bool, Gen.int(in: 0...3))
     await propertyCheck(count: count, input: operation.array(of: 1...30)) { operations in
       do {
         let memory = InMemoryProjectsStore()
@@ -278,6 +321,7 @@ struct ProjectsStoreTests {
         }
         #expect(try await sql.projects(user) == memory.projects(user))
         #expect(try await sql.allTasks(user) == memory.allTasks(user))
+        #expect(try await sql.undoSteps(user) == memory.undoSteps(user))
       } catch {
         Issue.record(error)
       }

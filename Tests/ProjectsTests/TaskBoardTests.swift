@@ -25,7 +25,7 @@ struct TaskBoardTests {
     case 5: return .deleteTask(taskID)
     case 6:
       let id = projectIDs[list]
-      return board.projects[id] == nil ? .addProject(NewProject(id: id, name: "P\(list)")) : .editProject(id, ProjectEdit(name: "Renamed", color: .green))
+      return board.projects[id] == nil ? .addProject(NewProject(id: id, name: "P\(list)")) : .editProject(id, ProjectEdit(name: "Renamed", color: .green, archived: flag))
     case 7: return flag ? .deleteProject(projectIDs[list]) : .addProject(NewProject(id: board.projects[projectIDs[list]] == nil ? projectIDs[list] : UUID()))
     case 8:
       let ids = board.tasks.values.filter { $0.projectID == target }.sorted { $0.position < $1.position }.map(\.id)
@@ -33,10 +33,11 @@ struct TaskBoardTests {
     case 9:
       let ids = board.projects.values.sorted { $0.position < $1.position }.map(\.id)
       return .orderProjects(flag ? ids.reversed() : ids + [UUID()])
-    case 11, 12:
+    case 11: return .undo
+    case 12, 13:
       // A batch of three (sometimes naming a task that is gone, which refuses the whole batch).
       let named = [taskID, taskIDs[(task + 4) % taskIDs.count], taskIDs[(task + 7) % taskIDs.count]]
-      return .batchTasks(named, kind == 11 ? .complete(flag) : .move(to: target))
+      return .batchTasks(named, kind == 12 ? .complete(flag) : .move(to: target))
     default:
       return .importItems(
         inbox: [NewTask(id: UUID(), projectID: nil, title: "Imported", completed: flag)],
@@ -46,7 +47,7 @@ struct TaskBoardTests {
 
   @Test("Property: after any sequence of commands the kept counts equal a recount, and a command handled on the part of the board it touches decides and writes exactly what it would on the whole board")
   func countsAndLocality() async {
-    let operation = PropertyBased.zip(Gen.int(in: 0...12), Gen.int(in: 0...11), Gen.bool, Gen.int(in: 0...3))
+    let operation = PropertyBased.zip(Gen.int(in: 0...13), Gen.int(in: 0...11), Gen.bool, Gen.int(in: 0...3))
     await propertyCheck(count: 300, input: operation.array(of: 1...60)) { operations in
       var whole = TaskBoard()
       for (kind, task, flag, list) in operations {
@@ -148,6 +149,57 @@ struct TaskBoardTests {
     #expect(moved.contains(.listCounted(a, CountDelta(total: -2, completed: -2))) && moved.contains(.listCounted(b, CountDelta(total: 2, completed: 2))))
     #expect(board.tasks[ids[0]].map(\.position) == board.owner.nextPosition && board.tasks[ids[2]].map(\.position) == board.owner.nextPosition - 1)
     #expect(try board.handle(.batchTasks([ids[2]], .move(to: b)), at: Self.now).isEmpty)
+    // Into an archived project: refused whole, not even the tasks that could move do.
+    _ = try board.handle(.editProject(b, ProjectEdit(archived: true)), at: Self.now)
+    let unmoved = board
+    let name = try #require(board.projects[b]?.name)
+    #expect(throws: ProjectsError.projectArchived(name)) { try board.handle(.batchTasks([ids[1], ids[3]], .move(to: b)), at: Self.now) }
+    #expect(board == unmoved)
+  }
+
+  @Test("Archiving keeps a project's counts and tasks; an archived project takes no new or moved tasks until it is unarchived")
+  func archive() throws {
+    var board = TaskBoard()
+    let (a, b) = (Self.projectIDs[0], Self.projectIDs[1])
+    _ = try board.handle(.addProject(NewProject(id: a, name: "Garden")), at: Self.now)
+    _ = try board.handle(.addProject(NewProject(id: b, name: "House")), at: Self.now)
+    _ = try board.handle(.addTask(NewTask(id: Self.taskIDs[0], projectID: a, title: "Dig", completed: true)), at: Self.now)
+    _ = try board.handle(.addTask(NewTask(id: Self.taskIDs[1], projectID: a, title: "Sow")), at: Self.now)
+    _ = try board.handle(.addTask(NewTask(id: Self.taskIDs[2], projectID: b, title: "Paint")), at: Self.now)
+    let counts = board.projects[a]?.counts
+    _ = try board.handle(.editProject(a, ProjectEdit(archived: true)), at: Self.now)
+    #expect(board.projects[a]?.archived == true && board.projects[a]?.counts == counts)
+    #expect(throws: ProjectsError.projectArchived("Garden")) {
+      try board.handle(.addTask(NewTask(id: UUID(), projectID: a, title: "x")), at: Self.now)
+    }
+    #expect(throws: ProjectsError.projectArchived("Garden")) { try board.handle(.editTask(Self.taskIDs[2], TaskEdit(projectID: .some(a))), at: Self.now) }
+    // Its own tasks can still be finished, moved out and changed.
+    _ = try board.handle(.setCompleted(Self.taskIDs[1], true), at: Self.now)
+    #expect(board.projects[a]?.isFinished == true)
+    _ = try board.handle(.editProject(a, ProjectEdit(archived: false)), at: Self.now)
+    _ = try board.handle(.addTask(NewTask(id: UUID(), projectID: a, title: "Water")), at: Self.now)
+    #expect(board.projects[a]?.counts == CompletionRatio(completed: 2, total: 3) && board.projects[a]?.archived == false)
+    #expect(ProjectsError.projectArchived("x").code == "project_archived")
+  }
+
+  @Test("An edit made on an older revision is refused with the task as it is now, unless it changes nothing; without a revision the last write wins")
+  func editConflict() throws {
+    var board = TaskBoard()
+    let id = Self.taskIDs[0]
+    _ = try board.handle(.addTask(NewTask(id: id, projectID: nil, title: "Water")), at: Self.now)
+    let base = try #require(board.tasks[id]?.version)
+    _ = try board.handle(.editTask(id, TaskEdit(title: "Water roses", baseRevision: base)), at: Self.now)
+    let theirs = try #require(board.tasks[id])
+    let unchanged = board
+    #expect(throws: ProjectsError.editConflict(theirs)) { try board.handle(.editTask(id, TaskEdit(title: "Water beds", baseRevision: base)), at: Self.now) }
+    #expect(board == unchanged)
+    #expect(ProjectsError.editConflict(theirs).code == "edit_conflict")
+    // The same words from both sides are no conflict; an edit on the current revision, or without one, goes through.
+    _ = try board.handle(.editTask(id, TaskEdit(title: "Water roses", baseRevision: base)), at: Self.now)
+    let current = try #require(board.tasks[id]?.version)
+    _ = try board.handle(.editTask(id, TaskEdit(notes: "Mine", baseRevision: current)), at: Self.now)
+    _ = try board.handle(.editTask(id, TaskEdit(notes: "Last")), at: Self.now)
+    #expect(board.tasks[id]?.notes == "Last")
   }
 
   @Test("Limits: at most 500 projects, also when an import brings them; reorders must name every item once")

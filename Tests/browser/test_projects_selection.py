@@ -144,3 +144,38 @@ def test_the_selection_bar_at_every_size_is_accessible(browser, server, size):
         assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in serious]
     finally:
         context.close()
+
+
+def test_a_batch_is_not_on_the_undo_list_and_an_earlier_change_it_overtook_is_refused(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        garden, tasks = start(context, server, LIST)
+        page = open_projects(context, server)
+        open_garden(page, garden)
+        toast = page.locator("[data-testid=undo-toast]")
+        seeds = page.locator("[data-testid=task-row]", has_text="Seeds")
+
+        # One task completed with x: the toast offers to undo it.
+        seeds.focus()
+        page.keyboard.press("x")
+        page.wait_for_function("() => document.querySelector('[data-testid=undo-text]').textContent === 'Completed “Seeds”'")
+        assert toast.is_visible()
+
+        # A batch reopens it: the toast's offer goes (a batch is not on the undo list).
+        page.keyboard.press("s")
+        assert page.locator("[data-testid=pick-complete]").inner_text() == "Reopen"
+        page.locator("[data-testid=pick-complete]").click()
+        page.wait_for_function("() => document.querySelector('#announcer').textContent === 'Reopened 1 task.'")
+        assert toast.is_hidden()
+
+        # z reaches the completion before the batch: refused as stale, and Seeds stays as the batch left it.
+        seeds.focus()
+        page.keyboard.press("z")
+        page.wait_for_function("() => document.querySelector('[data-testid=undo-text]').textContent.includes('has changed since')")
+        assert not page.locator("[data-testid=undo-button]").is_visible()
+        stored = context.request.get(f"{server}/api/projects/{garden['id']}/tasks").json()["tasks"]
+        assert [t["completed"] for t in stored if t["title"] == "Seeds"] == [False]
+        assert seeds.get_attribute("data-completed") == "false"
+        assert not page._ck_errors
+    finally:
+        context.close()

@@ -43,6 +43,7 @@ export async function api(path, { method = "GET", body, contentType, headers = {
     const error = new Error((data && data.message) || fallback(response.status));
     error.code = data && data.code;
     error.status = response.status;
+    error.data = data; // a refusal may carry more (a task change's conflict carries the task as it is now)
     throw error;
   }
   return data;

@@ -6,6 +6,7 @@ import { api } from "../lib/api.js";
 import { $, h } from "../lib/dom.js";
 import { longDay, plural, shortDay } from "../lib/format.js";
 import { ICONS, renderSidebar, svgIcon } from "./render.js";
+import { showUndo } from "./undo.js";
 import { isTyping, PHONE, showError, state, updateInbox, upsertProject } from "./state.js";
 
 /** The views' keys, as `?list=` carries them (never a project's id or "inbox"). */
@@ -170,6 +171,7 @@ async function toggle(button) {
     for (const project of answer.projects || []) upsertProject(project);
     updateInbox(answer.inbox);
     renderSidebar();
+    if (answer.undo) showUndo(answer.undo); // z or the toast takes it back, as in a list
   } catch (error) {
     showError(error.message);
   }

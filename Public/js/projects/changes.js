@@ -4,11 +4,13 @@ import { api, newIdempotencyKey } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
 import { plural } from "../lib/format.js";
 import { preference } from "../motion.js";
-import { completed, confirmDialog } from "./dialogs.js";
+import { chooseVersion, completed, confirmDialog } from "./dialogs.js";
 import { refreshList, reloadEverything, selectList, showLists } from "./lists.js";
 import { fitTextarea, renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
 import { keep, localTask, mustWait } from "./offline.js";
-import { byId, change, currentProject, INBOX, listName, PHONE, removeProject, showError, shownCompleted, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { showUndo, showUndoNote } from "./undo.js";
+import { refreshAgenda } from "./agenda.js";
+import { byId, change, clearError, currentProject, enqueue, showError, INBOX, listName, PHONE, removeProject, shownCompleted, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 // MARK: Project changes
 
@@ -55,8 +57,21 @@ async function deleteProject() {
   else $("#new-project").focus();
 }
 
-/** Puts projects in a new order (all of the person's project ids) and tells the server. */
+/** Archives the open project (it leaves the list for Archived, counts and ring as they are), or brings it back. */
+async function toggleArchived() {
+  const project = currentProject();
+  if (!project) return;
+  const archived = !project.archived;
+  const saved = await patchProject(project.id, { archived });
+  if (!saved) return;
+  announce(archived ? `Archived ${saved.name}; it is under Archived in the sidebar.` : `${saved.name} is back among your projects.`);
+  renderTasks();
+}
+
+/** Puts projects in a new order (the listed ones; archived ones keep their places after them) and tells the server. */
 export function commitProjectOrder(ids, movedId) {
+  // The server takes every project of the person: the archived ones, not in the list dragged, follow.
+  ids = [...ids, ...state.projects.filter((project) => !ids.includes(project.id)).map((project) => project.id)];
   const order = new Map(ids.map((id, index) => [id, index]));
   // The new positions are exactly the new order (position = place in the list, 0 first).
   state.projects = state.projects
@@ -106,6 +121,40 @@ function applyTaskChange(response, taskId) {
   renderHeader();
   renderTasks();
   if (response.completion) completed(response);
+  // A change a person may regret says what it did, with Undo (adding a task shows itself; z still takes it back).
+  if (response.undo && response.undo.kind !== "added") showUndo(response.undo);
+}
+
+// MARK: Undo (kept on the server: every window follows through the live stream)
+
+/**
+ * Takes back the person's last change of a task. One Idempotency-Key per press: a retry after a lost
+ * answer undoes once. Nothing to undo, or a step that can no longer be taken back, is said in the toast.
+ */
+export function undoLast() {
+  const key = newIdempotencyKey();
+  const send = () => api(`/api/tasks/undo?preference=${preference()}`, { method: "POST", idempotencyKey: key });
+  return enqueue(async () => {
+    clearError();
+    let answer;
+    try {
+      answer = await send().catch((error) => {
+        if (error.network) return send(); // the same key: if the first one landed, this answers as it did
+        throw error;
+      });
+    } catch (error) {
+      if (error.code === "nothing_to_undo" || error.code === "undo_stale") showUndoNote(error.message);
+      else showError(error.network ? "Undo needs the connection; try again when you are back online." : error.message);
+      return null;
+    }
+    const fromToast = $("#undo-toast").contains(document.activeElement);
+    applyTaskChange(answer, answer.undone.taskId);
+    if (state.agenda) refreshAgenda(); // Today, Upcoming or a search shows it as the server has it now
+    showUndoNote(`Undone: ${answer.undone.label}.`);
+    // The Undo button goes with its step: the keyboard goes on from the task (or the list).
+    if (fromToast) (rowFor(answer.undone.taskId) || $("#add-task")).focus({ preventScroll: true });
+    return answer;
+  });
 }
 
 // MARK: Without a connection (js/projects/offline.js keeps and sends)
@@ -152,13 +201,36 @@ async function sendOrKeep(kept, send) {
 export function patchTask(taskId, body) {
   const task = taskById(taskId);
   const kept = { key: newIdempotencyKey(), kind: "patch", taskId, body, title: task ? task.title : "", list: state.selected };
+  // The server picks the celebration for the person's motion preference (calm mode lives in this browser).
+  const send = (sent, key) => api(`/api/tasks/${encodeURIComponent(taskId)}?preference=${preference()}`, { method: "PATCH", body: sent, idempotencyKey: key });
   return change(async () => {
-    const response = await sendOrKeep(kept, (key) =>
-      // The server picks the celebration for the person's motion preference (calm mode lives in this browser).
-      api(`/api/tasks/${encodeURIComponent(taskId)}?preference=${preference()}`, { method: "PATCH", body, idempotencyKey: key }));
+    let response;
+    try {
+      response = await sendOrKeep(kept, (key) => send(body, key));
+    } catch (error) {
+      // Changed elsewhere since this edit began (its baseRevision is old): the person chooses.
+      if (error.code !== "edit_conflict" || !error.data || !error.data.task) throw error;
+      response = await settleConflict(body, error.data.task, send);
+    }
     if (response !== KEPT) applyTaskChange(response, taskId);
     return response;
   });
+}
+
+/**
+ * Shows both versions of the edited field; "Keep mine" sends the edit again on the saved revision, "Take theirs"
+ * keeps the saved task (answered as if the server had said so, so the page shows it).
+ */
+async function settleConflict(body, theirs, send) {
+  const field = "title" in body ? "title" : "notes";
+  const choice = await chooseVersion({ field, title: theirs.title, mine: body[field] ?? "", theirs: theirs[field] ?? "" });
+  if (choice === "mine") {
+    const response = await send({ ...body, baseRevision: theirs.revision }, newIdempotencyKey());
+    announce(`Kept your ${field}.`);
+    return response;
+  }
+  announce(`Kept the ${field} saved elsewhere.`);
+  return { task: theirs, projects: [], inbox: state.inbox };
 }
 
 async function addTask(title) {
@@ -205,7 +277,7 @@ export function toggleTask(taskId) {
 export async function deleteTask(taskId) {
   const task = taskById(taskId);
   if (!task) return;
-  const ok = await confirmDialog({ title: "Delete this task?", text: `“${task.title}” will be deleted. It cannot be undone.`, confirm: "Delete task" });
+  const ok = await confirmDialog({ title: "Delete this task?", text: `“${task.title}” will be deleted. Undo (z) brings it back.`, confirm: "Delete task" });
   if (!ok) {
     rowFor(taskId)?.focus();
     return;
@@ -294,7 +366,7 @@ export function moveTaskBy(taskId, step) {
 }
 
 export function moveProjectBy(projectId, step) {
-  const ids = state.projects.map((project) => project.id);
+  const ids = state.projects.filter((project) => !project.archived).map((project) => project.id);
   const from = ids.indexOf(projectId);
   const to = from + step;
   if (from < 0 || to < 0 || to >= ids.length) return;
@@ -331,6 +403,7 @@ export function wireHeader() {
     if (project && event.target.name === "project-color") patchProject(project.id, { color: event.target.value });
   });
   $("#delete-project").addEventListener("click", deleteProject);
+  $("#archive-project").addEventListener("click", toggleArchived);
 
   // Adding: Enter adds, and the field stays ready for the next task.
   $("#add-form").addEventListener("submit", (event) => {

@@ -22,6 +22,23 @@ export function confirmDialog({ title, text, confirm = "Delete" }) {
   });
 }
 
+/**
+ * Two versions of a task's `field` (its title or notes): the person's and the one saved elsewhere meanwhile.
+ * Resolves to "mine" or "theirs" (Escape keeps what was saved: nothing is overwritten without a choice).
+ */
+export function chooseVersion({ field, title, mine, theirs }) {
+  const dialog = $("#conflict");
+  $("#conflict-text").textContent = `The ${field} of “${title}” was changed in another window while you were editing it. Which do you want to keep?`;
+  $("#conflict-mine").textContent = mine;
+  $("#conflict-theirs").textContent = theirs;
+  dialog.returnValue = "";
+  dialog.showModal();
+  $("#conflict-keep-mine").focus();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "mine" ? "mine" : "theirs"), { once: true });
+  });
+}
+
 export function openShortcuts() {
   $("#shortcuts").showModal();
 }
@@ -48,7 +65,9 @@ export function openSelector(taskId, many = null) {
   };
   const options = [
     option(INBOX, "Inbox (No Project)", svgIcon(ICONS.inbox, 14)),
-    ...state.projects.map((project) => option(project.id, project.name, ringElement(project.id, 12))),
+    // Archived projects take no tasks.
+    ...state.projects.filter((project) => !project.archived || project.id === currentKey)
+      .map((project) => option(project.id, project.name, ringElement(project.id, 12))),
   ];
   const list = $("#selector-options");
   list.replaceChildren(...options);

@@ -50,14 +50,16 @@ function inboxRow() {
 
 function projectRow(project) {
   const selected = !state.agenda && state.selected === project.id;
-  return h("li", {
-    class: `pj-nav-item${selected ? " is-selected" : ""}`, "data-testid": "project-row", "data-project-id": project.id,
-    "data-list": project.id, "data-color": project.color,
-  },
-  h("button", {
+  // An archived project is listed apart and keeps its place among the others: nothing to drag.
+  const handle = project.archived ? null : h("button", {
     class: "pj-handle", type: "button", "data-testid": "drag-handle", "aria-label": `Reorder ${project.name}`,
     "aria-describedby": "reorder-help", "data-focus": "handle",
-  }, svgIcon(ICONS.grip, 16)),
+  }, svgIcon(ICONS.grip, 16));
+  return h("li", {
+    class: `pj-nav-item${selected ? " is-selected" : ""}`, "data-testid": "project-row", "data-project-id": project.id,
+    "data-list": project.id, "data-color": project.color, "data-archived": String(Boolean(project.archived)),
+  },
+  handle,
   h("span", { class: "pj-nav-mark" }, ringElement(project.id, 16)),
   h("a", { class: "pj-nav-link", href: `/projects?list=${encodeURIComponent(project.id)}`, "data-list": project.id, "data-focus": "link", "aria-current": selected ? "page" : null },
     h("span", { class: "pj-nav-name", text: project.name }),
@@ -80,8 +82,15 @@ export function renderSidebar() {
     else link.removeAttribute("aria-current");
   }
   $("#inbox-nav").replaceChildren(inboxRow());
-  nav.replaceChildren(...state.projects.map(projectRow));
-  $("#nav-empty").hidden = state.projects.length > 0;
+  const archived = state.projects.filter((project) => project.archived);
+  const shown = state.projects.filter((project) => !project.archived);
+  nav.replaceChildren(...shown.map(projectRow));
+  $("#nav-empty").hidden = shown.length > 0;
+  $("#archived-nav").replaceChildren(...archived.map(projectRow));
+  $("#archived-count").textContent = `(${archived.length})`;
+  $("#archived").hidden = archived.length === 0;
+  // The open project was just archived: its row stays in sight.
+  if (archived.some((project) => project.id === state.selected) && !state.agenda) $("#archived").open = true;
   restoreFocus($("#sidebar"), NAV_ROWS, focus);
 }
 
@@ -138,6 +147,9 @@ export function renderHeader() {
   const name = $("#project-name");
   name.hidden = isInbox;
   $("#delete-project").hidden = isInbox;
+  const archive = $("#archive-project");
+  archive.hidden = isInbox || !project;
+  if (project) archive.textContent = project.archived ? "Unarchive" : "Archive";
   $("#project-meta").hidden = isInbox;
   if (project) {
     if (document.activeElement !== name) name.value = project.name;
@@ -158,7 +170,11 @@ export function renderHeader() {
     summary.textContent = project.total ? `${project.completed} of ${plural(project.total, "task")} done · ${project.percent}%` : "No tasks yet";
   }
   $("#all-done").hidden = !(project && project.isComplete);
-  $("#add-task").placeholder = isInbox ? "Add a task to the Inbox" : `Add a task to ${project ? project.name : "this project"}`;
+  // An archived project takes no new tasks (the server refuses them): the field says so.
+  const closed = Boolean(project && project.archived);
+  $("#add-task").disabled = closed;
+  $("#add-task").placeholder = closed ? "Archived: unarchive it to add tasks"
+    : isInbox ? "Add a task to the Inbox" : `Add a task to ${project ? project.name : "this project"}`;
   $("#add-label").textContent = isInbox ? "Add a task to the Inbox" : `Add a task to ${project ? project.name : "this project"}`;
   $("#welcome").hidden = state.projects.length > 0;
   if (!state.agenda) document.title = `${isInbox ? "Inbox" : project ? project.name : "Projects"} — Projects — CompletionKit`;

@@ -7,6 +7,7 @@ import { plural } from "../lib/format.js";
 import { preference } from "../motion.js";
 import { completed, openSelector } from "./dialogs.js";
 import { renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
+import { hideUndo } from "./undo.js";
 import { change, INBOX, listName, showError, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 /** The most tasks one batch may name: the server's limit, from the overview (null until it arrives). */
@@ -111,6 +112,8 @@ async function sendBatch(body, said) {
   state.pickAnchor = null;
   applyBatch(response);
   renderPickBar();
+  // A batch is not on the undo list: the toast would offer to take back an older change as if it were this one.
+  hideUndo();
   announce(said(tasks.length));
   const next = state.cursor && rowFor(state.cursor);
   (next || $("#add-task")).focus({ preventScroll: true });

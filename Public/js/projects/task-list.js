@@ -1,7 +1,7 @@
 // Projects: working in the task list: inline title editing, the keyboard cursor and shortcuts, and the list's events.
 import { $ } from "../lib/dom.js";
 import { preference } from "../motion.js";
-import { deleteTask, moveProjectBy, moveTaskBy, patchTask, toggleTask } from "./changes.js";
+import { deleteTask, moveProjectBy, moveTaskBy, patchTask, toggleTask, undoLast } from "./changes.js";
 import { dismissCelebration, openSelector, openShortcuts } from "./dialogs.js";
 import { fitTextarea, renderRow, renderTasks, revealRow, rowFor, taskDetails } from "./render.js";
 import { setHideCompleted } from "./lists.js";
@@ -18,6 +18,8 @@ function startEditing(taskId) {
   }
   state.editing = taskId;
   state.cursor = taskId;
+  // The revision this edit is made on: a save finds out whether the task changed elsewhere meanwhile.
+  state.editingRevision = taskById(taskId).revision;
   const row = renderRow(taskId);
   const editor = row && row.querySelector(".pj-title-input");
   if (!editor) {
@@ -50,7 +52,7 @@ function finishEditing(input, save, { refocus = true } = {}) {
   const row = renderRow(taskId);
   if (refocus) row?.querySelector("[data-focus=title]")?.focus({ preventScroll: true });
   if (changed) {
-    patchTask(taskId, { title }).then((response) => {
+    patchTask(taskId, { title, baseRevision: state.editingRevision ?? task.revision }).then((response) => {
       if (!response && taskById(taskId)) {
         taskById(taskId).title = before;
         renderTasks();
@@ -108,6 +110,12 @@ export function onKeyDown(event) {
   if (event.key === "Escape" && !isTyping(target) && state.picked.size) {
     clearPicks();
     event.preventDefault();
+    return;
+  }
+  // Undo: z, or Ctrl/Cmd+Z, anywhere on the page but in a text field (there the field's own undo works).
+  if ((event.key || "").toLowerCase() === "z" && !event.altKey && !event.shiftKey && !isTyping(target)) {
+    event.preventDefault();
+    undoLast();
     return;
   }
   if (isTyping(target) || event.ctrlKey || event.metaKey) return;
@@ -237,7 +245,11 @@ export function wireTaskList() {
     const task = taskById(row.dataset.taskId);
     if (!task) return;
     const value = event.target.value;
-    if (field === "notes" && value !== task.notes) patchTask(task.id, { notes: value });
+    if (field === "notes" && value !== task.notes) {
+      const base = Number(event.target.dataset.baseRevision);
+      patchTask(task.id, { notes: value, baseRevision: Number.isFinite(base) && event.target.dataset.baseRevision ? base : task.revision });
+      event.target.dataset.baseRevision = "";
+    }
     else if (field === "priority" && value !== task.priority) patchTask(task.id, { priority: value });
     else if (field === "dueDate" && !value && task.dueDate) patchTask(task.id, { dueDate: null });
   });
@@ -291,6 +303,10 @@ export function wireTaskList() {
   document.addEventListener("pointercancel", released, true);
   list.addEventListener("focusin", (event) => {
     const row = event.target.closest("[data-task-id]");
+    // Notes remember the revision their editing began on (see patchTask's conflict).
+    if (row && event.target.dataset.field === "notes" && !event.target.dataset.baseRevision) {
+      event.target.dataset.baseRevision = String(taskById(row.dataset.taskId)?.revision ?? "");
+    }
     if (row && row.dataset.taskId !== state.cursor) setCursor(row.dataset.taskId, { focus: false });
   });
 }

@@ -117,6 +117,10 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let invalidId = APIErrorCode(rawValue: "invalid_id")
   public static let orderMismatch = APIErrorCode(rawValue: "order_mismatch")
   public static let tooManyProjects = APIErrorCode(rawValue: "too_many_projects")
+  public static let projectArchived = APIErrorCode(rawValue: "project_archived")
+  public static let editConflict = APIErrorCode(rawValue: "edit_conflict")
+  public static let nothingToUndo = APIErrorCode(rawValue: "nothing_to_undo")
+  public static let undoStale = APIErrorCode(rawValue: "undo_stale")
   public static let invalidImport = APIErrorCode(rawValue: "invalid_import")
   public static let listChanged = APIErrorCode(rawValue: "list_changed")
   public static let invalidBatch = APIErrorCode(rawValue: "invalid_batch")
@@ -174,7 +178,8 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .invalidName, .lastPlayer, .tooManyPlayers, .invalidVideoId,
     .projectNotFound, .taskNotFound, .invalidColor, .invalidPriority,
     .invalidDueDate, .emptyTitle, .tooLong, .invalidId,
-    .orderMismatch, .tooManyProjects, .invalidImport, .listChanged, .invalidBatch, .challengeNotFound,
+    .orderMismatch, .tooManyProjects, .editConflict, .projectArchived, .nothingToUndo, .undoStale, .invalidImport, .listChanged, .invalidBatch,
+    .challengeNotFound,
     .challengeClosed, .challengeNotStarted, .postNotPublic, .alreadyCompleted,
     .photoRequired, .photoNotFound, .photoInUse, .photoTooLarge, .photoUnsupported,
     .photoUnreadable, .photoTooManyPixels, .emptyComment, .personNotFound,

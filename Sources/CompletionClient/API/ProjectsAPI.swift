@@ -78,6 +78,13 @@ extension CompletionClient {
     try await sendExpectingNoContent(.orderTasks, body: .json(OrderRequest(projectId: projectID, ids: ids)))
   }
 
+  /// Takes back the person's last change of a task (on the server, so every window follows); `undone` says
+  /// which. Refused with `nothing_to_undo` or `undo_stale`. A lost answer is retried with the same key, so
+  /// it undoes once.
+  public func undoTaskChange(timeZone: String? = nil, preference: MotionPreference? = nil) async throws -> TaskChangeResponse {
+    try await send(.undoTaskChange, query: [("preference", preference?.rawValue)], headers: timeZone.map { [("Time-Zone", $0)] } ?? [])
+  }
+
   /// The Today view: overdue tasks and those due today in `timeZone` (an IANA name; UTC when nil).
   public func tasksToday(timeZone: String? = nil) async throws -> TodayResponse {
     try await send(.tasksToday, query: [("tz", timeZone)])

@@ -31,6 +31,9 @@ public final class ProjectsModel {
   public internal(set) var problem: String?
   /// Whether the live stream is connected.
   public private(set) var isLive = false
+  /// The last change of a task made here, in the server's words ("Completed “Water”"), which ``undo()`` takes
+  /// back; nil after an undo.
+  public private(set) var undoable: UndoStepView?
 
   @ObservationIgnored public let client: CompletionClient
   @ObservationIgnored private let clock: any ModelClock
@@ -121,10 +124,15 @@ public final class ProjectsModel {
     }
   }
 
-  /// Renames, recolours or re-notes a project.
-  public func updateProject(_ id: String, name: String? = nil, color: String? = nil, notes: String? = nil) async {
-    await attempt { upsert(try await client.updateProject(id, ProjectRequest(name: name, color: color, notes: notes))) }
+  /// Renames, recolours, re-notes, archives or unarchives a project.
+  public func updateProject(_ id: String, name: String? = nil, color: String? = nil, notes: String? = nil, archived: Bool? = nil) async {
+    await attempt { upsert(try await client.updateProject(id, ProjectRequest(name: name, color: color, notes: notes, archived: archived))) }
   }
+
+  /// The projects in the list (archived ones are listed apart: ``archivedProjects``).
+  public var listedProjects: [ProjectView] { projects.filter { !$0.archived } }
+  /// The archived projects, with their counts as they were.
+  public var archivedProjects: [ProjectView] { projects.filter(\.archived) }
 
   /// Deletes a project and its tasks; the Inbox opens if it was open.
   public func deleteProject(_ id: String) async {
@@ -154,9 +162,24 @@ public final class ProjectsModel {
     }
   }
 
-  /// Changes a task's fields.
+  /// Changes a task's fields, on the revision of it this model holds: when it was changed elsewhere since, the
+  /// server refuses (`edit_conflict`, said in ``problem``) and the model takes the task as it is now, so the
+  /// person sees theirs and can make the change again on it.
   public func updateTask(_ taskID: String, _ request: TaskRequest) async {
-    await attempt { apply(try await client.updateTask(taskID, request, timeZone: timeZone.identifier, preference: preference)) }
+    var request = request
+    if request.baseRevision == nil { request.baseRevision = tasks.first { $0.id == taskID }?.revision }
+    await attempt {
+      do {
+        apply(try await client.updateTask(taskID, request, timeZone: timeZone.identifier, preference: preference))
+      } catch let error as APIError where error.errorCode == .editConflict {
+        if let conflict = try? JSONDecoder().decode(TaskConflictBody.self, from: error.body),
+          let index = tasks.firstIndex(where: { $0.id == taskID })
+        {
+          tasks[index] = conflict.task
+        }
+        throw error
+      }
+    }
   }
 
   /// Deletes a task.
@@ -180,6 +203,18 @@ public final class ProjectsModel {
       try await client.orderProjects(ids)
       let byID = Dictionary(uniqueKeysWithValues: projects.map { ($0.id, $0) })
       projects = ids.compactMap { byID[$0] }
+    }
+  }
+
+  /// Takes back the person's last change of a task, on the server (every window follows through its stream).
+  public func undo() async {
+    await attempt {
+      let change = try await client.undoTaskChange(timeZone: timeZone.identifier, preference: preference)
+      if change.task == nil, let id = change.undone?.taskId { tasks.removeAll { $0.id == id } }
+      apply(change)
+      // A task that came back takes its old place.
+      tasks.sort { $0.position < $1.position }
+      undoable = nil
     }
   }
 
@@ -228,6 +263,7 @@ public final class ProjectsModel {
   private func apply(_ change: TaskChangeResponse) {
     animator.animate {
       inbox = change.inbox
+      if let step = change.undo { undoable = step }
       for project in change.projects { upsert(project) }
       if let task = change.task {
         if let index = tasks.firstIndex(where: { $0.id == task.id }) {

@@ -157,7 +157,7 @@ final class LoginThrottle: Sendable {
 
   /// Forgets the rows of keys quiet for longer than ``forgetAfter`` (PostgreSQL; run with guest pruning).
   static func prune(before now: Date, on db: any Database) async throws {
-    guard let sql = db as? any SQLDatabase else { return }
+    let sql = db.sql
     try await sql.delete(from: LoginAttempts.schema).where("last_attempt", .lessThan, SQLBind(now.addingTimeInterval(-forgetAfter))).run()
   }
 }

@@ -58,7 +58,8 @@ enum Sessions {
     guard !tokenIDs.isEmpty else { return }
     try await AuthToken.query(on: db).filter(\.$id ~~ tokenIDs).delete()
     for id in tokenIDs { app.services.sessions.forget(tokenID: id) }
-    if case .postgres = app.serverOptions.database, let sql = db as? any SQLDatabase {
+    if case .postgres = app.serverOptions.database {
+      let sql = db.sql
       for id in tokenIDs {
         try await sql.raw("SELECT pg_notify(\(bind: SessionRevocations.channel), \(bind: id.uuidString))").run()
       }

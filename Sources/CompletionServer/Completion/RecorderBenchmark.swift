@@ -21,7 +21,7 @@ public enum RecorderBenchmark {
       let userID = try user.requireID()
       try await CryptogramStats(userID: userID).create(on: db)
       let save: @Sendable (any Database) async throws -> Void = { db in
-        guard let sql = db as? any SQLDatabase else { return }
+        let sql = db.sql
         try await sql.update(CryptogramStats.schema).set(SQLIdentifier("played"), to: SQLRaw("played + 1"))
           .where("user_id", .equal, SQLBind(userID)).run()
       }

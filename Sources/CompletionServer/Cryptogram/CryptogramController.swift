@@ -389,7 +389,7 @@ struct CryptogramController: RouteCollection {
 
   /// Adds to integer counters in one UPDATE, so concurrent games of one person never lose a count.
   static func increment(_ userID: UUID, _ counters: [String: Int], on db: any Database) async throws {
-    guard let sql = db as? any SQLDatabase else { return }
+    let sql = db.sql
     var update = sql.update(CryptogramStats.schema)
     for (column, amount) in counters {
       update = update.set(SQLIdentifier(column), to: SQLBinaryExpression(SQLIdentifier(column), .add, SQLBind(amount)))

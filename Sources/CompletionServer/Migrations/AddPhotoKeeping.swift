@@ -14,7 +14,7 @@ struct AddPhotoKeeping: AsyncMigration {
       .field("files", .int64, .required)
       .field("bytes", .int64, .required)
       .create()
-    guard let sql = database as? any SQLDatabase else { return }
+    let sql = database.sql
     try await sql.raw(
       "UPDATE challenge_photos SET posted = \(bind: true) WHERE id IN (SELECT photo_id FROM activities WHERE photo_id IS NOT NULL)"
     ).run()
@@ -31,7 +31,7 @@ struct AddPhotoKeeping: AsyncMigration {
 
   func revert(on database: any Database) async throws {
     try await database.schema(Self.usage).delete()
-    guard let sql = database as? any SQLDatabase else { return }
+    let sql = database.sql
     try await sql.drop(index: "activities_by_photo").run()
     try await sql.drop(index: "photos_by_posted").run()
     // Written out: Fluent's SQLite schema builder leaves a dropped column in place (SQLite has had DROP COLUMN since 3.35).

@@ -113,7 +113,7 @@ struct CreateChallenges: AsyncMigration {
       .field("activity_id", .uuid, .identifier(auto: false), .references(ChallengeTables.activities, .id, onDelete: .cascade))
       .field("png", .data, .required)
       .create()
-    guard let sql = database as? any SQLDatabase else { return }
+    let sql = database.sql
     // Covers the fan-out's `SELECT follower_id … WHERE followee_id = ?` and the followers list: no table reads.
     try await sql.create(index: "follows_by_followee").on(ChallengeTables.follows).column("followee_id").column("at_micros").column("follower_id").run()
     try await sql.create(index: "follows_by_follower").on(ChallengeTables.follows).column("follower_id").column("at_micros").run()

@@ -48,7 +48,7 @@ struct CreateCompletions: AsyncMigration {
       .field("last_celebrated_at", .datetime)
       .unique(on: "user_id")
       .create()
-    guard let sql = database as? any SQLDatabase else { return }
+    let sql = database.sql
     try await sql.raw(
       """
       INSERT INTO completion_stats (user_id, domain, completed, timed, total_seconds, best_seconds)

@@ -55,13 +55,13 @@ struct CreateCryptogram: AsyncMigration {
 /// Lookups the game makes on every request: a person's games by status and date.
 struct IndexCryptogramGames: AsyncMigration {
   func prepare(on database: any Database) async throws {
-    guard let sql = database as? any SQLDatabase else { return }
+    let sql = database.sql
     try await sql.create(index: "cryptogram_games_user_status").on(CryptogramGame.schema).column("user_id").column("status").run()
     try await sql.create(index: "cryptogram_games_user_daily").on(CryptogramGame.schema).column("user_id").column("daily_date").run()
   }
 
   func revert(on database: any Database) async throws {
-    guard let sql = database as? any SQLDatabase else { return }
+    let sql = database.sql
     try await sql.drop(index: "cryptogram_games_user_status").run()
     try await sql.drop(index: "cryptogram_games_user_daily").run()
   }

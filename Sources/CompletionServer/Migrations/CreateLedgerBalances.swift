@@ -11,7 +11,7 @@ struct CreateLedgerBalances: AsyncMigration {
       .field("balance", .int, .required)
       .unique(on: "user_id", "currency")
       .create()
-    guard let sql = database as? any SQLDatabase else { return }
+    let sql = database.sql
     try await sql.raw(
       """
       INSERT INTO ledger_balances (user_id, currency, balance)

@@ -41,7 +41,7 @@ struct CreateProjects: AsyncMigration {
       .field("created_at", .datetime, .required)
       .field("updated_at", .datetime, .required)
       .create()
-    guard let sql = database as? any SQLDatabase else { return }
+    let sql = database.sql
     try await sql.create(index: "projects_by_user").on(ProjectTables.projects).column("user_id").column("position").run()
     try await sql.create(index: "project_tasks_by_list").on(ProjectTables.tasks).column("user_id").column("project_id").column("position").run()
     try await sql.create(index: "project_tasks_by_project").on(ProjectTables.tasks).column("project_id").run()
@@ -59,4 +59,5 @@ enum ProjectTables {
   static let owners = "project_owners"
   static let projects = "projects"
   static let tasks = "project_tasks"
+  static let undo = "project_undo"
 }

@@ -31,6 +31,7 @@ struct ProjectsController: RouteCollection {
     tasks.get("today", use: today)
     tasks.get("upcoming", use: upcoming)
     tasks.get("search", use: search)
+    tasks.post("undo", use: undo)
     tasks.patch(":id", use: updateTask)
     tasks.delete(":id", use: deleteTask)
   }
@@ -104,11 +105,13 @@ struct ProjectsController: RouteCollection {
     }.response
   }
 
-  /// `PATCH /api/projects/{id}` `{name?, color?, notes?}`.
+  /// `PATCH /api/projects/{id}` `{name?, color?, notes?, archived?}`.
   @Sendable func updateProject(req: Request) async throws -> Response {
     let id = try ProjectInput.id(req.parameters.get("id"), notFound: .projectNotFound)
     let body = try req.decodeJSON(ProjectRequest.self)
-    let edit = ProjectEdit(name: try ProjectInput.name(body.name), color: try ProjectInput.color(body.color), notes: try ProjectInput.notes(body.notes))
+    let edit = ProjectEdit(
+      name: try ProjectInput.name(body.name), color: try ProjectInput.color(body.color), notes: try ProjectInput.notes(body.notes),
+      archived: body.archived)
     guard let userID = req.currentSession?.userID else { throw ProjectsError.projectNotFound }
     return try await perform(.editProject(id, edit), of: userID, queue: id, on: req) { done in
       guard let row = done.saved.projects.first else { throw ProjectsError.projectNotFound }
@@ -162,6 +165,7 @@ struct ProjectsController: RouteCollection {
       title: try body.title.map { try ProjectInput.title($0) }, notes: try ProjectInput.notes(body.notes),
       priority: try ProjectInput.priority(body.priority), completed: body.completed)
     if case .set(let date) = body.dueDate { edit.dueDate = .some(try ProjectInput.dueDate(date)) }
+    edit.baseRevision = body.baseRevision
     switch body.projectId {
     case .unchanged: break
     case .set(nil): edit.projectID = .some(nil)
@@ -170,7 +174,13 @@ struct ProjectsController: RouteCollection {
     let preference = try MotionController.preference(req)
     let command: TaskBoardCommand =
       if let completed = body.completed, body == TaskRequest(completed: completed) { .setCompleted(id, completed) } else { .editTask(id, edit) }
-    return try await changeTask(req, id: id, command, preference: preference)
+    do {
+      return try await changeTask(req, id: id, command, preference: preference)
+    } catch ProjectsError.editConflict(let current) {
+      // The refusal carries the task as it is now: the page shows both and the person chooses.
+      let refusal = ProjectsError.editConflict(current)
+      return try StoredResponse(TaskConflictBody(code: refusal.code, message: refusal.message, task: current.view), status: .conflict).response
+    }
   }
 
   /// `DELETE /api/tasks/{id}`.
@@ -228,6 +238,29 @@ struct ProjectsController: RouteCollection {
       tasks: done.saved.tasks.map(\.view), projects: done.saved.projects.map(\.view), inbox: done.saved.owner.inboxView, completion: done.completion)
   }
 
+  /// `POST /api/tasks/undo`: takes back the person's last change of a task (complete, reopen, edit, move,
+  /// delete, add), on the server, so every window sees it through the live stream. Queued by the person, so
+  /// undos take turns; an `Idempotency-Key` makes a retried undo answer as the first did and undo once. A
+  /// stale step is taken off the list and its refusal is stored like an answer (a retry replays it).
+  @Sendable func undo(req: Request) async throws -> Response {
+    guard let userID = req.currentSession?.userID else { throw ProjectsError.nothingToUndo }
+    let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
+    let preference = try MotionController.preference(req)
+    return try await perform(
+      .undo, of: userID, queue: userID, idempotency: try Self.idempotency(req, userID), zone: zone, preference: preference, on: req
+    ) { done in
+      for case .refused(let refusal) in done.effects {
+        return try StoredResponse(APIErrorBody(code: refusal.code, message: refusal.message), status: refusal.status)
+      }
+      guard let step = done.effects.lazy.compactMap({ if case .undoTaken(let step) = $0 { step } else { nil } }).first else {
+        throw ProjectsError.nothingToUndo
+      }
+      let change = Self.taskChange(done, task: step.taskID)
+      return try StoredResponse(
+        TaskChangeResponse(task: change.task, projects: change.projects, inbox: change.inbox, completion: change.completion, undone: step.view))
+    }.response
+  }
+
   /// `PUT /api/tasks/order` `{projectId, ids}`: every task of that list, in the new order.
   @Sendable func orderTasks(req: Request) async throws -> HTTPStatus {
     let body = try req.decodeJSON(OrderRequest.self)
@@ -246,9 +279,10 @@ struct ProjectsController: RouteCollection {
       let project = task?.projectID.flatMap { done.board.projects[$0] }
       return TaskChangeResponse(task: task?.view, projects: project.map { [$0.view] } ?? [], inbox: done.board.owner.inboxView, completion: nil)
     }
+    let step = done.effects.lazy.compactMap { if case .undoRecorded(let step) = $0 { step } else { nil } }.first
     return TaskChangeResponse(
       task: done.saved.tasks.first { $0.id == id }?.view, projects: done.saved.projects.map(\.view), inbox: done.saved.owner.inboxView,
-      completion: done.completion)
+      completion: done.completion, undo: step?.view)
   }
 
   // MARK: Running a command

@@ -7,7 +7,7 @@ extension ProjectsError: APIErrorConvertible {
   public var status: HTTPResponseStatus {
     switch self {
     case .projectNotFound, .taskNotFound: .notFound
-    case .tooManyProjects, .listChanged: .conflict
+    case .tooManyProjects, .listChanged, .projectArchived, .editConflict, .nothingToUndo, .undoStale: .conflict
     default: .badRequest
     }
   }

@@ -26,14 +26,15 @@ struct SQLProjectsStore: ProjectsStore {
     let total_count: Int
     let completed_count: Int
     let revision: Int
+    let archived: Bool
 
     var item: ProjectItem {
       ProjectItem(
         id: id, name: name, color: color, notes: notes, position: position,
-        counts: CompletionRatio(completed: completed_count, total: total_count), revision: revision)
+        counts: CompletionRatio(completed: completed_count, total: total_count), revision: revision, archived: archived)
     }
 
-    static let columns = "id, name, color, notes, position, total_count, completed_count, revision"
+    static let columns = "id, name, color, notes, position, total_count, completed_count, revision, archived"
   }
 
   private struct TaskRow: Decodable {
@@ -87,13 +88,89 @@ struct SQLProjectsStore: ProjectsStore {
     let p_total: Int?
     let p_completed: Int?
     let p_revision: Int?
+    let p_archived: Bool?
     let inbox_total: Int?
     let inbox_completed: Int?
     let o_revision: Int?
     let next_position: Int?
   }
 
+  /// A step of the undo list as stored; the tasks before and after it as JSON.
+  private struct UndoRow: Decodable {
+    let seq: Int
+    let kind: String
+    let task_id: UUID
+    let label: String
+    let before_task: String?
+    let after_task: String?
+
+    var step: UndoStep? {
+      guard let kind = UndoStep.Kind(rawValue: kind) else { return nil }
+      return UndoStep(
+        seq: seq, kind: kind, taskID: task_id, before: before_task.flatMap(StoredTask.decode), after: after_task.flatMap(StoredTask.decode),
+        label: label)
+    }
+  }
+
+  /// A task as an undo step keeps it: every field, so a deleted task comes back exactly.
+  private struct StoredTask: Codable {
+    let id: UUID
+    let projectID: UUID?
+    let title: String
+    let notes: String
+    let priority: Int
+    let dueDate: String?
+    let completed: Bool
+    let completedAt: Double?
+    let position: Int
+    let version: Int
+
+    init(_ task: TaskItem) {
+      id = task.id
+      projectID = task.projectID
+      title = task.title
+      notes = task.notes
+      priority = task.priority.level
+      dueDate = task.dueDate
+      completed = task.completed
+      completedAt = task.completedAt?.timeIntervalSince1970
+      position = task.position
+      version = task.version
+    }
+
+    var item: TaskItem {
+      TaskItem(
+        id: id, projectID: projectID, title: title, notes: notes, priority: TaskPriority(level: priority) ?? .none, dueDate: dueDate,
+        completed: completed, completedAt: completedAt.map(Date.init(timeIntervalSince1970:)), position: position, version: version)
+    }
+
+    static func encode(_ task: TaskItem?) throws -> String? {
+      try task.map { String(decoding: try JSONEncoder().encode(StoredTask($0)), as: UTF8.self) }
+    }
+
+    static func decode(_ text: String) -> TaskItem? {
+      (try? JSONDecoder().decode(StoredTask.self, from: Data(text.utf8)))?.item
+    }
+  }
+
   // MARK: Reads
+
+  /// The person's last undo step, if any.
+  func lastUndoStep(_ user: UUID) async throws -> UndoStep? {
+    try await sql.raw(
+      """
+      SELECT seq, kind, task_id, label, before_task, after_task FROM project_undo WHERE user_id = \(bind: user)
+      ORDER BY seq DESC LIMIT 1
+      """
+    ).first(decoding: UndoRow.self)?.step
+  }
+
+  /// The person's undo list, oldest first.
+  func undoSteps(_ user: UUID) async throws -> [UndoStep] {
+    try await sql.raw(
+      "SELECT seq, kind, task_id, label, before_task, after_task FROM project_undo WHERE user_id = \(bind: user) ORDER BY seq"
+    ).all(decoding: UndoRow.self).compactMap(\.step)
+  }
 
   func owner(_ user: UUID) async throws -> OwnerCounters {
     try await sql.raw("SELECT inbox_total, inbox_completed, revision, next_position FROM project_owners WHERE user_id = \(bind: user)")
@@ -180,6 +257,22 @@ struct SQLProjectsStore: ProjectsStore {
   }
 
   func board(_ footprint: Footprint, of user: UUID) async throws -> TaskBoard {
+    if footprint.undo {
+      // The last step first, then what it names; the owner's counters even when its task is gone.
+      guard let step = try await lastUndoStep(user) else { return TaskBoard(owner: try await owner(user)) }
+      var inner = footprint
+      inner.undo = false
+      inner.task = step.taskID
+      inner.projects.formUnion(step.footprint.projects)
+      var board = try await board(inner, of: user)
+      if board.tasks[step.taskID] == nil {
+        // The task is gone (the step deleted it): the list it goes back to, and the counters, read on their own.
+        board.owner = try await owner(user)
+        for project in try await projects(user, ids: inner.projects) { board.projects[project.id] = project }
+      }
+      board.undo = [step]
+      return board
+    }
     var board = TaskBoard()
     var projectIDs = footprint.projects
     if let id = footprint.task {
@@ -190,7 +283,7 @@ struct SQLProjectsStore: ProjectsStore {
           SELECT t.id AS id, t.project_id AS project_id, t.title AS title, t.notes AS notes, t.priority AS priority,
             t.due_date AS due_date, t.completed AS completed, t.completed_at AS completed_at, t.position AS position, t.version AS version,
             p.name AS p_name, p.color AS p_color, p.notes AS p_notes, p.position AS p_position, p.total_count AS p_total,
-            p.completed_count AS p_completed, p.revision AS p_revision,
+            p.completed_count AS p_completed, p.revision AS p_revision, p.archived AS p_archived,
             o.inbox_total AS inbox_total, o.inbox_completed AS inbox_completed, o.revision AS o_revision, o.next_position AS next_position
           FROM project_tasks t
             LEFT JOIN projects p ON p.id = t.project_id
@@ -207,7 +300,7 @@ struct SQLProjectsStore: ProjectsStore {
       {
         board.projects[projectID] = ProjectItem(
           id: projectID, name: name, color: color, notes: notes, position: position, counts: CompletionRatio(completed: completed, total: total),
-          revision: revision)
+          revision: revision, archived: row.p_archived ?? false)
         projectIDs.remove(projectID)
       }
       if let total = row.inbox_total, let completed = row.inbox_completed, let revision = row.o_revision, let next = row.next_position {
@@ -269,7 +362,25 @@ struct SQLProjectsStore: ProjectsStore {
     }
     for effect in effects {
       switch effect {
-      case .positionsReserved, .taskCompleted, .listCounted(nil, _): continue
+      case .positionsReserved, .taskCompleted, .listCounted(nil, _), .refused: continue
+      case .undoRecorded(let step):
+        try await sql.raw(
+          """
+          INSERT INTO project_undo (user_id, seq, kind, task_id, label, before_task, after_task, created_at)
+          VALUES (\(bind: user), \(bind: owner.revision), \(bind: step.kind.rawValue), \(bind: step.taskID), \(bind: step.label),
+            \(bind: try StoredTask.encode(step.before)), \(bind: try StoredTask.encode(step.after)), \(bind: now))
+          """
+        ).run()
+        // Only the last few are kept.
+        try await sql.raw(
+          """
+          DELETE FROM project_undo WHERE user_id = \(bind: user) AND seq NOT IN (
+            SELECT seq FROM project_undo WHERE user_id = \(bind: user) ORDER BY seq DESC LIMIT \(unsafeRaw: String(ProjectLimits.undoDepth)))
+          """
+        ).run()
+      case .undoTaken(let step):
+        let taken = try await sql.raw("DELETE FROM project_undo WHERE user_id = \(bind: user) AND seq = \(bind: step.seq) RETURNING seq").first()
+        guard taken != nil else { return nil }
       case .taskInserted(var task):
         task.position += shift
         inserts.append(task)
@@ -309,10 +420,10 @@ struct SQLProjectsStore: ProjectsStore {
         guard
           let row = try await sql.raw(
             """
-            INSERT INTO projects (id, user_id, name, color, notes, position, total_count, completed_count, revision, created_at, updated_at)
+            INSERT INTO projects (id, user_id, name, color, notes, position, total_count, completed_count, revision, archived, created_at, updated_at)
             VALUES (\(bind: project.id), \(bind: user), \(bind: project.name), \(bind: project.color), \(bind: project.notes),
               \(bind: project.position + shift), \(bind: project.counts.total), \(bind: project.counts.completed), \(bind: project.revision),
-              \(bind: now), \(bind: now))
+              \(bind: project.archived), \(bind: now), \(bind: now))
             RETURNING \(unsafeRaw: ProjectRow.columns)
             """
           ).first(decoding: ProjectRow.self)
@@ -323,7 +434,8 @@ struct SQLProjectsStore: ProjectsStore {
           let row = try await sql.raw(
             """
             UPDATE projects SET name = COALESCE(\(bind: edit.name), name), color = COALESCE(\(bind: edit.color?.rawValue), color),
-              notes = COALESCE(\(bind: edit.notes), notes), revision = revision + 1, updated_at = \(bind: now)
+              notes = COALESCE(\(bind: edit.notes), notes), archived = COALESCE(\(bind: edit.archived), archived),
+              revision = revision + 1, updated_at = \(bind: now)
             WHERE id = \(bind: id) AND user_id = \(bind: user)
             RETURNING \(unsafeRaw: ProjectRow.columns)
             """
@@ -469,7 +581,8 @@ struct ProjectChange: Sendable, Hashable {
 extension ProjectItem {
   /// As the API shows it.
   var view: ProjectView {
-    ProjectView(id: id.uuidString, name: name, color: color, notes: notes, position: position, counts: counts, revision: revision)
+    ProjectView(
+      id: id.uuidString, name: name, color: color, notes: notes, position: position, counts: counts, revision: revision, archived: archived)
   }
 }
 
@@ -478,8 +591,13 @@ extension TaskItem {
   var view: TaskView {
     TaskView(
       id: id.uuidString, projectId: projectID?.uuidString, title: title, notes: notes, priority: priority.rawValue, dueDate: dueDate,
-      completed: completed, completedAt: completedAt?.timeIntervalSince1970, position: position)
+      completed: completed, completedAt: completedAt?.timeIntervalSince1970, position: position, revision: version)
   }
+}
+
+extension UndoStep {
+  /// As the API shows it.
+  var view: UndoStepView { UndoStepView(kind: kind.rawValue, taskId: taskID.uuidString, label: label) }
 }
 
 extension OwnerCounters {

@@ -67,12 +67,12 @@ struct SiteController: RouteCollection {
   /// `GET /health/ready`: the database answers too (for a load balancer deciding whether to send traffic);
   /// `503 not_ready` when it does not within two seconds.
   @Sendable func ready(req: Request) async throws -> HealthResponse {
-    let sql = req.db.sql
+    let db = req.db
     let answered: Bool
     do {
       answered = try await withThrowingTaskGroup(of: Bool.self) { group in
         group.addTask {
-          _ = try await sql.raw("SELECT 1").all()
+          try await db.answers()
           return true
         }
         group.addTask {

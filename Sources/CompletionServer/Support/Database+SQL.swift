@@ -8,4 +8,9 @@ extension Database {
     guard let sql = self as? any SQLDatabase else { preconditionFailure("CompletionKit runs on SQL databases only") }
     return sql
   }
+
+  /// Asks the database the smallest question there is (`SELECT 1`): whether it answers at all.
+  func answers() async throws {
+    _ = try await sql.raw("SELECT 1").all()
+  }
 }

@@ -46,8 +46,13 @@ public struct ProjectItem: Hashable, Sendable {
   public var counts: CompletionRatio
   /// Goes up with every change to the project or its tasks.
   public var revision: Int
+  /// Out of the way: listed apart, taking no new tasks; its counts and ring keep their meaning.
+  public var archived: Bool
 
-  public init(id: UUID, name: String, color: String, notes: String, position: Int, counts: CompletionRatio, revision: Int) {
+  public init(
+    id: UUID, name: String, color: String, notes: String, position: Int, counts: CompletionRatio, revision: Int, archived: Bool = false
+  ) {
+    self.archived = archived
     self.id = id
     self.name = name
     self.color = color

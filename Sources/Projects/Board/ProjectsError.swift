@@ -23,6 +23,15 @@ public enum ProjectsError: Error, Hashable, Sendable {
   case invalidBatch(count: Int)
   /// A batch change saying both or neither of what to do (complete or move).
   case unclearBatch
+  /// A task added or moved into an archived project (by name).
+  case projectArchived(String)
+  /// An edit made on an older version of the task than the stored one (which it carries).
+  case editConflict(TaskItem)
+  /// Undo with no change left to take back.
+  case nothingToUndo
+  /// The last change of this task (by title) can no longer be taken back: the task or its list is gone, or a
+  /// batch change (not on the undo list) changed the task since.
+  case undoStale(String)
 
   /// The stable code clients switch on.
   public var code: String {
@@ -43,6 +52,10 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .invalidCursor: "invalid_cursor"
     case .listChanged: "list_changed"
     case .invalidBatch, .unclearBatch: "invalid_batch"
+    case .projectArchived: "project_archived"
+    case .editConflict: "edit_conflict"
+    case .nothingToUndo: "nothing_to_undo"
+    case .undoStale: "undo_stale"
     }
   }
 
@@ -70,6 +83,11 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .invalidBatch(let count):
       count == 0
         ? "Select at least one task." : "At most \(ProjectLimits.maxTasksPerBatch) tasks can be changed at once (\(count) were selected)."
+    case .projectArchived(let name): "“\(name)” is archived. Unarchive it to add or move tasks into it."
+    case .editConflict(let task): "“\(task.title)” was changed somewhere else since you began. Choose which to keep: yours or the one saved."
+    case .nothingToUndo: "There is nothing to undo."
+    case .undoStale(let title):
+      "“\(title)” has changed since (it or its project was deleted, or it was changed with other selected tasks), so that change can't be undone. It was taken off the undo list; undo again for the one before."
     }
   }
 }

@@ -31,6 +31,8 @@ public protocol ProjectsStore: Sendable {
   func taskTexts(_ user: UUID) async throws -> [TaskSearch.Text]
   /// The person's tasks with these ids, in the order of `ids` (missing ones left out).
   func tasks(_ user: UUID, ids: [UUID]) async throws -> [TaskItem]
+  /// The person's undo list, oldest first (at most ``ProjectLimits/undoDepth`` steps).
+  func undoSteps(_ user: UUID) async throws -> [UndoStep]
   /// What `footprint` names, and the owner's counters.
   func board(_ footprint: Footprint, of user: UUID) async throws -> TaskBoard
   /// Writes a handled command's effects (nothing for none); nil when a version check failed or a row is gone.
@@ -93,6 +95,8 @@ public actor InMemoryProjectsStore: ProjectsStore {
       task.dueDate != nil && (!task.completed || (task.completedAt.map { $0 >= doneSince } ?? false))
     }
   }
+
+  public func undoSteps(_ user: UUID) -> [UndoStep] { wholeBoard(of: user).undo }
 
   public func board(_ footprint: Footprint, of user: UUID) -> TaskBoard { wholeBoard(of: user).slice(footprint) }
 

@@ -17,9 +17,15 @@ public struct TaskBoard: Hashable, Sendable {
   public var tasks: [UUID: TaskItem]
   /// How many projects the person has (loaded when a command adds projects).
   public var projectCount: Int
+  /// The person's undo list, newest last (all of it for a whole board; the last step for an undo).
+  public var undo: [UndoStep]
 
-  public init(owner: OwnerCounters = .empty, projects: [UUID: ProjectItem] = [:], tasks: [UUID: TaskItem] = [:], projectCount: Int? = nil) {
+  public init(
+    owner: OwnerCounters = .empty, projects: [UUID: ProjectItem] = [:], tasks: [UUID: TaskItem] = [:], projectCount: Int? = nil,
+    undo: [UndoStep] = []
+  ) {
     self.owner = owner
+    self.undo = undo
     self.projects = projects
     self.tasks = tasks
     self.projectCount = projectCount ?? projects.count
@@ -31,19 +37,28 @@ public struct TaskBoard: Hashable, Sendable {
   public mutating func handle(_ command: TaskBoardCommand, at now: Date) throws(ProjectsError) -> [TaskBoardEffect] {
     switch command {
     case .addTask(let new):
-      if let project = new.projectID, projects[project] == nil { throw .projectNotFound }
+      if let project = new.projectID {
+        guard let list = projects[project] else { throw .projectNotFound }
+        // An archived project is finished with: nothing new goes in until it is unarchived.
+        if list.archived { throw .projectArchived(list.name) }
+      }
       let first = owner.reserve(1)
       let task = TaskItem(
         id: new.id, projectID: new.projectID, title: new.title, notes: new.notes, priority: new.priority, dueDate: new.dueDate,
         completed: new.completed, completedAt: new.completed ? now : nil, position: first)
       tasks[task.id] = task
-      return changed([.positionsReserved(count: 1, first: first), .taskInserted(task), count(task.projectID, .added(completed: task.completed))])
+      return changed(
+        [.positionsReserved(count: 1, first: first), .taskInserted(task), count(task.projectID, .added(completed: task.completed))]
+          + record(nil, task))
 
     case .editTask(let id, let edit):
       guard let task = tasks[id] else { throw .taskNotFound }
       let target = edit.projectID ?? task.projectID
       let moved = target != task.projectID
-      if moved, let target, projects[target] == nil { throw .projectNotFound }
+      if moved, let target {
+        guard let list = projects[target] else { throw .projectNotFound }
+        if list.archived { throw .projectArchived(list.name) }
+      }
       var after = task
       after.projectID = target
       after.title = edit.title ?? task.title
@@ -52,6 +67,9 @@ public struct TaskBoard: Hashable, Sendable {
       after.dueDate = edit.dueDate ?? task.dueDate
       after.completed = edit.completed ?? task.completed
       after.completedAt = after.completed ? (task.completed ? task.completedAt : now) : nil
+      // Made on an older version: someone changed the task since this edit began. Unless it changes nothing
+      // (both sides wrote the same), the person chooses between theirs and the stored task.
+      if let base = edit.baseRevision, base != task.version, !after.hasSameContent(as: task) { throw .editConflict(task) }
       after.version += 1
       var effects: [TaskBoardEffect] = []
       if moved {
@@ -70,7 +88,7 @@ public struct TaskBoard: Hashable, Sendable {
         effects.append(count(task.projectID, .toggled(from: task.completed, to: after.completed)))
       }
       if !task.completed, after.completed, let target { effects.append(.taskCompleted(projectID: target)) }
-      return changed(effects)
+      return changed(effects + record(task, after))
 
     case .setCompleted(let id, let completed):
       guard let task = tasks[id] else { throw .taskNotFound }
@@ -84,12 +102,12 @@ public struct TaskBoard: Hashable, Sendable {
         .taskSaved(after, expectedVersion: task.version, placed: false), count(task.projectID, .toggled(from: !completed, to: completed)),
       ]
       if completed, let project = task.projectID { effects.append(.taskCompleted(projectID: project)) }
-      return changed(effects)
+      return changed(effects + record(task, after))
 
     case .deleteTask(let id):
       guard let task = tasks[id] else { throw .taskNotFound }
       tasks[id] = nil
-      return changed([.taskDeleted(id, expectedVersion: task.version), count(task.projectID, .removed(completed: task.completed))])
+      return changed([.taskDeleted(id, expectedVersion: task.version), count(task.projectID, .removed(completed: task.completed))] + record(task, nil))
 
     case .orderTasks(let list, let ids):
       if let project = list.projectID, projects[project] == nil { throw .projectNotFound }
@@ -115,6 +133,7 @@ public struct TaskBoard: Hashable, Sendable {
       project.name = edit.name ?? project.name
       project.color = edit.color?.rawValue ?? project.color
       project.notes = edit.notes ?? project.notes
+      project.archived = edit.archived ?? project.archived
       project.revision += 1
       projects[id] = project
       return changed([.projectEdited(id, edit)])
@@ -165,11 +184,57 @@ public struct TaskBoard: Hashable, Sendable {
 
     case .batchTasks(let ids, let change):
       return try batch(ids, change, at: now)
+
+    case .undo:
+      return try takeBack()
     }
+  }
+
+  /// Undo: the last step's task goes back to what it was before the step, if it is still as the step left it.
+  private mutating func takeBack() throws(ProjectsError) -> [TaskBoardEffect] {
+    guard let step = undo.popLast() else { throw .nothingToUndo }
+    let current = tasks[step.taskID]
+    let unchanged =
+      switch (step.after, current) {
+      case (nil, nil): true
+      case (let after?, let current?): after.hasSameContent(as: current)
+      default: false
+      }
+    // The list it goes back to must still be there (a deleted project took the step's task with it).
+    let home = step.before?.projectID.map { projects[$0] != nil } ?? true
+    guard unchanged, home else { return changed([.undoTaken(step), .refused(.undoStale(step.title))]) }
+    var effects: [TaskBoardEffect] = [.undoTaken(step)]
+    switch (step.before, current) {
+    case (let before?, nil):
+      // A deleted task comes back exactly as it was, in its place.
+      var restored = before
+      restored.version = before.version + 1
+      tasks[before.id] = restored
+      effects += [.taskInserted(restored), count(before.projectID, .added(completed: before.completed))]
+    case (nil, let current?):
+      tasks[current.id] = nil
+      effects += [.taskDeleted(current.id, expectedVersion: current.version), count(current.projectID, .removed(completed: current.completed))]
+    case (let before?, let current?):
+      var restored = before
+      restored.version = current.version + 1
+      tasks[before.id] = restored
+      effects.append(.taskSaved(restored, expectedVersion: current.version, placed: false))
+      if before.projectID != current.projectID {
+        effects += [count(current.projectID, .removed(completed: current.completed)), count(before.projectID, .added(completed: before.completed))]
+      } else {
+        effects.append(count(before.projectID, .toggled(from: current.completed, to: before.completed)))
+      }
+      if !current.completed, before.completed, let project = before.projectID { effects.append(.taskCompleted(projectID: project)) }
+    case (nil, nil):
+      preconditionFailure("an undo step always names a task before or after its change")
+    }
+    return changed(effects)
   }
 
   /// A batch change: every task named must be the person's (else nothing changes); the tasks it changes are
   /// saved one by one, each list's counts move once by the sum, and the owner's counter moves once.
+  /// A batch records no undo step: it is not taken back by undo. An earlier step of a task it changed no
+  /// longer matches that task, so undoing it is refused as stale instead of silently reverting the batch.
   private mutating func batch(_ ids: [UUID], _ change: TaskBatchChange, at now: Date) throws(ProjectsError) -> [TaskBoardEffect] {
     var seen = Set<UUID>()
     let unique = ids.filter { seen.insert($0).inserted }
@@ -206,7 +271,11 @@ public struct TaskBoard: Hashable, Sendable {
       for list in lists { effects.append(count(list, deltas[list] ?? .none)) }
       effects += finishing.map { .taskCompleted(projectID: $0) }
     case .move(let target):
-      if let target, projects[target] == nil { throw .projectNotFound }
+      if let target {
+        guard let list = projects[target] else { throw .projectNotFound }
+        // As for one task: an archived project takes none, so the whole batch is refused.
+        if list.archived { throw .projectArchived(list.name) }
+      }
       let moving = named.filter { $0.projectID != target }
       guard !moving.isEmpty else { return [] }
       // The moved tasks go to the end of their new list, in the order named.
@@ -225,6 +294,22 @@ public struct TaskBoard: Hashable, Sendable {
       for list in lists { effects.append(count(list, deltas[list] ?? .none)) }
     }
     return changed(effects)
+  }
+
+  /// Puts the change of a task from `before` to `after` on the undo list (nothing when a person would see no
+  /// change). The step's `seq` is the change counter after this change (``changed(_:)`` moves it once).
+  private mutating func record(_ before: TaskItem?, _ after: TaskItem?) -> [TaskBoardEffect] {
+    // The name of the list a moved task went to (loaded: a move's footprint names it).
+    let target = after?.projectID.flatMap { projects[$0]?.name }
+    guard let step = UndoStep.of(before, after, seq: owner.revision + 1, target: target) else { return [] }
+    Self.push(step, on: &undo)
+    return [.undoRecorded(step)]
+  }
+
+  /// Adds `step` to an undo list, keeping the last ``ProjectLimits/undoDepth``.
+  static func push(_ step: UndoStep, on list: inout [UndoStep]) {
+    list.append(step)
+    if list.count > ProjectLimits.undoDepth { list.removeFirst(list.count - ProjectLimits.undoDepth) }
   }
 
   /// Moves a list's kept counts by `delta` (a project's revision goes up with it) and says so.
@@ -285,7 +370,13 @@ public struct TaskBoard: Hashable, Sendable {
     }
     for effect in effects {
       switch effect {
-      case .positionsReserved, .taskCompleted, .listCounted(nil, _): continue
+      case .positionsReserved, .taskCompleted, .listCounted(nil, _), .refused: continue
+      case .undoRecorded(var step):
+        step.seq = board.owner.revision
+        Self.push(step, on: &board.undo)
+      case .undoTaken(let step):
+        guard let index = board.undo.lastIndex(where: { $0.seq == step.seq }) else { return nil }
+        board.undo.remove(at: index)
       case .taskInserted(var task):
         task.position += shift
         board.tasks[task.id] = task
@@ -314,6 +405,7 @@ public struct TaskBoard: Hashable, Sendable {
         project.name = edit.name ?? project.name
         project.color = edit.color?.rawValue ?? project.color
         project.notes = edit.notes ?? project.notes
+        project.archived = edit.archived ?? project.archived
         project.revision += 1
         board.projects[id] = project
         keep(project)
@@ -341,7 +433,13 @@ public struct TaskBoard: Hashable, Sendable {
 
   /// The part of this (whole) board `footprint` names: what a store loads for a command.
   public func slice(_ footprint: Footprint) -> TaskBoard {
+    var footprint = footprint
     var slice = TaskBoard(owner: owner, projectCount: footprint.projectCount ? projectCount : 0)
+    if footprint.undo, let step = undo.last {
+      slice.undo = [step]
+      footprint.task = step.taskID
+      footprint.projects.formUnion(step.footprint.projects)
+    }
     var projectIDs = footprint.projects
     if let id = footprint.task, let task = tasks[id] {
       slice.tasks[id] = task

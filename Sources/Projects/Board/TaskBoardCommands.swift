@@ -34,11 +34,16 @@ public struct TaskEdit: Hashable, Sendable {
   public var dueDate: String??
   public var completed: Bool?
   public var projectID: UUID??
+  /// The task's version the edit was made on, when the client sends it: an edit made on an older version than
+  /// the stored one is refused with ``ProjectsError/editConflict(_:)`` (and the task as it is now), so the
+  /// person chooses. Nil: the edit wins over whatever came before (older clients).
+  public var baseRevision: Int?
 
   public init(
     title: String? = nil, notes: String? = nil, priority: TaskPriority? = nil, dueDate: String?? = nil, completed: Bool? = nil,
-    projectID: UUID?? = nil
+    projectID: UUID?? = nil, baseRevision: Int? = nil
   ) {
+    self.baseRevision = baseRevision
     self.title = title
     self.notes = notes
     self.priority = priority
@@ -68,8 +73,11 @@ public struct ProjectEdit: Hashable, Sendable {
   public var name: String?
   public var color: ProjectColor?
   public var notes: String?
+  /// Archives (true) or unarchives (false) the project.
+  public var archived: Bool?
 
-  public init(name: String? = nil, color: ProjectColor? = nil, notes: String? = nil) {
+  public init(name: String? = nil, color: ProjectColor? = nil, notes: String? = nil, archived: Bool? = nil) {
+    self.archived = archived
     self.name = name
     self.color = color
     self.notes = notes
@@ -114,6 +122,10 @@ public enum TaskBoardCommand: Hashable, Sendable {
   case importItems(inbox: [NewTask], projects: [ImportedProject])
   /// Several tasks completed, reopened or moved at once: all of them or none (an unknown one refuses all).
   case batchTasks([UUID], TaskBatchChange)
+  /// Takes back the person's last change of a task (see ``UndoStep``): the task goes back to exactly what it
+  /// was. Refused when there is nothing to undo; when the task changed since in a way the step cannot take
+  /// back (its project was deleted), the step is taken off the list and the undo is refused.
+  case undo
 
   /// What a store loads for this command: only what it touches, so a change costs the same in a list of
   /// ten tasks as in one of ten thousand.
@@ -129,6 +141,8 @@ public enum TaskBoardCommand: Hashable, Sendable {
     case .orderProjects: Footprint(allProjects: true)
     case .batchTasks(let ids, let change):
       if case .move(let target?) = change { Footprint(projects: [target], taskIDs: Set(ids)) } else { Footprint(taskIDs: Set(ids)) }
+    // The last step first, then what it names (see ``UndoStep/footprint``).
+    case .undo: Footprint(undo: true)
     }
   }
 
@@ -155,11 +169,14 @@ public struct Footprint: Hashable, Sendable {
   public var projectCount: Bool
   /// Several tasks, with the projects they are in (a batch change).
   public var taskIDs: Set<UUID>
+  /// The person's last undo step, with the task it names and the lists that task is in and goes back to.
+  public var undo: Bool
 
   public init(
     task: UUID? = nil, projects: Set<UUID> = [], tasksOf: TaskList? = nil, allProjects: Bool = false, projectCount: Bool = false,
-    taskIDs: Set<UUID> = []
+    taskIDs: Set<UUID> = [], undo: Bool = false
   ) {
+    self.undo = undo
     self.task = task
     self.taskIDs = taskIDs
     self.projects = projects
@@ -198,6 +215,15 @@ public enum TaskBoardEffect: Hashable, Sendable {
   /// A task in this project became done: if the project's counts, as stored after the change, are complete,
   /// the change finished it (see ``TaskBoard/finished(by:stored:)``).
   case taskCompleted(projectID: UUID)
+  /// A change a person can take back goes on their undo list (the store sets its `seq` to the change
+  /// counter it stored, and keeps the last ``ProjectLimits/undoDepth``).
+  case undoRecorded(UndoStep)
+  /// This step (by its `seq`) is taken off the undo list (else the change is judged again: two undos at
+  /// once never take back one step twice).
+  case undoTaken(UndoStep)
+  /// The command is refused with this error, and what else the effects say is still written (a stale undo
+  /// step is taken off the list). The answer is the refusal.
+  case refused(ProjectsError)
 }
 
 /// What a store kept for a change: the rows as they are after it.

@@ -1,0 +1,55 @@
+// Projects: the undo toast. The server keeps each person's last task changes and takes them back (every window
+// follows through the live stream); this toast says what the last change did — in the server's words — with an
+// Undo button. The undo itself is sent by changes.js (button, z, Ctrl/Cmd+Z).
+import { announce } from "../lib/announce.js";
+import { $ } from "../lib/dom.js";
+
+/** How long the toast stays when nobody is in it (the keys keep working after it goes). */
+const SHOWN_MS = 8000;
+let timer = 0;
+
+/** Takes the toast away (a batch change, which undo does not take back, makes its offer out of date). */
+export function hideUndo() {
+  if (!$("#undo-toast").hidden) hide();
+}
+
+function hide() {
+  clearTimeout(timer);
+  const toast = $("#undo-toast");
+  // Focus in the toast goes back to the list rather than to the page's top.
+  if (toast.contains(document.activeElement)) $("#task-list [data-task-id][tabindex='0']")?.focus({ preventScroll: true });
+  toast.hidden = true;
+}
+
+function show(text, { note }) {
+  const toast = $("#undo-toast");
+  toast.classList.toggle("is-note", note);
+  $("#undo-text").textContent = text;
+  toast.hidden = false;
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    if (toast.contains(document.activeElement) || toast.matches(":hover")) return; // never away from under the person
+    hide();
+  }, SHOWN_MS);
+}
+
+/** A change the person can take back (an UndoStepView): its label and Undo. */
+export function showUndo(step) {
+  show(step.label, { note: false });
+}
+
+/** What an undo did, or why it could not (no button). */
+export function showUndoNote(text) {
+  show(text, { note: true });
+  announce(text);
+}
+
+/** The toast's buttons: Undo runs `undo`; the cross dismisses. */
+export function wireUndoToast(undo) {
+  $("#undo-button").addEventListener("click", undo);
+  $("#undo-dismiss").addEventListener("click", hide);
+  $("#undo-toast").addEventListener("mouseleave", () => {
+    clearTimeout(timer);
+    timer = setTimeout(hide, SHOWN_MS / 2);
+  });
+}

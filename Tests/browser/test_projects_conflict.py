@@ -1,0 +1,105 @@
+"""Concurrent edits in the browser: a task carries a revision; a title saved in one window while another window
+was editing it is not silently overwritten: the second window shows both and the person chooses."""
+import json
+import os
+import pathlib
+
+import pytest
+
+SHOTS = pathlib.Path(os.environ.get("CK_SHOTS", "/tmp/projects-shots"))
+HEADERS = {"Content-Type": "application/json", "X-CompletionKit": "1"}
+
+
+def open_inbox(context, server):
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}/projects?list=inbox")
+    page.wait_for_function("() => document.body.dataset.ready === 'true'")
+    page.wait_for_selector("[data-testid=task-row]")
+    page._ck_errors = errors
+    return page
+
+
+def stored_title(context, server, task):
+    tasks = context.request.get(f"{server}/api/projects/inbox/tasks").json()["tasks"]
+    return next(t["title"] for t in tasks if t["id"] == task["id"])
+
+
+def shown_title(page, task, title):
+    page.wait_for_function(
+        "([id, title]) => document.querySelector(`[data-task-id='${id}'] [data-testid=task-title]`)?.textContent === title",
+        arg=[task["id"], title])
+
+
+def rename(page, task, title, commit=True):
+    page.locator(f"[data-task-id='{task['id']}'] [data-testid=task-title]").click()
+    field = page.locator(f"[data-task-id='{task['id']}'] [data-testid=task-title-input]")
+    field.fill(title)
+    if commit:
+        field.press("Enter")
+    return field
+
+
+def conflict_between_two_windows(context, server, task, theirs, mine):
+    first, second = open_inbox(context, server), open_inbox(context, server)
+    # The second window begins editing; meanwhile the first saves another title.
+    field = rename(second, task, mine, commit=False)
+    rename(first, task, theirs)
+    # The first window's save has landed.
+    first.wait_for_function(
+        """async ([id, title]) => {
+          const answer = await fetch('/api/projects/inbox/tasks').then((response) => response.json());
+          return answer.tasks.find((t) => t.id === id).title === title;
+        }""", arg=[task["id"], theirs], polling=100)
+    field.press("Enter")
+    second.wait_for_selector("[data-testid=conflict][open]")
+    assert second.locator("[data-testid=conflict-mine]").inner_text() == mine
+    assert second.locator("[data-testid=conflict-theirs]").inner_text() == theirs
+    return first, second
+
+
+@pytest.fixture()
+def context(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    yield context
+    context.close()
+
+
+def test_a_conflict_between_two_windows_lets_the_person_choose(context, server):
+    response = context.request.post(f"{server}/api/tasks", data=json.dumps({"title": "Water"}), headers=HEADERS)
+    task = response.json()["task"]
+
+    # Keep mine: the second window's title is saved on the revision it was shown, and reaches the first.
+    first, second = conflict_between_two_windows(context, server, task, "Water roses", "Water beds")
+    second.locator("[data-testid=conflict-keep-mine]").click()
+    shown_title(second, task, "Water beds")
+    shown_title(first, task, "Water beds")
+    assert stored_title(context, server, task) == "Water beds"
+    first.close()
+    second.close()
+
+    # Take theirs: nothing is written; the second window shows what was saved.
+    first, second = conflict_between_two_windows(context, server, task, "Water daily", "Water weekly")
+    second.locator("[data-testid=conflict-take-theirs]").click()
+    shown_title(second, task, "Water daily")
+    assert stored_title(context, server, task) == "Water daily"
+    assert not first._ck_errors and not second._ck_errors
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1194, 834), (1280, 800)])
+def test_the_conflict_dialog_is_accessible_and_fits(browser, server, size):
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    options = {"is_mobile": True, "has_touch": True} if size[0] < 600 else {}
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, **options)
+    try:
+        task = context.request.post(f"{server}/api/tasks", data=json.dumps({"title": "Water"}), headers=HEADERS).json()["task"]
+        _, second = conflict_between_two_windows(context, server, task, "Water the roses by the gate", "Water the beds")
+        assert second.evaluate("document.documentElement.scrollWidth") <= size[0]
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        second.screenshot(path=str(SHOTS / f"conflict-{size[0]}x{size[1]}.png"))
+        results = axe_module.Axe().run(second)
+        serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+        assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in serious]
+    finally:
+        context.close()
