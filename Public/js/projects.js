@@ -13,6 +13,7 @@ import { sortable } from "./projects/drag.js";
 import { connectLive, keepListCopy, keptHideCompleted, listFromURL, setHideCompleted, loadList, loadOverview, reloadEverything, selectList, setView, showListCopy, showLists } from "./projects/lists.js";
 import { renderHeader, renderSidebar, renderTasks, renderVisibleRows } from "./projects/render.js";
 import { byId, INBOX, PHONE, showError, state } from "./projects/state.js";
+import { wirePickBar } from "./projects/selection.js";
 import { onKeyDown, wireTaskList } from "./projects/task-list.js";
 import { openTransfer, wireTransfer } from "./projects/transfer.js";
 import { send as sendWaiting, showState as showOfflineState, whenSent } from "./projects/offline.js";
@@ -68,6 +69,7 @@ function wire() {
 
   wireHeader();
   wireTaskList();
+  wirePickBar();
   wireUndoToast(undoLast);
   sortable($("#task-list"), { rowSelector: "[data-task-id]", idOf: (row) => row.dataset.taskId, commit: commitTaskOrder });
   sortable($("#project-nav"), { rowSelector: "[data-testid=project-row]", idOf: (row) => row.dataset.projectId, commit: commitProjectOrder });

@@ -28,6 +28,7 @@ extension Endpoint {
     case .orderProjects, .orderTasks: OrderRequest.self
     case .follow: FollowRequest.self
     case .createTask, .updateTask: TaskRequest.self
+    case .batchTasks: TaskBatchRequest.self
     default: nil
     }
   }
@@ -81,6 +82,7 @@ extension Endpoint {
     case .listFollowers, .listFollowing: PeoplePage.self
     case .listSystems: [SystemSummary].self
     case .createTask, .updateTask, .deleteTask, .undoTaskChange: TaskChangeResponse.self
+    case .batchTasks: TaskBatchResponse.self
     case .tasksToday: TodayResponse.self
     case .tasksUpcoming: UpcomingResponse.self
     case .searchTasks: TaskSearchResponse.self

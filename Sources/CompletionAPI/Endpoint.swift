@@ -85,6 +85,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
   case listSystems
   case createTask
   case orderTasks
+  case batchTasks
   case undoTaskChange
   case tasksToday
   case tasksUpcoming
@@ -107,7 +108,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
   public var method: String {
     switch self {
     case .getCelebrations, .listSignIns, .getRecoveryCodeStatus, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .tasksToday, .tasksUpcoming, .searchTasks, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard, .getActivityVideoStatus, .getActivityVideo, .getCryptogramVideoStatus, .getCryptogramVideo, .getAccountLimits: "GET"
-    case .login, .logout, .logoutEverywhere, .register, .createToken, .changePassword, .recoverAccount, .regenerateRecoveryCodes, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .buyStreakFreeze, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .previewImport, .follow, .createTask, .startActivityVideo, .startCryptogramVideo, .undoTaskChange: "POST"
+    case .login, .logout, .logoutEverywhere, .register, .createToken, .changePassword, .recoverAccount, .regenerateRecoveryCodes, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .buyStreakFreeze, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .previewImport, .follow, .createTask, .startActivityVideo, .startCryptogramVideo, .undoTaskChange, .batchTasks: "POST"
     case .setCelebrations, .orderProjects, .orderTasks: "PUT"
     case .updateActivity, .updateProject, .updateTask: "PATCH"
     case .revokeSignIn, .uncongratulate, .deleteComment, .deletePhoto, .deleteProject, .unfollow, .deleteTask: "DELETE"
@@ -196,6 +197,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case .listSystems: "/api/systems"
     case .createTask: "/api/tasks"
     case .orderTasks: "/api/tasks/order"
+    case .batchTasks: "/api/tasks/batch"
     case .undoTaskChange: "/api/tasks/undo"
     case .tasksToday: "/api/tasks/today"
     case .tasksUpcoming: "/api/tasks/upcoming"
@@ -224,7 +226,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     }
     switch self {
     case .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .resumeCryptogram, .continueCryptogram, .restartCryptogram,
-      .abandonCryptogram, .updateTask, .completeChallenge, .buyStreakFreeze, .sendKidsEvent, .joinChallenge, .leaveChallenge, .follow, .congratulate,
+      .abandonCryptogram, .updateTask, .batchTasks, .completeChallenge, .buyStreakFreeze, .sendKidsEvent, .joinChallenge, .leaveChallenge, .follow, .congratulate,
       .startActivityVideo, .startCryptogramVideo, .undoTaskChange:
       return true
     default:

@@ -149,8 +149,13 @@ public struct ProjectLimitsView: Codable, Hashable, Sendable {
   public let search: Int?
   /// How many tasks a page asks for first when it opens a list (`?limit=`), the rest following after.
   public let firstTaskPage: Int?
+  /// The most tasks one batch change (`POST /api/tasks/batch`) names.
+  public let tasksPerBatch: Int?
 
-  public init(name: Int, title: Int, notes: Int, projects: Int, tasksPerImport: Int, search: Int? = nil, firstTaskPage: Int? = nil) {
+  public init(
+    name: Int, title: Int, notes: Int, projects: Int, tasksPerImport: Int, search: Int? = nil, firstTaskPage: Int? = nil,
+    tasksPerBatch: Int? = nil
+  ) {
     self.name = name
     self.title = title
     self.notes = notes
@@ -158,13 +163,14 @@ public struct ProjectLimitsView: Codable, Hashable, Sendable {
     self.tasksPerImport = tasksPerImport
     self.search = search
     self.firstTaskPage = firstTaskPage
+    self.tasksPerBatch = tasksPerBatch
   }
 
   /// The limits the server keeps.
   public static let current = ProjectLimitsView(
     name: ProjectLimits.maxNameLength, title: ProjectLimits.maxTitleLength, notes: ProjectLimits.maxNotesLength,
     projects: ProjectLimits.maxProjects, tasksPerImport: ProjectLimits.maxTasksPerImport, search: TaskSearch.maxQueryLength,
-    firstTaskPage: TaskPage.firstPageSize)
+    firstTaskPage: TaskPage.firstPageSize, tasksPerBatch: ProjectLimits.maxTasksPerBatch)
 }
 
 /// A task as the API shows it.
@@ -375,6 +381,55 @@ public struct UndoStepView: Codable, Hashable, Sendable {
     self.kind = kind
     self.taskId = taskId
     self.label = label
+  }
+}
+
+/// `POST /api/tasks/batch`: several tasks completed or reopened (`done`) or moved (`projectId`, null for the
+/// Inbox) at once; exactly one of the two.
+public struct TaskBatchRequest: Codable, Hashable, Sendable {
+  public var taskIds: [String]
+  public var done: Bool?
+  public var projectId: FieldUpdate<String>
+
+  public init(taskIds: [String], done: Bool? = nil, projectId: FieldUpdate<String> = .unchanged) {
+    self.taskIds = taskIds
+    self.done = done
+    self.projectId = projectId
+  }
+
+  private enum CodingKeys: String, CodingKey { case taskIds, done, projectId }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    taskIds = try container.decode([String].self, forKey: .taskIds)
+    done = try container.decodeIfPresent(Bool.self, forKey: .done)
+    projectId = container.contains(.projectId) ? .set(try container.decodeIfPresent(String.self, forKey: .projectId)) : .unchanged
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(taskIds, forKey: .taskIds)
+    try container.encodeIfPresent(done, forKey: .done)
+    if case .set(let id) = projectId {
+      if let id { try container.encode(id, forKey: .projectId) } else { try container.encodeNil(forKey: .projectId) }
+    }
+  }
+}
+
+/// The answer to a batch change: the tasks it changed, as stored (none when nothing changed), the projects
+/// whose counts moved, and the Inbox.
+public struct TaskBatchResponse: Codable, Hashable, Sendable {
+  public let tasks: [TaskView]
+  public let projects: [ProjectView]
+  public let inbox: InboxView
+  /// Set when the change finished a project (the last one, if it finished several).
+  public let completion: ProjectCompletionView?
+
+  public init(tasks: [TaskView], projects: [ProjectView], inbox: InboxView, completion: ProjectCompletionView?) {
+    self.tasks = tasks
+    self.projects = projects
+    self.inbox = inbox
+    self.completion = completion
   }
 }
 

@@ -38,6 +38,8 @@ public enum ProjectLimits {
   public static let maxNotesLength = 10_000
   public static let maxProjects = 500
   public static let maxTasksPerImport = 5_000
+  /// The most tasks one batch change (complete or move several) names.
+  public static let maxTasksPerBatch = 200
   /// How many of a person's last task changes can be undone.
   public static let undoDepth = 20
 }

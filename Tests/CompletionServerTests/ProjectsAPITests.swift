@@ -286,6 +286,132 @@ struct ProjectsAPITests {
     }
   }
 
+  @Test("A batch completes or moves several tasks at once: all or none, one live update, a retried key changing once")
+  func batchChanges() async throws {
+    try await withTestApp { client, app in
+      let garden = try await Self.project(client)
+      let shed = try await Self.project(client, "Shed")
+      var ids: [String] = []
+      for title in ["Seeds", "Dig", "Water", "Weed"] { ids.append(try #require(try await Self.task(client, title, in: garden).task?.id)) }
+      let loose = try #require(try await Self.task(client, "Loose", in: nil).task?.id)
+      func code(_ response: TestResponse) throws -> String { try client.decode(APIErrorBody.self, from: response).code }
+      func tasks(_ project: ProjectView?) async throws -> [TaskView] {
+        try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(project?.id ?? "inbox")/tasks")).tasks
+      }
+
+      // All or none: an unknown task, another person's task, bad input: 4xx and nothing changes.
+      let stranger = client.stranger()
+      let theirs = try #require(try await Self.task(stranger, "Theirs", in: nil).task?.id)
+      let unknown = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[0], UUID().uuidString], done: true))
+      #expect(unknown.status == .notFound)
+      #expect(try code(unknown) == "task_not_found")
+      let foreign = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[0], theirs], done: true))
+      #expect(foreign.status == .notFound)
+      #expect(try code(foreign) == "task_not_found")
+      let tooMany = (0...200).map { _ in UUID().uuidString }
+      for body in [
+        TaskBatchRequest(taskIds: [], done: true), TaskBatchRequest(taskIds: tooMany, done: true), TaskBatchRequest(taskIds: [ids[0]]),
+        TaskBatchRequest(taskIds: [ids[0]], done: true, projectId: .set(shed.id)),
+      ] {
+        let refused = try await client.send(.POST, "/api/tasks/batch", json: body)
+        #expect(refused.status == .badRequest)
+        #expect(try code(refused) == "invalid_batch")
+      }
+      let movedNowhere = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[0]], projectId: .set(UUID().uuidString)))
+      #expect(movedNowhere.status == .notFound)
+      #expect(try code(movedNowhere) == "project_not_found")
+      #expect(try await tasks(garden).allSatisfy { !$0.completed })
+      #expect(try await tasks(nil).map(\.title) == ["Loose"])
+
+      // Three completed in one request; another window's stream gets one update carrying all three.
+      let stream = try await EventStreamReader(client)
+      let snapshot = try await stream.next()
+      let key: HTTPHeaders = ["Idempotency-Key": UUID().uuidString]
+      let body = TaskBatchRequest(taskIds: [ids[0], ids[1], loose], done: true)
+      let first = try await client.send(.POST, "/api/tasks/batch", json: body, headers: key)
+      #expect(first.status == .ok)
+      let answer = try client.decode(TaskBatchResponse.self, from: first)
+      #expect(Set(answer.tasks.map(\.id)) == Set([ids[0], ids[1], loose]) && answer.tasks.allSatisfy(\.completed))
+      #expect(answer.projects.map(\.completed) == [2] && answer.inbox.completed == 1)
+      let update = try await stream.next()
+      #expect(!update.snapshot && update.revision == snapshot.revision + 1)
+      #expect(update.projects.first { $0.id == garden.id }?.completed == 2 && update.inbox.completed == 1)
+      try await stream.close()
+
+      // A retry with the key answers as the first did and changes nothing more (a reopen in between stays).
+      _ = try await Self.toggle(client, ids[0], false)
+      let retry = try await client.send(.POST, "/api/tasks/batch", json: body, headers: key)
+      #expect(retry.headers.first(name: "Idempotent-Replayed") == "true" && retry.body == first.body)
+      #expect(try await tasks(garden).map(\.completed) == [false, true, false, false])
+      let reused = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[2]], done: true), headers: key)
+      #expect(reused.status == .conflict)
+
+      // Completing the last open ones finishes the project once.
+      let finishing = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[0], ids[2], ids[3]], done: true))
+      let finished = try client.decode(TaskBatchResponse.self, from: finishing)
+      #expect(finished.completion?.isFirst == true && finished.projects.first?.isComplete == true)
+
+      // Move two to another project (to its end, in the order named), then one to the Inbox.
+      let moved = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[3], ids[1]], projectId: .set(shed.id)))
+      let movedAnswer = try client.decode(TaskBatchResponse.self, from: moved)
+      #expect(Set(movedAnswer.projects.map(\.id)) == [garden.id, shed.id])
+      #expect(try await tasks(shed).map(\.title) == ["Weed", "Dig"])
+      #expect(try await tasks(garden).map(\.title) == ["Seeds", "Water"])
+      _ = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[1]], projectId: .set(nil)))
+      #expect(try await tasks(nil).map(\.title) == ["Loose", "Dig"])
+
+      // The Swift client sends the same requests (its own guest, its own tasks).
+      let api = CompletionClient(server: client.base)
+      let kitchen = try await api.createProject(ProjectRequest(name: "Kitchen"))
+      var mine: [String] = []
+      for title in ["Paint", "Tiles"] { mine.append(try #require(try await api.createTask(TaskRequest(title: title)).task?.id)) }
+      let doneByClient = try await api.setTasksDone(mine, true)
+      #expect(doneByClient.tasks.count == 2 && doneByClient.inbox.completed == 2)
+      let movedByClient = try await api.moveTasks(mine, toProject: kitchen.id)
+      #expect(movedByClient.projects.first { $0.id == kitchen.id }?.total == 2 && movedByClient.inbox.total == 0)
+      do {
+        _ = try await api.setTasksDone([mine[0], ids[0]], false)  // ids[0] is not this person's
+        Issue.record("a batch naming another person's task was accepted")
+      } catch {
+        let refusal = try #require(Mirror(reflecting: error).children.first { $0.label == "code" }?.value as? String)
+        #expect(refusal == "task_not_found")
+      }
+      #expect(try await api.tasks(inProject: kitchen.id).tasks.allSatisfy(\.completed))
+    }
+  }
+
+  @Test("A batch respects archived projects (all or none) and is not on the undo list: an earlier change of a task it changed since is refused as stale")
+  func batchWithArchiveAndUndo() async throws {
+    try await withTestApp { client, _ in
+      let garden = try await Self.project(client)
+      let shed = try await Self.project(client, "Shed")
+      let seeds = try #require(try await Self.task(client, "Seeds", in: garden).task)
+      let dig = try #require(try await Self.task(client, "Dig", in: garden).task)
+      func code(_ response: TestResponse) throws -> String { try client.decode(APIErrorBody.self, from: response).code }
+      func tasks() async throws -> [TaskView] {
+        try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(garden.id)/tasks")).tasks
+      }
+
+      // Into an archived project: 409 project_archived, and neither task moves.
+      #expect(try await client.send(.PATCH, "/api/projects/\(shed.id)", json: ProjectRequest(archived: true)).status == .ok)
+      let refused = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [seeds.id, dig.id], projectId: .set(shed.id)))
+      #expect(refused.status == .conflict)
+      #expect(try code(refused) == "project_archived")
+      #expect(try await tasks().map(\.title) == ["Seeds", "Dig"])
+
+      // A single edit of Seeds, then a batch completing both: the batch records no undo step, so undo reaches the
+      // edit, made before the batch changed Seeds: it is refused as stale instead of reverting the batch.
+      let renamed = try await client.send(.PATCH, "/api/tasks/\(seeds.id)", json: TaskRequest(title: "Sow seeds"))
+      #expect(try client.decode(TaskChangeResponse.self, from: renamed).undo?.kind == "edited")
+      #expect(try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [seeds.id, dig.id], done: true)).status == .ok)
+      let stale = try await client.send(.POST, "/api/tasks/undo", contentType: nil)
+      #expect(stale.status == .conflict)
+      #expect(try code(stale) == "undo_stale")
+      let after = try await tasks()
+      #expect(after.map(\.title) == ["Sow seeds", "Dig"] && after.allSatisfy(\.completed))
+    }
+  }
+
   @Test("Archiving a project: it keeps its counts, is marked in the overview and live, takes no new task, and comes back")
   func archive() async throws {
     try await withTestApp { client, _ in
@@ -448,7 +574,7 @@ struct ProjectsAPITests {
       #expect(overview.colorLabels?.map(\.value) == overview.colors)
       #expect(overview.colorLabels?.first == LabelledValue(value: "red", label: "Red"))
       #expect(overview.priorities?.map(\.label) == ["None", "Low", "Medium", "High"])
-      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000, search: 200, firstTaskPage: 100))
+      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000, search: 200, firstTaskPage: 100, tasksPerBatch: 200))
       // The limit sent is the limit kept.
       let title = String(repeating: "x", count: try #require(overview.limits?.title))
       #expect(try await client.send(.POST, "/api/tasks", json: TaskRequest(title: title)).status == .created)

@@ -213,6 +213,54 @@ struct ProjectsStoreTests {
     for _ in 0..<(ProjectLimits.undoDepth + 3) { try await perform(store, .editTask(due, TaskEdit(title: "Due \(UUID())")), user) }
     #expect(try await store.undoSteps(user).count == ProjectLimits.undoDepth)
 
+    // A batch: all of the named tasks or none; each list's counts and the owner's revision move once.
+    let shed = UUID()
+    let attic = UUID()
+    try await perform(store, .addProject(NewProject(id: shed, name: "Shed")), user)
+    try await perform(store, .addProject(NewProject(id: attic, name: "Attic")), user)
+    var batch: [UUID] = []
+    for (title, list) in [("Saw", shed), ("Rake", shed), ("Oil", shed), ("Box", attic)] as [(String, UUID)] {
+      batch.append(UUID())
+      try await perform(store, .addTask(NewTask(id: batch.last!, projectID: list, title: title)), user)
+    }
+    let loose = UUID()
+    try await perform(store, .addTask(NewTask(id: loose, projectID: nil, title: "Loose")), user)
+    let inboxBefore = try await store.owner(user).inbox
+    let unchanged = try await store.allTasks(user)
+    for refused in [[batch[0], UUID()], [batch[1], ids[1]]] {
+      // An unknown task, or another person's (ids[1] is `user`'s, asked for as `other`'s below).
+      await #expect(throws: ProjectsError.taskNotFound) { try await store.perform(.batchTasks(refused, .complete(true)), of: user, at: now) }
+    }
+    await #expect(throws: ProjectsError.taskNotFound) { try await store.perform(.batchTasks([batch[0]], .complete(true)), of: other, at: now) }
+    await #expect(throws: ProjectsError.projectNotFound) { try await store.perform(.batchTasks([batch[0]], .move(to: UUID())), of: user, at: now) }
+    await #expect(throws: ProjectsError.invalidBatch(count: 0)) { try await store.perform(.batchTasks([], .complete(true)), of: user, at: now) }
+    let tooMany = (0...ProjectLimits.maxTasksPerBatch).map { _ in UUID() }
+    await #expect(throws: ProjectsError.invalidBatch(count: tooMany.count)) {
+      try await store.perform(.batchTasks(tooMany, .complete(true)), of: user, at: now)
+    }
+    #expect(try await store.allTasks(user) == unchanged)
+    let batchRevision = try await store.owner(user).revision
+    let completed = try await perform(store, .batchTasks([batch[0], batch[1], loose, batch[0]], .complete(true)), user)
+    #expect(completed.saved.tasks.map(\.id) == [batch[0], batch[1], loose] && completed.saved.tasks.allSatisfy(\.completed))
+    #expect(completed.saved.projects.map(\.id) == [shed] && completed.saved.projects.first?.counts == CompletionRatio(completed: 2, total: 3))
+    #expect(completed.saved.owner.inbox == CompletionRatio(completed: inboxBefore.completed + 1, total: inboxBefore.total))
+    #expect(completed.saved.owner.revision == batchRevision + 1)
+    // Already done: nothing changes, not even the revision.
+    #expect(try await perform(store, .batchTasks([batch[0], loose], .complete(true)), user).effects.isEmpty)
+    #expect(try await store.owner(user).revision == batchRevision + 1)
+    // Completing the last open tasks finishes the project once.
+    let finishing = try await perform(store, .batchTasks([batch[2], batch[1]], .complete(true)), user)
+    #expect(TaskBoard.finished(by: finishing.effects, stored: finishing.saved.projects).map(\.id) == [shed])
+    // A move: to the end of the new list in the order named, a task already there staying.
+    let movedBatch = try await perform(store, .batchTasks([batch[2], batch[3], batch[0]], .move(to: attic)), user)
+    #expect(movedBatch.saved.tasks.map(\.id) == [batch[2], batch[0]])
+    #expect(try await store.tasks(user, in: .project(attic)).map(\.title) == ["Box", "Oil", "Saw"])
+    #expect(try await store.project(shed, of: user)?.counts == CompletionRatio(completed: 1, total: 1))
+    #expect(try await store.project(attic, of: user)?.counts == CompletionRatio(completed: 2, total: 3))
+    try await perform(store, .batchTasks([batch[1], batch[3]], .move(to: nil)), user)
+    #expect(try await store.tasks(user, in: .inbox).suffix(2).map(\.title) == ["Rake", "Box"])
+    try await expectCountsMatch(store, user)
+
     // Refusals are values and write nothing; another person's things are not found.
     await #expect(throws: ProjectsError.taskNotFound) { try await store.perform(.setCompleted(UUID(), true), of: user, at: now) }
     await #expect(throws: ProjectsError.taskNotFound) { try await store.perform(.setCompleted(ids[1], false), of: other, at: now) }
@@ -242,6 +290,10 @@ struct ProjectsStoreTests {
       let ids = board.tasks.values.filter { $0.projectID == target }.sorted { $0.position < $1.position }.map(\.id)
       return .orderTasks(TaskList(target), flag ? ids.reversed() : Array(ids.dropFirst()))
     case 9:
+      // A batch, sometimes naming a task that does not exist (then nothing changes).
+      let named = [taskID, tasks[(task + 3) % tasks.count], tasks[(task + 5) % tasks.count]]
+      return .batchTasks(named, list == 0 ? .complete(flag) : .move(to: target))
+    case 10:
       let ids = board.projects.values.sorted { $0.position < $1.position }.map(\.id)
       return .orderProjects(flag ? ids.reversed() : Array(ids.dropFirst()))
     default: return .undo
@@ -251,7 +303,7 @@ struct ProjectsStoreTests {
   /// Random commands on both stores side by side: the same answers (refusal or rows as stored), and kept
   /// counts equal to a recount after every command.
   static func property(_ makeSQL: @escaping @Sendable () async throws -> (any ProjectsStore, UUID), count: Int) async {
-    let operation = PropertyBased.zip(Gen.int(in: 0...11), Gen.int(in: 0...7), Gen.bool, Gen.int(in: 0...3))
+    let operation = PropertyBased.zip(Gen.int(in: 0...12), Gen.int(in: 0...7), Gen.bool, Gen.int(in: 0...3))
     await propertyCheck(count: count, input: operation.array(of: 1...30)) { operations in
       do {
         let memory = InMemoryProjectsStore()

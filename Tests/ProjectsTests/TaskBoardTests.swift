@@ -34,6 +34,10 @@ struct TaskBoardTests {
       let ids = board.projects.values.sorted { $0.position < $1.position }.map(\.id)
       return .orderProjects(flag ? ids.reversed() : ids + [UUID()])
     case 11: return .undo
+    case 12, 13:
+      // A batch of three (sometimes naming a task that is gone, which refuses the whole batch).
+      let named = [taskID, taskIDs[(task + 4) % taskIDs.count], taskIDs[(task + 7) % taskIDs.count]]
+      return .batchTasks(named, kind == 12 ? .complete(flag) : .move(to: target))
     default:
       return .importItems(
         inbox: [NewTask(id: UUID(), projectID: nil, title: "Imported", completed: flag)],
@@ -43,7 +47,7 @@ struct TaskBoardTests {
 
   @Test("Property: after any sequence of commands the kept counts equal a recount, and a command handled on the part of the board it touches decides and writes exactly what it would on the whole board")
   func countsAndLocality() async {
-    let operation = PropertyBased.zip(Gen.int(in: 0...11), Gen.int(in: 0...11), Gen.bool, Gen.int(in: 0...3))
+    let operation = PropertyBased.zip(Gen.int(in: 0...13), Gen.int(in: 0...11), Gen.bool, Gen.int(in: 0...3))
     await propertyCheck(count: 300, input: operation.array(of: 1...60)) { operations in
       var whole = TaskBoard()
       for (kind, task, flag, list) in operations {
@@ -120,6 +124,37 @@ struct TaskBoardTests {
     #expect(board.tasks[id]?.position == board.owner.nextPosition)
     #expect(throws: ProjectsError.projectNotFound) { try board.handle(.editTask(id, TaskEdit(projectID: .some(UUID()))), at: Self.now) }
     #expect(throws: ProjectsError.taskNotFound) { try board.handle(.deleteTask(UUID()), at: Self.now) }
+  }
+
+  @Test("A batch: every list's counts move once by the sum, the revision once; one unknown task refuses it all")
+  func batch() throws {
+    var board = TaskBoard()
+    let (a, b) = (Self.projectIDs[0], Self.projectIDs[1])
+    _ = try board.handle(.addProject(NewProject(id: a)), at: Self.now)
+    _ = try board.handle(.addProject(NewProject(id: b)), at: Self.now)
+    let ids = Array(Self.taskIDs.prefix(4))
+    for (index, id) in ids.enumerated() {
+      _ = try board.handle(.addTask(NewTask(id: id, projectID: index < 3 ? a : nil, title: "T\(index)", completed: index == 2)), at: Self.now)
+    }
+    let before = board
+    #expect(throws: ProjectsError.taskNotFound) { try board.handle(.batchTasks([ids[0], UUID()], .complete(true)), at: Self.now) }
+    #expect(throws: ProjectsError.invalidBatch(count: 0)) { try board.handle(.batchTasks([], .complete(true)), at: Self.now) }
+    #expect(board == before)
+    let revision = board.owner.revision
+    let done = try board.handle(.batchTasks([ids[0], ids[1], ids[2], ids[3]], .complete(true)), at: Self.now)
+    #expect(done.filter { if case .listCounted = $0 { true } else { false } } == [.listCounted(a, CountDelta(completed: 2)), .listCounted(nil, CountDelta(completed: 1))])
+    #expect(done.filter { if case .taskCompleted = $0 { true } else { false } } == [.taskCompleted(projectID: a)])
+    #expect(board.owner.revision == revision + 1 && board.projects[a]?.isFinished == true)
+    let moved = try board.handle(.batchTasks([ids[2], ids[0]], .move(to: b)), at: Self.now)
+    #expect(moved.contains(.listCounted(a, CountDelta(total: -2, completed: -2))) && moved.contains(.listCounted(b, CountDelta(total: 2, completed: 2))))
+    #expect(board.tasks[ids[0]].map(\.position) == board.owner.nextPosition && board.tasks[ids[2]].map(\.position) == board.owner.nextPosition - 1)
+    #expect(try board.handle(.batchTasks([ids[2]], .move(to: b)), at: Self.now).isEmpty)
+    // Into an archived project: refused whole, not even the tasks that could move do.
+    _ = try board.handle(.editProject(b, ProjectEdit(archived: true)), at: Self.now)
+    let unmoved = board
+    let name = try #require(board.projects[b]?.name)
+    #expect(throws: ProjectsError.projectArchived(name)) { try board.handle(.batchTasks([ids[1], ids[3]], .move(to: b)), at: Self.now) }
+    #expect(board == unmoved)
   }
 
   @Test("Archiving keeps a project's counts and tasks; an archived project takes no new or moved tasks until it is unarchived")

@@ -122,4 +122,25 @@ struct UndoTests {
     #expect(stored.apply(second, at: Self.now) == nil)
     #expect(stored.tasks[task]?.completed == false)
   }
+
+  @Test("A batch is not on the undo list: undo takes back the single change before it, and an earlier change of a task the batch changed since is refused as stale, never reverting the batch")
+  func batchIsNotUndone() throws {
+    var board = try board()
+    let dig = try #require(board.tasks.values.first { $0.title == "Dig" }?.id)
+    _ = try board.handle(.editTask(task, TaskEdit(title: "Water roses")), at: Self.later)
+    _ = try board.handle(.setCompleted(dig, true), at: Self.later)
+    let steps = board.undo
+    let effects = try board.handle(.batchTasks([task], .move(to: house)), at: Self.later)
+    #expect(!effects.contains { if case .undoRecorded = $0 { true } else { false } })
+    #expect(board.undo == steps)
+    // The last single change (Dig, which the batch did not touch) is taken back.
+    _ = try board.handle(.undo, at: Self.later)
+    #expect(board.tasks[dig]?.completed == false)
+    // The edit of Water came before the batch moved it: refused and taken off; Water stays where the batch put it.
+    let moved = try #require(board.tasks[task])
+    let refused = try board.handle(.undo, at: Self.later)
+    #expect(refused.contains(.refused(.undoStale("Water roses"))))
+    #expect(board.tasks[task] == moved && moved.projectID == house)
+    #expect(board.undo.count == steps.count - 2)
+  }
 }

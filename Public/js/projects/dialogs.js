@@ -43,13 +43,16 @@ export function openShortcuts() {
   $("#shortcuts").showModal();
 }
 
-/** The project selector: "Inbox (No Project)" first, then every project with its ring. */
-export function openSelector(taskId) {
-  const task = taskById(taskId);
+/**
+ * The project selector: "Inbox (No Project)" first, then every project with its ring. For several tasks
+ * (`many.tasks`), the choice goes to `many.onPick`.
+ */
+export function openSelector(taskId, many = null) {
+  const task = many ? many.tasks[0] : taskById(taskId);
   if (!task) return;
   const dialog = $("#selector");
-  const currentKey = task.projectId ?? INBOX;
-  $("#selector-task").textContent = `“${task.title}”`;
+  const currentKey = many && many.tasks.some((other) => (other.projectId ?? INBOX) !== (task.projectId ?? INBOX)) ? null : task.projectId ?? INBOX;
+  $("#selector-task").textContent = many ? `${many.tasks.length} selected tasks` : `“${task.title}”`;
   const option = (key, label, mark) => {
     const isCurrent = key === currentKey;
     return h("li", { class: `pj-option${isCurrent ? " is-current" : ""}`, "data-project-id": key, "data-testid": "selector-row" },
@@ -72,7 +75,8 @@ export function openSelector(taskId) {
     const button = event.target.closest("[data-key]");
     if (!button) return;
     dialog.close();
-    moveTaskTo(taskId, button.dataset.key);
+    if (many) many.onPick(button.dataset.key);
+    else moveTaskTo(taskId, button.dataset.key);
   };
   dialog.returnValue = "";
   dialog.showModal();

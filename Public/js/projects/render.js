@@ -1,4 +1,5 @@
 // Projects: drawing the sidebar, the open list's header and its task rows from `state`, keeping focus where it was.
+import { prunePicks } from "./selection.js";
 import { $, h } from "../lib/dom.js";
 import { plural, shortDay } from "../lib/format.js";
 import { ringElement } from "../progress-ring.js";
@@ -199,9 +200,10 @@ function taskRow(task) {
   const detailsId = `details-${task.id}`;
   const titleId = `title-${task.id}`;
   const editing = state.editing === task.id;
+  const picked = state.picked.has(task.id);
   const row = h("li", {
-    class: `pj-task${done ? " is-done" : ""}${expanded ? " is-open" : ""}`,
-    "data-testid": "task-row", "data-task-id": task.id, "data-completed": String(done),
+    class: `pj-task${done ? " is-done" : ""}${expanded ? " is-open" : ""}${picked ? " is-picked" : ""}`,
+    "data-testid": "task-row", "data-task-id": task.id, "data-completed": String(done), "data-picked": String(picked),
     tabindex: task.id === state.cursor ? "0" : "-1", "aria-labelledby": titleId,
   });
   const title = editing
@@ -232,7 +234,7 @@ function taskRow(task) {
         class: "pj-check", type: "button", role: "checkbox", "aria-checked": String(done),
         "aria-label": `Complete ${task.title}`, "data-action": "toggle", "data-testid": "task-check", "data-focus": "check",
       }, svgIcon(ICONS.check, 16)),
-      h("div", { class: "pj-task-main" }, title, meta),
+      h("div", { class: "pj-task-main" }, title, meta, picked ? h("span", { class: "vh", text: " (selected)" }) : null),
       h("button", { class: "pj-move", type: "button", "data-action": "move", "data-testid": "move-button", "data-focus": "move", "aria-haspopup": "dialog" },
         h("span", { class: "pj-move-text", text: "Move…" }), h("span", { class: "vh", text: ` ${task.title}` })),
       h("button", {
@@ -274,7 +276,7 @@ export function taskDetails(task, id, expanded) {
 const drawn = new Map();
 
 function rowState(task) {
-  return `${shownCompleted(task)}|${state.expanded.has(task.id)}|${state.editing === task.id}`;
+  return `${shownCompleted(task)}|${state.expanded.has(task.id)}|${state.editing === task.id}|${state.picked.has(task.id)}`;
 }
 
 /** The row of `task`: the one in the document when nothing it shows changed, otherwise a new one. */
@@ -344,6 +346,7 @@ export function renderTasks() {
   }
   if (!state.cursor && tasks.length) state.cursor = tasks[0].id;
   drawRows(list, tasks);
+  prunePicks();
   list.setAttribute("aria-busy", "false");
   const empty = $("#list-empty");
   empty.hidden = !state.list || tasks.length > 0;

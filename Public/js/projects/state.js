@@ -36,6 +36,9 @@ export const state = {
   window: null,
   /** The task row the keyboard cursor is on. */
   cursor: null,
+  /** Task ids selected for a batch change (js/projects/selection.js), and the one a Shift-click extends from. */
+  picked: new Set(),
+  pickAnchor: null,
   /** Task ids whose details are open. */
   expanded: new Set(),
   /** taskId → the completion asked for, until the server answers (so quick presses alternate). */

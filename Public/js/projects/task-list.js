@@ -5,6 +5,7 @@ import { deleteTask, moveProjectBy, moveTaskBy, patchTask, toggleTask, undoLast 
 import { dismissCelebration, openSelector, openShortcuts } from "./dialogs.js";
 import { fitTextarea, renderRow, renderTasks, revealRow, rowFor, taskDetails } from "./render.js";
 import { setHideCompleted } from "./lists.js";
+import { clearPicks, togglePick } from "./selection.js";
 import { isEditingInList, isTyping, showError, shownTasks, state, taskById } from "./state.js";
 
 // MARK: Inline title editing
@@ -106,6 +107,11 @@ export function onKeyDown(event) {
   }
   if (event.defaultPrevented || document.querySelector("dialog[open]")) return;
   const target = event.target;
+  if (event.key === "Escape" && !isTyping(target) && state.picked.size) {
+    clearPicks();
+    event.preventDefault();
+    return;
+  }
   // Undo: z, or Ctrl/Cmd+Z, anywhere on the page but in a text field (there the field's own undo works).
   if ((event.key || "").toLowerCase() === "z" && !event.altKey && !event.shiftKey && !isTyping(target)) {
     event.preventDefault();
@@ -145,6 +151,14 @@ export function onKeyDown(event) {
       const taskId = keyTask(target);
       if (!taskId) return;
       toggleTask(taskId);
+      break;
+    }
+    case "s":
+    case "S": {
+      // Selects the task for a batch change; Shift extends the selection from the last one picked.
+      const taskId = keyTask(target);
+      if (!taskId) return;
+      togglePick(taskId, { range: event.shiftKey });
       break;
     }
     case " ":
@@ -189,6 +203,13 @@ export function wireTaskList() {
   list.addEventListener("click", (event) => {
     const button = event.target.closest("[data-action]");
     const row = event.target.closest("[data-task-id]");
+    if (row && (event.shiftKey || event.ctrlKey || event.metaKey) && !event.target.closest("input, textarea, select, .pj-details")) {
+      // A click with Shift (a range), Ctrl or Cmd selects instead of acting.
+      event.preventDefault();
+      setCursor(row.dataset.taskId, { focus: false });
+      togglePick(row.dataset.taskId, { range: event.shiftKey });
+      return;
+    }
     if (!button || !row) return;
     const taskId = row.dataset.taskId;
     setCursor(taskId, { focus: false });

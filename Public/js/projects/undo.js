@@ -8,6 +8,11 @@ import { $ } from "../lib/dom.js";
 const SHOWN_MS = 8000;
 let timer = 0;
 
+/** Takes the toast away (a batch change, which undo does not take back, makes its offer out of date). */
+export function hideUndo() {
+  if (!$("#undo-toast").hidden) hide();
+}
+
 function hide() {
   clearTimeout(timer);
   const toast = $("#undo-toast");

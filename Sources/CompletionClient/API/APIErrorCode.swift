@@ -123,6 +123,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let undoStale = APIErrorCode(rawValue: "undo_stale")
   public static let invalidImport = APIErrorCode(rawValue: "invalid_import")
   public static let listChanged = APIErrorCode(rawValue: "list_changed")
+  public static let invalidBatch = APIErrorCode(rawValue: "invalid_batch")
   public static let challengeNotFound = APIErrorCode(rawValue: "challenge_not_found")
   public static let challengeClosed = APIErrorCode(rawValue: "challenge_closed")
   public static let challengeNotStarted = APIErrorCode(rawValue: "challenge_not_started")
@@ -177,7 +178,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .invalidName, .lastPlayer, .tooManyPlayers, .invalidVideoId,
     .projectNotFound, .taskNotFound, .invalidColor, .invalidPriority,
     .invalidDueDate, .emptyTitle, .tooLong, .invalidId,
-    .orderMismatch, .tooManyProjects, .editConflict, .projectArchived, .nothingToUndo, .undoStale, .invalidImport, .listChanged,
+    .orderMismatch, .tooManyProjects, .editConflict, .projectArchived, .nothingToUndo, .undoStale, .invalidImport, .listChanged, .invalidBatch,
     .challengeNotFound,
     .challengeClosed, .challengeNotStarted, .postNotPublic, .alreadyCompleted,
     .photoRequired, .photoNotFound, .photoInUse, .photoTooLarge, .photoUnsupported,

@@ -53,6 +53,21 @@ extension CompletionClient {
       headers: Self.zone(timeZone))
   }
 
+  /// Completes or reopens (`done`) several tasks at once, all or none; `timeZone` and `preference` as for
+  /// ``updateTask(_:_:timeZone:preference:)`` when this finishes a project.
+  public func setTasksDone(
+    _ ids: [String], _ done: Bool, timeZone: String? = nil, preference: MotionPreference? = nil
+  ) async throws -> TaskBatchResponse {
+    try await send(
+      .batchTasks, query: [("preference", preference?.rawValue)], body: .json(TaskBatchRequest(taskIds: ids, done: done)),
+      headers: timeZone.map { [("Time-Zone", $0)] } ?? [])
+  }
+
+  /// Moves several tasks at once to a project (nil: the Inbox), to the end of it in this order; all or none.
+  public func moveTasks(_ ids: [String], toProject projectID: String?) async throws -> TaskBatchResponse {
+    try await send(.batchTasks, body: .json(TaskBatchRequest(taskIds: ids, projectId: .set(projectID))))
+  }
+
   /// Deletes a task; the answer carries the counts after it.
   public func deleteTask(_ id: String) async throws -> TaskChangeResponse {
     try await send(.deleteTask, id)

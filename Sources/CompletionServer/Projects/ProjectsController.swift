@@ -27,6 +27,7 @@ struct ProjectsController: RouteCollection {
     let tasks = routes.grouped("api", "tasks")
     tasks.post(use: createTask)
     tasks.put("order", use: orderTasks)
+    tasks.post("batch", use: batchTasks)
     tasks.get("today", use: today)
     tasks.get("upcoming", use: upcoming)
     tasks.get("search", use: search)
@@ -199,6 +200,42 @@ struct ProjectsController: RouteCollection {
     ) { done in
       try StoredResponse(Self.taskChange(done, task: id))
     }.response
+  }
+
+  /// `POST /api/tasks/batch` `{taskIds, done}` or `{taskIds, projectId}`: several tasks at once, all or none
+  /// (an unknown task refuses every one). An `Idempotency-Key` makes a retry answer as the first did.
+  @Sendable func batchTasks(req: Request) async throws -> Response {
+    let body = try req.decodeJSON(TaskBatchRequest.self)
+    let change: TaskBatchChange
+    switch (body.done, body.projectId) {
+    case (let done?, .unchanged): change = .complete(done)
+    case (nil, .set(nil)): change = .move(to: nil)
+    case (nil, .set(let raw?)): change = .move(to: try ProjectInput.id(raw, notFound: .projectNotFound))
+    default: throw ProjectsError.unclearBatch
+    }
+    guard !body.taskIds.isEmpty, body.taskIds.count <= ProjectLimits.maxTasksPerBatch else {
+      throw ProjectsError.invalidBatch(count: body.taskIds.count)
+    }
+    let ids = try body.taskIds.map { try ProjectInput.id($0, notFound: .taskNotFound) }
+    guard let userID = req.currentSession?.userID else { throw ProjectsError.taskNotFound }
+    let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
+    let preference = try MotionController.preference(req)
+    return try await perform(
+      .batchTasks(ids, change), of: userID, queue: userID, idempotency: try Self.idempotency(req, userID), zone: zone, preference: preference,
+      on: req
+    ) { done in
+      try StoredResponse(Self.batchChange(done, ids: ids))
+    }.response
+  }
+
+  /// The answer to a batch change: the tasks saved, or (nothing changed) nothing but the lists as they are.
+  static func batchChange(_ done: Handled, ids: [UUID]) -> TaskBatchResponse {
+    guard !done.effects.isEmpty else {
+      let projects = Set(ids.compactMap { done.board.tasks[$0]?.projectID }).compactMap { done.board.projects[$0]?.view }
+      return TaskBatchResponse(tasks: [], projects: projects, inbox: done.board.owner.inboxView, completion: nil)
+    }
+    return TaskBatchResponse(
+      tasks: done.saved.tasks.map(\.view), projects: done.saved.projects.map(\.view), inbox: done.saved.owner.inboxView, completion: done.completion)
   }
 
   /// `POST /api/tasks/undo`: takes back the person's last change of a task (complete, reopen, edit, move,

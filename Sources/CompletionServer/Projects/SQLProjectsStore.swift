@@ -309,6 +309,13 @@ struct SQLProjectsStore: ProjectsStore {
     } else {
       board.owner = try await owner(user)
     }
+    if !footprint.taskIDs.isEmpty {
+      // A batch: its tasks (a foreign or unknown one is simply not loaded, so the command is refused) and their lists.
+      for task in try await tasks(user, ids: Array(footprint.taskIDs)) {
+        board.tasks[task.id] = task
+        if let project = task.projectID, board.projects[project] == nil { projectIDs.insert(project) }
+      }
+    }
     if footprint.allProjects {
       for project in try await projects(user) { board.projects[project.id] = project }
     } else {

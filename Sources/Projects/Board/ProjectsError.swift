@@ -19,13 +19,18 @@ public enum ProjectsError: Error, Hashable, Sendable {
   case invalidCursor(String)
   /// A later page of a task list asked for after the list changed: read it again from its first page.
   case listChanged
+  /// A batch change naming no task, or more than ``ProjectLimits/maxTasksPerBatch``.
+  case invalidBatch(count: Int)
+  /// A batch change saying both or neither of what to do (complete or move).
+  case unclearBatch
   /// A task added or moved into an archived project (by name).
   case projectArchived(String)
   /// An edit made on an older version of the task than the stored one (which it carries).
   case editConflict(TaskItem)
   /// Undo with no change left to take back.
   case nothingToUndo
-  /// The last change of this task (by title) can no longer be taken back: the task or its list is gone.
+  /// The last change of this task (by title) can no longer be taken back: the task or its list is gone, or a
+  /// batch change (not on the undo list) changed the task since.
   case undoStale(String)
 
   /// The stable code clients switch on.
@@ -46,6 +51,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .invalidPageSize: "invalid_parameter"
     case .invalidCursor: "invalid_cursor"
     case .listChanged: "list_changed"
+    case .invalidBatch, .unclearBatch: "invalid_batch"
     case .projectArchived: "project_archived"
     case .editConflict: "edit_conflict"
     case .nothingToUndo: "nothing_to_undo"
@@ -73,11 +79,15 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .invalidPageSize(let limit): "“\(limit)” is not a page size: use a whole number from 1 to \(TaskPage.maxLimit)."
     case .invalidCursor(let cursor): "“\(cursor)” is not a cursor this server gave. Read the list again from its first page."
     case .listChanged: "The list changed while its pages were being read. Read it again from its first page."
+    case .unclearBatch: "Say either whether the tasks are done or which project they move to, not both."
+    case .invalidBatch(let count):
+      count == 0
+        ? "Select at least one task." : "At most \(ProjectLimits.maxTasksPerBatch) tasks can be changed at once (\(count) were selected)."
     case .projectArchived(let name): "“\(name)” is archived. Unarchive it to add or move tasks into it."
     case .editConflict(let task): "“\(task.title)” was changed somewhere else since you began. Choose which to keep: yours or the one saved."
     case .nothingToUndo: "There is nothing to undo."
     case .undoStale(let title):
-      "“\(title)” has changed since (it or its project was deleted), so that change can't be undone. It was taken off the undo list; undo again for the one before."
+      "“\(title)” has changed since (it or its project was deleted, or it was changed with other selected tasks), so that change can't be undone. It was taken off the undo list; undo again for the one before."
     }
   }
 }

@@ -182,6 +182,9 @@ public struct TaskBoard: Hashable, Sendable {
       if !imported.isEmpty { effects.append(.projectsAtMost(ProjectLimits.maxProjects)) }
       return changed(effects)
 
+    case .batchTasks(let ids, let change):
+      return try batch(ids, change, at: now)
+
     case .undo:
       return try takeBack()
     }
@@ -224,6 +227,71 @@ public struct TaskBoard: Hashable, Sendable {
       if !current.completed, before.completed, let project = before.projectID { effects.append(.taskCompleted(projectID: project)) }
     case (nil, nil):
       preconditionFailure("an undo step always names a task before or after its change")
+    }
+    return changed(effects)
+  }
+
+  /// A batch change: every task named must be the person's (else nothing changes); the tasks it changes are
+  /// saved one by one, each list's counts move once by the sum, and the owner's counter moves once.
+  /// A batch records no undo step: it is not taken back by undo. An earlier step of a task it changed no
+  /// longer matches that task, so undoing it is refused as stale instead of silently reverting the batch.
+  private mutating func batch(_ ids: [UUID], _ change: TaskBatchChange, at now: Date) throws(ProjectsError) -> [TaskBoardEffect] {
+    var seen = Set<UUID>()
+    let unique = ids.filter { seen.insert($0).inserted }
+    guard !unique.isEmpty, unique.count <= ProjectLimits.maxTasksPerBatch else { throw .invalidBatch(count: unique.count) }
+    var named: [TaskItem] = []
+    for id in unique {
+      guard let task = tasks[id] else { throw .taskNotFound }
+      named.append(task)
+    }
+    // Each list's counts move once, in the order the lists first appear (so effects are deterministic).
+    var lists: [UUID?] = []
+    var deltas: [UUID?: CountDelta] = [:]
+    func move(_ list: UUID?, _ delta: CountDelta) {
+      if deltas[list] == nil { lists.append(list) }
+      let current = deltas[list] ?? .none
+      deltas[list] = CountDelta(total: current.total + delta.total, completed: current.completed + delta.completed)
+    }
+    var effects: [TaskBoardEffect] = []
+    switch change {
+    case .complete(let completed):
+      let changing = named.filter { $0.completed != completed }
+      guard !changing.isEmpty else { return [] }
+      var finishing: [UUID] = []
+      for task in changing {
+        var after = task
+        after.completed = completed
+        after.completedAt = completed ? now : nil
+        after.version += 1
+        tasks[task.id] = after
+        effects.append(.taskSaved(after, expectedVersion: task.version, placed: false))
+        move(task.projectID, .toggled(from: task.completed, to: completed))
+        if completed, let project = task.projectID, !finishing.contains(project) { finishing.append(project) }
+      }
+      for list in lists { effects.append(count(list, deltas[list] ?? .none)) }
+      effects += finishing.map { .taskCompleted(projectID: $0) }
+    case .move(let target):
+      if let target {
+        guard let list = projects[target] else { throw .projectNotFound }
+        // As for one task: an archived project takes none, so the whole batch is refused.
+        if list.archived { throw .projectArchived(list.name) }
+      }
+      let moving = named.filter { $0.projectID != target }
+      guard !moving.isEmpty else { return [] }
+      // The moved tasks go to the end of their new list, in the order named.
+      let first = owner.reserve(moving.count)
+      effects.append(.positionsReserved(count: moving.count, first: first))
+      for (offset, task) in moving.enumerated() {
+        var after = task
+        after.projectID = target
+        after.position = first + offset
+        after.version += 1
+        tasks[task.id] = after
+        effects.append(.taskSaved(after, expectedVersion: task.version, placed: true))
+        move(task.projectID, .removed(completed: task.completed))
+        move(target, .added(completed: task.completed))
+      }
+      for list in lists { effects.append(count(list, deltas[list] ?? .none)) }
     }
     return changed(effects)
   }
@@ -379,6 +447,11 @@ public struct TaskBoard: Hashable, Sendable {
     }
     if let list = footprint.tasksOf {
       for task in tasks.values where task.projectID == list.projectID { slice.tasks[task.id] = task }
+    }
+    for id in footprint.taskIDs {
+      guard let task = tasks[id] else { continue }
+      slice.tasks[id] = task
+      if let project = task.projectID { projectIDs.insert(project) }
     }
     if footprint.allProjects { projectIDs.formUnion(projects.keys) }
     for id in projectIDs { slice.projects[id] = projects[id] }

@@ -95,6 +95,14 @@ public struct ImportedProject: Hashable, Sendable {
   }
 }
 
+/// What a batch change does to every task it names.
+public enum TaskBatchChange: Hashable, Sendable {
+  /// Complete (true) or reopen (false); a task already so is left as it is.
+  case complete(Bool)
+  /// Move to a project (nil: the Inbox), to the end of it in the order named; a task already there stays.
+  case move(to: UUID?)
+}
+
 /// Something a person does to their lists.
 public enum TaskBoardCommand: Hashable, Sendable {
   case addTask(NewTask)
@@ -112,6 +120,8 @@ public enum TaskBoardCommand: Hashable, Sendable {
   case orderProjects([UUID])
   /// Tasks for the Inbox and new projects with theirs, added after what the person has (checked whole first).
   case importItems(inbox: [NewTask], projects: [ImportedProject])
+  /// Several tasks completed, reopened or moved at once: all of them or none (an unknown one refuses all).
+  case batchTasks([UUID], TaskBatchChange)
   /// Takes back the person's last change of a task (see ``UndoStep``): the task goes back to exactly what it
   /// was. Refused when there is nothing to undo; when the task changed since in a way the step cannot take
   /// back (its project was deleted), the step is taken off the list and the undo is refused.
@@ -129,6 +139,8 @@ public enum TaskBoardCommand: Hashable, Sendable {
     case .addProject, .importItems: Footprint(projectCount: true)
     case .editProject(let id, _), .deleteProject(let id): Footprint(projects: [id])
     case .orderProjects: Footprint(allProjects: true)
+    case .batchTasks(let ids, let change):
+      if case .move(let target?) = change { Footprint(projects: [target], taskIDs: Set(ids)) } else { Footprint(taskIDs: Set(ids)) }
     // The last step first, then what it names (see ``UndoStep/footprint``).
     case .undo: Footprint(undo: true)
     }
@@ -155,15 +167,18 @@ public struct Footprint: Hashable, Sendable {
   public var allProjects: Bool
   /// How many projects the person has (for the limit).
   public var projectCount: Bool
+  /// Several tasks, with the projects they are in (a batch change).
+  public var taskIDs: Set<UUID>
   /// The person's last undo step, with the task it names and the lists that task is in and goes back to.
   public var undo: Bool
 
   public init(
     task: UUID? = nil, projects: Set<UUID> = [], tasksOf: TaskList? = nil, allProjects: Bool = false, projectCount: Bool = false,
-    undo: Bool = false
+    taskIDs: Set<UUID> = [], undo: Bool = false
   ) {
     self.undo = undo
     self.task = task
+    self.taskIDs = taskIDs
     self.projects = projects
     self.tasksOf = tasksOf
     self.allProjects = allProjects

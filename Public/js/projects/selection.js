@@ -1,0 +1,145 @@
+// Projects: several tasks selected at once (`s`, or a click with Shift, Ctrl or Cmd), then completed or moved
+// in one request (`POST /api/tasks/batch`). The server decides and counts; the page shows its answer.
+import { announce } from "../lib/announce.js";
+import { api, newIdempotencyKey } from "../lib/api.js";
+import { $ } from "../lib/dom.js";
+import { plural } from "../lib/format.js";
+import { preference } from "../motion.js";
+import { completed, openSelector } from "./dialogs.js";
+import { renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
+import { hideUndo } from "./undo.js";
+import { change, INBOX, listName, showError, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
+
+/** The most tasks one batch may name: the server's limit, from the overview (null until it arrives). */
+function batchLimit() {
+  return state.limits && state.limits.tasksPerBatch;
+}
+
+/** The selected tasks of the open list, in list order. */
+function pickedTasks() {
+  return shownTasks().filter((task) => state.picked.has(task.id));
+}
+
+/** Selects or unselects one task; with `range`, every task from the last one picked to it. */
+export function togglePick(taskId, { range = false } = {}) {
+  if (!taskById(taskId)) return;
+  const tasks = shownTasks();
+  let ids = [taskId];
+  const anchor = state.pickAnchor;
+  if (range && anchor && anchor !== taskId) {
+    const from = tasks.findIndex((task) => task.id === anchor);
+    const to = tasks.findIndex((task) => task.id === taskId);
+    if (from >= 0 && to >= 0) ids = tasks.slice(Math.min(from, to), Math.max(from, to) + 1).map((task) => task.id);
+  }
+  const adding = range || !state.picked.has(taskId);
+  const limit = batchLimit();
+  for (const id of ids) {
+    if (!adding) state.picked.delete(id);
+    else if (limit && state.picked.size >= limit && !state.picked.has(id)) {
+      showError(`At most ${limit} tasks can be selected at once.`);
+      break;
+    } else state.picked.add(id);
+  }
+  state.pickAnchor = taskId;
+  renderTasks();
+  renderPickBar({ say: true });
+}
+
+/** Clears the selection (Esc, or the bar's Clear). */
+export function clearPicks({ say = true } = {}) {
+  if (!state.picked.size) return false;
+  state.picked.clear();
+  state.pickAnchor = null;
+  renderTasks();
+  renderPickBar({ say });
+  return true;
+}
+
+/** Forgets picks of tasks no longer in the open list (another list opened, a task deleted or moved away). */
+export function prunePicks() {
+  if (state.picked.size) {
+    const here = new Set(shownTasks().map((task) => task.id));
+    for (const id of [...state.picked]) if (!here.has(id)) state.picked.delete(id);
+  }
+  renderPickBar();
+}
+
+/** The bar: "3 selected · Complete · Move to… · Clear", shown while anything is selected. */
+export function renderPickBar({ say = false } = {}) {
+  const bar = $("#pick-bar");
+  const tasks = pickedTasks();
+  bar.hidden = tasks.length === 0;
+  $("#pick-count").textContent = `${tasks.length} selected`;
+  // Completing a selection of done tasks opens them again, as the check of one task does.
+  const allDone = tasks.length > 0 && tasks.every((task) => task.completed);
+  $("#pick-complete").textContent = allDone ? "Reopen" : "Complete";
+  if (say) announce(tasks.length ? `${plural(tasks.length, "task")} selected. Press Escape to clear.` : "Selection cleared.");
+}
+
+/** Applies a TaskBatchResponse: the changed tasks' rows only, the counts that moved, a completion. */
+function applyBatch(response) {
+  for (const project of response.projects) upsertProject(project);
+  sortProjects();
+  updateInbox(response.inbox);
+  if (state.list) {
+    const byId = new Map(response.tasks.map((task) => [task.id, task]));
+    const here = (task) => (state.selected === INBOX ? task.projectId == null : task.projectId === state.selected);
+    state.list.tasks = state.list.tasks.flatMap((task) => {
+      const after = byId.get(task.id);
+      if (!after) return [task];
+      return here(after) ? [after] : [];
+    });
+    // Tasks moved into the open list join it at its end.
+    const known = new Set(state.list.tasks.map((task) => task.id));
+    const arrived = response.tasks.filter((task) => here(task) && !known.has(task.id));
+    if (arrived.length) state.list.tasks = [...state.list.tasks, ...arrived].sort((a, b) => a.position - b.position);
+  }
+  renderSidebar();
+  renderHeader();
+  renderTasks();
+  if (response.completion) completed(response);
+}
+
+/** Sends one batch for the selection; on success the selection is cleared and the result announced. */
+async function sendBatch(body, said) {
+  const tasks = pickedTasks();
+  if (!tasks.length) return;
+  const key = newIdempotencyKey();
+  const response = await change(() =>
+    api(`/api/tasks/batch?preference=${preference()}`, { method: "POST", body: { taskIds: tasks.map((task) => task.id), ...body }, idempotencyKey: key }));
+  if (!response) return; // the message is shown; the selection stays for another try
+  state.picked.clear();
+  state.pickAnchor = null;
+  applyBatch(response);
+  renderPickBar();
+  // A batch is not on the undo list: the toast would offer to take back an older change as if it were this one.
+  hideUndo();
+  announce(said(tasks.length));
+  const next = state.cursor && rowFor(state.cursor);
+  (next || $("#add-task")).focus({ preventScroll: true });
+}
+
+export function completePicks() {
+  const tasks = pickedTasks();
+  const done = !(tasks.length && tasks.every((task) => task.completed));
+  sendBatch({ done }, (count) => `${done ? "Completed" : "Reopened"} ${plural(count, "task")}.`);
+}
+
+export function movePicks() {
+  const tasks = pickedTasks();
+  if (!tasks.length) return;
+  openSelector(null, {
+    tasks,
+    onPick: (key) => sendBatch({ projectId: key === INBOX ? null : key }, (count) => `Moved ${plural(count, "task")} to ${listName(key)}.`),
+  });
+}
+
+export function wirePickBar() {
+  $("#pick-complete").addEventListener("click", completePicks);
+  $("#pick-move").addEventListener("click", movePicks);
+  $("#pick-clear").addEventListener("click", () => {
+    clearPicks();
+    const row = state.cursor && rowFor(state.cursor);
+    (row || $("#add-task")).focus({ preventScroll: true });
+  });
+}
