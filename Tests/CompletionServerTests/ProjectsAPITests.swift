@@ -972,16 +972,16 @@ struct ProjectsAPITests {
       let refused = try await client.send(.POST, "/api/projects/import", raw: "ok\n#\n- ", contentType: "text/plain")
       #expect(try refused.status == .badRequest && client.decode(APIErrorBody.self, from: refused).message == "Nothing was imported: " + detail)
 
-      // An export previews what it holds; JSON that is not one is a refusal in words, not an error.
+      // An export previews what it holds; JSON that is not one at all is refused as the import refuses it.
       let file = ProjectsExport(
         inbox: [.init(title: "From a file", notes: "", priority: "none", dueDate: nil, completed: true)],
         projects: [.init(name: "Filed", color: "green", notes: "", tasks: [])])
       let filed = try client.decode(ProjectsImportPreview.self, from: try await client.send(.POST, "/api/projects/import/preview", json: file))
       #expect(filed.inbox == [.init(title: "From a file", completed: true)] && filed.projects == [.init(name: "Filed", tasks: [])])
       #expect(filed.lines.isEmpty && filed.refusal == nil)
-      let notAFile = try client.decode(
-        ProjectsImportPreview.self, from: try await client.send(.POST, "/api/projects/import/preview", raw: "{\"hello\": 1}"))
-      #expect(notAFile.refusal?.contains("not a CompletionKit projects file") == true && notAFile.tasksAdded == 0)
+      let notAFile = try await client.send(.POST, "/api/projects/import/preview", raw: "{\"hello\": 1}")
+      #expect(notAFile.status == .badRequest)
+      #expect(try client.decode(APIErrorBody.self, from: notAFile).code == "invalid_import")
 
       // Importing the text previewed adds what the preview said; the Swift client previews the same.
       let imported = try client.decode(

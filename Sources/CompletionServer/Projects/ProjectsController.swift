@@ -424,7 +424,8 @@ struct ProjectsController: RouteCollection {
       if case .invalidImport(let detail) = error { return Preview(inbox: [], projects: [], lines: [], refusal: Self.previewRefusal(detail)) }
       return Preview(inbox: [], projects: [], lines: [], refusal: error.message)
     } catch is DecodingError {
-      return Preview(inbox: [], projects: [], lines: [], refusal: Self.previewRefusal(Self.notAFile))
+      // Not a projects file at all (JSON of another shape): refused as the import refuses it, not previewed.
+      throw ProjectsError.invalidImport(Self.notAFile)
     }
     guard case .importItems(let inbox, let projects) = command else { throw ProjectsError.invalidImport("") }
     func tasks(_ tasks: [NewTask]) -> [Preview.Task] { tasks.map { Preview.Task(title: $0.title, completed: $0.completed) } }
