@@ -51,9 +51,13 @@ final class FeedFanOut: LifecycleHandler, Sendable {
     running.withLockedValue { $0 = [ticker, drainer] }
   }
 
+  /// Stops the copier and waits for a batch in flight to end: the database goes away after this, and a batch
+  /// reaching for it then would stop the process. What was not copied waits in the outbox for the next start.
   func shutdownAsync(_ application: Application) async {
     wake.finish()
-    for task in running.withLockedValue({ $0 }) { task.cancel() }
+    let tasks = running.withLockedValue { $0 }
+    for task in tasks { task.cancel() }
+    for task in tasks { await task.value }
   }
 
   /// Copies waiting posts, oldest first, until none waits (or ``batchesPerDrain`` batches were written);
@@ -62,12 +66,12 @@ final class FeedFanOut: LifecycleHandler, Sendable {
   static func drain(_ app: Application) async throws -> Int {
     var copied = 0
     var batches = 0
-    while batches < batchesPerDrain {
+    while batches < batchesPerDrain, !Task.isCancelled {
       let waiting = try await SQLChallengesStore(app.db).waitingFanOuts(limit: 16)
       guard !waiting.isEmpty else { break }
       for post in waiting {
         var more = true
-        while more, batches < batchesPerDrain {
+        while more, batches < batchesPerDrain, !Task.isCancelled {
           let outcome = try await app.services.runner.write(on: app.db) { db in
             try await SQLChallengesStore(db).copyFanOutBatch(of: post, size: FanOutBatch.size)
           }

@@ -41,7 +41,11 @@ struct PeriodicWork: LifecycleHandler {
     }
   }
 
+  /// Cancels the work and waits for a round in flight to end: the database goes away after this, and a round
+  /// reaching for it then would stop the process.
   func shutdownAsync(_ application: Application) async {
-    running.lock.withLock { running.task?.cancel() }
+    let task = running.lock.withLock { running.task }
+    task?.cancel()
+    await task?.value
   }
 }
