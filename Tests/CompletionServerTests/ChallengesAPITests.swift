@@ -562,8 +562,11 @@ struct ChallengesAPITests {
       try await readerPage.close()
       #expect(try await Self.feed(cook).items.first { $0.id == middle }?.status == "pending_review")
 
+      // On PostgreSQL other tests' posts may wait for review in the same database: this test looks at its own.
       let pending = try await ChallengesModeration.list(all: false, on: app.db)
-      #expect(pending.map(\.id.uuidString) == [middle] && pending.first?.reasons == ["not cooked", "stock photo"])
+      let waiting = pending.filter { $0.id.uuidString == middle }
+      #expect(waiting.count == 1 && waiting.first?.reasons == ["not cooked", "stock photo"])
+      if case .sqliteMemory = app.serverOptions.database { #expect(pending.count == 1) }
       try await ChallengesModeration.review(UUID(uuidString: middle)!, decision: .revoke, operator: "test", note: "confirmed", app: app)
       let revokedLive = try JSONDecoder().decode(FeedItemView.self, from: try await authorPage.nextEvent().data)
       #expect(revokedLive.id == middle && revokedLive.status == "revoked")

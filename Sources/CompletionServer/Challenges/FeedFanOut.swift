@@ -42,7 +42,7 @@ final class FeedFanOut: LifecycleHandler, Sendable {
     let drainer = Task {
       for await _ in wakes {
         do {
-          _ = try await Self.drain(app)
+          _ = try await Self.drain(app, paced: true)
         } catch {
           app.logger.warning("feed fan-out failed: \(String(reflecting: error))")
         }
@@ -61,9 +61,11 @@ final class FeedFanOut: LifecycleHandler, Sendable {
   }
 
   /// Copies waiting posts, oldest first, until none waits (or ``batchesPerDrain`` batches were written);
-  /// returns the followers' feeds it copied into.
+  /// returns the followers' feeds it copied into. `paced`: after each batch, wait as long as it took, so the copier
+  /// holds the one writer at most about half the time however much waits — completions and every other write keep
+  /// their turns, and a post not yet copied is merged into its followers' reads meanwhile.
   @discardableResult
-  static func drain(_ app: Application) async throws -> Int {
+  static func drain(_ app: Application, paced: Bool = false) async throws -> Int {
     var copied = 0
     var batches = 0
     while batches < batchesPerDrain, !Task.isCancelled {
@@ -72,10 +74,12 @@ final class FeedFanOut: LifecycleHandler, Sendable {
       for post in waiting {
         var more = true
         while more, batches < batchesPerDrain, !Task.isCancelled {
+          let started = ContinuousClock.now
           let outcome = try await app.services.runner.write(on: app.db) { db in
             try await SQLChallengesStore(db).copyFanOutBatch(of: post, size: FanOutBatch.size)
           }
           batches += 1
+          if paced { try? await Task.sleep(for: started.duration(to: .now)) }
           switch outcome {
           case .more(let count)?: copied += count
           case .finished(let count)?:

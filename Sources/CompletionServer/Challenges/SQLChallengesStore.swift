@@ -437,27 +437,34 @@ struct SQLChallengesStore: ChallengesStore {
   func feedLists(of viewer: UUID, kinds: [Post.Kind], after cursor: FeedPosition?, limit: Int) async throws -> FeedLists {
     let types = kinds.map(\.rawValue)
     let fetch = String(limit + 1)
+    // Both lists in one statement, so one snapshot: read apart, a post the outbox finished copying between the
+    // two reads would be in neither (not yet copied for the first, no longer merged for the second).
     // The visibility rule of ``Post/access(for:)`` as a filter: others' posts while visible, one's own always.
-    async let copied = sql.raw(
+    let rows = try await sql.raw(
       """
-      SELECT \(unsafeRaw: PostRow.columns) FROM feed_entries f
-      JOIN activities a ON a.id = f.activity_id JOIN users u ON u.id = a.user_id
-      WHERE f.owner_id = \(bind: viewer) AND f.type IN (\(binds: types)) \(Self.after(cursor, at: "f.at_micros", id: "f.activity_id"))
-        AND (a.status = 'visible' OR a.user_id = \(bind: viewer))
-      ORDER BY f.at_micros DESC, f.activity_id DESC LIMIT \(unsafeRaw: fetch)
+      SELECT * FROM (
+        SELECT \(unsafeRaw: PostRow.columns), 0 AS merged_on_read FROM feed_entries f
+        JOIN activities a ON a.id = f.activity_id JOIN users u ON u.id = a.user_id
+        WHERE f.owner_id = \(bind: viewer) AND f.type IN (\(binds: types)) \(Self.after(cursor, at: "f.at_micros", id: "f.activity_id"))
+          AND (a.status = 'visible' OR a.user_id = \(bind: viewer))
+        ORDER BY f.at_micros DESC, f.activity_id DESC LIMIT \(unsafeRaw: fetch)) AS copied
+      UNION ALL
+      SELECT * FROM (
+        SELECT \(unsafeRaw: PostRow.columns), 1 AS merged_on_read FROM follows fo
+        JOIN activities a ON a.user_id = fo.followee_id AND a.fanned_out = false
+        JOIN users u ON u.id = a.user_id
+        WHERE fo.follower_id = \(bind: viewer) AND a.type IN (\(binds: types)) \(Self.after(cursor, at: "a.at_micros", id: "a.id"))
+          AND a.status = 'visible'
+        ORDER BY a.at_micros DESC, a.id DESC LIMIT \(unsafeRaw: fetch)) AS merged
       """
-    ).all(decoding: PostRow.self)
-    async let merged = sql.raw(
-      """
-      SELECT \(unsafeRaw: PostRow.columns) FROM follows fo
-      JOIN activities a ON a.user_id = fo.followee_id AND a.fanned_out = false
-      JOIN users u ON u.id = a.user_id
-      WHERE fo.follower_id = \(bind: viewer) AND a.type IN (\(binds: types)) \(Self.after(cursor, at: "a.at_micros", id: "a.id"))
-        AND a.status = 'visible'
-      ORDER BY a.at_micros DESC, a.id DESC LIMIT \(unsafeRaw: fetch)
-      """
-    ).all(decoding: PostRow.self)
-    return FeedLists(copied: try await copied.map(\.post), merged: try await merged.map(\.post))
+    ).all()
+    var copied: [Post] = []
+    var merged: [Post] = []
+    for row in rows {
+      let post = try row.decode(model: PostRow.self).post
+      if try row.decode(column: "merged_on_read", as: Int.self) == 1 { merged.append(post) } else { copied.append(post) }
+    }
+    return FeedLists(copied: copied, merged: merged)
   }
 
   func visiblePosts(showing photo: UUID) async throws -> [Post] {
