@@ -39,10 +39,11 @@ public enum FanOut: Hashable, Sendable {
   }
 }
 
-/// How the outbox's copying goes: followers a write, so one write holds the writer for about 2 ms.
+/// How the outbox's copying goes: followers a write. 64 keep a waiting completion's p99 within 20 ms at 1,600 and 5,000
+/// followers (256 held the writer long enough to push it to 42 ms at 1,600; `completionkit-bench fanout`).
 public enum FanOutBatch {
   /// Followers copied in one write.
-  public static let size = 256
+  public static let size = 64
 
   /// What one batch did.
   public enum Outcome: Hashable, Sendable {
