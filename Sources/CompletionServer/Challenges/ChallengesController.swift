@@ -28,10 +28,6 @@ struct ChallengesController: RouteCollection {
 
   // MARK: Reads
 
-  /// The person's zone, UTC when none or no zone was sent.
-  @available(*, deprecated, message: "read req.context.timeZoneOrUTC (Support/RequestContext.swift)")
-  static func zone(_ req: Request) -> TimeZone { req.context.timeZoneOrUTC }
-
   static func view(_ challenge: Challenge, today: CalendarDay, zone: TimeZone, participation: Participation?) -> ChallengeView {
     ChallengeView(
       id: challenge.id, type: challenge.type.rawValue, title: challenge.title, description: challenge.template.description,
@@ -258,7 +254,7 @@ struct ChallengesController: RouteCollection {
   @Sendable func buyFreeze(req: Request) async throws -> Response {
     let user = try await req.requireUser()
     let userID = try user.requireID()
-    let zone = Self.zone(req)
+    let zone = req.context.timeZoneOrUTC
     let services = req.application.services
     let now = services.clock.now()
     let today = CalendarDay(now, in: zone)

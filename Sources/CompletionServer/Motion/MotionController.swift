@@ -61,14 +61,4 @@ struct MotionController: RouteCollection {
   static func count(_ req: Request, limit: Int = maxCount) throws -> Int {
     try req.context.integer("count", default: 8, in: 0...limit)
   }
-
-  /// Kept so routes written before ``RequestContext`` still build; new code reads `req.context`.
-  @available(*, deprecated, message: "read req.context.motionPreference() (Support/RequestContext.swift)")
-  static func preference(_ req: Request) throws -> MotionPreference { try req.context.motionPreference() }
-
-  /// Kept so routes written before ``RequestContext`` still build; new code reads `req.context`.
-  @available(*, deprecated, message: "read req.context.integer(_:default:in:) or .pageSize (Support/RequestContext.swift)")
-  static func integer(_ req: Request, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
-    try req.context.integer(name, default: value, in: range)
-  }
 }

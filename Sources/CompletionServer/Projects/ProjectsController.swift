@@ -219,7 +219,7 @@ struct ProjectsController: RouteCollection {
     let ids = try body.taskIds.map { try ProjectInput.id($0, notFound: .taskNotFound) }
     guard let userID = req.currentSession?.userID else { throw ProjectsError.taskNotFound }
     let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
-    let preference = try MotionController.preference(req)
+    let preference = try req.context.motionPreference()
     return try await perform(
       .batchTasks(ids, change), of: userID, queue: userID, idempotency: try Self.idempotency(req, userID), zone: zone, preference: preference,
       on: req
@@ -245,7 +245,7 @@ struct ProjectsController: RouteCollection {
   @Sendable func undo(req: Request) async throws -> Response {
     guard let userID = req.currentSession?.userID else { throw ProjectsError.nothingToUndo }
     let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
-    let preference = try MotionController.preference(req)
+    let preference = try req.context.motionPreference()
     return try await perform(
       .undo, of: userID, queue: userID, idempotency: try Self.idempotency(req, userID), zone: zone, preference: preference, on: req
     ) { done in
