@@ -852,6 +852,16 @@ struct ProjectsAPITests {
       #expect(theirs.tasks.isEmpty)
       let tooLong = try await client.send(.GET, "/api/tasks/search?q=\(String(repeating: "a", count: 201))")
       #expect(tooLong.status == .badRequest)
+
+      // Archiving Garden takes its tasks out of Today and Upcoming (search still finds them); unarchiving brings them back.
+      #expect(try await client.send(.PATCH, "/api/projects/\(garden.id)", json: ProjectRequest(archived: true)).status == .ok)
+      #expect(try await today("America/Los_Angeles").tasks.map(\.task.title) == ["Pay rent"])
+      let shelved = try client.decode(
+        UpcomingResponse.self, from: try await client.send(.GET, "/api/tasks/upcoming?tz=America/Los_Angeles"))
+      #expect(shelved.days.map { $0.tasks.map(\.task.title) } == [["Été party"]])
+      #expect(try await search("PLANT").tasks.map(\.task.title) == ["Plant bulbs"])
+      #expect(try await client.send(.PATCH, "/api/projects/\(garden.id)", json: ProjectRequest(archived: false)).status == .ok)
+      #expect(try await today("America/Los_Angeles").tasks.map(\.task.title) == ["Plant bulbs", "Pay rent"])
     }
   }
 

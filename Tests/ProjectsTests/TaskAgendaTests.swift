@@ -84,6 +84,25 @@ struct TaskAgendaTests {
     #expect(days.map { $0.tasks.map(\.title) } == [["Tomorrow A", "Tomorrow B"], ["Dec 1"]])
   }
 
+  @Test("An archived project's tasks leave Today and Upcoming (the Inbox's and other projects' stay) and come back with it")
+  func archivedProjectsStayOut() {
+    let today = CalendarDay("2026-11-25")!
+    let (kept, archived) = (UUID(), UUID())
+    func task(_ title: String, _ project: UUID?, due: String) -> TaskItem {
+      TaskItem(id: UUID(), projectID: project, title: title, notes: "", dueDate: due, completed: false, completedAt: nil, position: 0)
+    }
+    let tasks = [
+      task("Inbox today", nil, due: "2026-11-25"), task("Kept late", kept, due: "2026-11-20"), task("Archived late", archived, due: "2026-11-20"),
+      task("Archived today", archived, due: "2026-11-25"), task("Kept tomorrow", kept, due: "2026-11-26"), task("Archived tomorrow", archived, due: "2026-11-26"),
+    ]
+    let shelved: Set<UUID> = [archived]
+    #expect(TaskAgenda.today(tasks, today: today, zone: Self.utc, archived: shelved).map(\.task.title) == ["Kept late", "Inbox today"])
+    #expect(TaskAgenda.upcoming(tasks, today: today, zone: Self.utc, archived: shelved).flatMap { $0.tasks.map(\.title) } == ["Kept tomorrow"])
+    // Unarchived, they are back where they were.
+    #expect(TaskAgenda.today(tasks, today: today, zone: Self.utc).map(\.task.title) == ["Kept late", "Archived late", "Inbox today", "Archived today"])
+    #expect(TaskAgenda.upcoming(tasks, today: today, zone: Self.utc).flatMap { $0.tasks.map(\.title) } == ["Kept tomorrow", "Archived tomorrow"])
+  }
+
   @Test("Search ignores case and accents in any script; a blank query is no query; a long one is refused")
   func search() throws {
     let tasks = [

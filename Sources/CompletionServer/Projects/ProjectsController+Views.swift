@@ -25,7 +25,7 @@ extension ProjectsController {
     async let tasks = store.datedTasks(userID, doneSince: TaskAgenda.doneSince(now))
     async let projects = store.projects(userID)
     let lists = Self.lists(try await projects)
-    let entries = TaskAgenda.today(try await tasks, today: today, zone: zone)
+    let entries = TaskAgenda.today(try await tasks, today: today, zone: zone, archived: Self.archived(lists))
     return TodayResponse(
       today: today.description, timeZone: zone.identifier,
       tasks: entries.map { Self.entry($0.task, lists: lists, due: $0.due, daysLate: $0.daysLate) },
@@ -42,7 +42,7 @@ extension ProjectsController {
     async let tasks = store.datedTasks(userID, doneSince: now)
     async let projects = store.projects(userID)
     let lists = Self.lists(try await projects)
-    let days = TaskAgenda.upcoming(try await tasks, today: today, zone: zone).map { day in
+    let days = TaskAgenda.upcoming(try await tasks, today: today, zone: zone, archived: Self.archived(lists)).map { day in
       UpcomingDayView(
         date: day.day.description, daysAhead: day.day.dayNumber - today.dayNumber,
         tasks: day.tasks.map { Self.entry($0, lists: lists, due: .upcoming, daysLate: 0) })
@@ -79,6 +79,11 @@ extension ProjectsController {
 
   static func lists(_ projects: [ProjectItem]) -> [UUID: ProjectItem] {
     Dictionary(projects.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// The archived projects among `lists`: their tasks stay out of Today and Upcoming.
+  static func archived(_ lists: [UUID: ProjectItem]) -> Set<UUID> {
+    Set(lists.values.lazy.filter(\.archived).map(\.id))
   }
 
   static func entry(_ task: TaskItem, lists: [UUID: ProjectItem], due: TaskDue?, daysLate: Int) -> TaskEntryView {

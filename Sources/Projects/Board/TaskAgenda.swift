@@ -58,11 +58,20 @@ public enum TaskAgenda {
     return date == today ? .today : .upcoming
   }
 
+  /// Whether `task` may be in Today and Upcoming: not while its project is archived (an archived project is
+  /// put away with its tasks as they were; they come back with it). Search still finds them.
+  public static func isActive(_ task: TaskItem, archived: Set<UUID>) -> Bool {
+    guard let project = task.projectID else { return true }
+    return !archived.contains(project)
+  }
+
   /// The Today view: overdue tasks first (the longest overdue first), then those due or done today; within
-  /// each, in the person's list order (`tasks` as the store orders them).
-  public static func today(_ tasks: [TaskItem], today: CalendarDay, zone: TimeZone) -> [Entry] {
+  /// each, in the person's list order (`tasks` as the store orders them). Tasks of the `archived` projects stay out.
+  public static func today(_ tasks: [TaskItem], today: CalendarDay, zone: TimeZone, archived: Set<UUID> = []) -> [Entry] {
     let entries: [Entry] = tasks.compactMap { task in
-      guard let due = due(task, today: today, zone: zone), due != .upcoming, let date = task.dueDate.flatMap(CalendarDay.init) else {
+      guard isActive(task, archived: archived), let due = due(task, today: today, zone: zone), due != .upcoming,
+        let date = task.dueDate.flatMap(CalendarDay.init)
+      else {
         return nil
       }
       return Entry(task: task, due: due, daysLate: max(0, today.dayNumber - date.dayNumber))
@@ -76,9 +85,10 @@ public enum TaskAgenda {
   }
 
   /// The Upcoming view: open tasks due after today, grouped by day (soonest first), each day in list order.
-  public static func upcoming(_ tasks: [TaskItem], today: CalendarDay, zone: TimeZone) -> [Day] {
+  /// Tasks of the `archived` projects stay out.
+  public static func upcoming(_ tasks: [TaskItem], today: CalendarDay, zone: TimeZone, archived: Set<UUID> = []) -> [Day] {
     var byDay: [CalendarDay: [TaskItem]] = [:]
-    for task in tasks where !task.completed && due(task, today: today, zone: zone) == .upcoming {
+    for task in tasks where !task.completed && isActive(task, archived: archived) && due(task, today: today, zone: zone) == .upcoming {
       guard let date = task.dueDate.flatMap(CalendarDay.init) else { continue }
       byDay[date, default: []].append(task)
     }
