@@ -252,3 +252,65 @@ def test_hiding_completed_tasks_keeps_counts_and_is_remembered(behind, server):
     page.wait_for_function("() => document.querySelectorAll('[data-testid=task-row]').length === 4")
     assert page.locator("[data-testid=hide-completed]").get_attribute("aria-pressed") == "false"
     assert not page._ck_errors
+
+
+def test_n_in_today_and_upcoming_adds_a_dated_task_to_the_inbox(behind, server):
+    seed(behind, server)
+    page = open_page(behind, server, "/projects?list=today")
+    assert rows(page) == ["Old bill", "Pay rent"]
+    # n goes to Today's own field (never the hidden list's), and the task is due on the server's today.
+    page.locator("#agenda-title").focus()
+    page.keyboard.press("n")
+    assert page.evaluate("document.activeElement.id") == "agenda-add"
+    page.keyboard.type("Call the vet")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=agenda-link]')].some((a) => a.textContent === 'Call the vet')")
+    assert page.evaluate("document.activeElement.id") == "agenda-add"  # ready for the next one
+    inbox = behind.request.get(f"{server}/api/projects/inbox/tasks").json()["tasks"]
+    assert next(t for t in inbox if t["title"] == "Call the vet")["dueDate"] == day(BEHIND)
+    assert page.locator("[data-testid=agenda-add-day]").is_hidden()
+
+    # Upcoming: due the day beside the field, tomorrow unless another is chosen.
+    page.locator("[data-testid=view-upcoming] a").click()
+    page.wait_for_selector("[data-testid=agenda-day]")
+    page.wait_for_function("(d) => document.querySelector('[data-testid=agenda-add-day]').value === d", arg=day(BEHIND, 1))
+    page.locator("#agenda-title").focus()
+    page.keyboard.press("n")
+    assert page.evaluate("document.activeElement.id") == "agenda-add"
+    page.keyboard.type("Book flights")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"[data-testid=agenda-day][data-date='{day(BEHIND, 1)}'] >> text=Book flights")
+    page.locator("[data-testid=agenda-add-day]").fill(day(BEHIND, 9))
+    page.locator("[data-testid=agenda-add]").fill("Renew passport")
+    page.locator("[data-testid=agenda-add]").press("Enter")
+    page.wait_for_selector(f"[data-testid=agenda-day][data-date='{day(BEHIND, 9)}'] >> text=Renew passport")
+
+    # Search has no field of its own: n opens the Inbox, ready to type.
+    page.locator("[data-testid=view-search] a").click()
+    page.locator("[data-testid=search]").wait_for()
+    page.locator("#agenda-title").focus()
+    page.keyboard.press("n")
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'add-task'")
+    assert "list=inbox" in page.url
+    assert not page._ck_errors
+
+
+def test_an_archived_projects_tasks_leave_today_in_every_window(behind, server):
+    garden, tasks = seed(behind, server)
+    behind.request.patch(f"{server}/api/tasks/{tasks['Plant bulbs']['id']}", data=json.dumps({"dueDate": day(BEHIND)}),
+                         headers={"Content-Type": "application/json", "X-CompletionKit": "1"})
+    page = open_page(behind, server, "/projects?list=today")
+    assert rows(page) == ["Old bill", "Pay rent", "Plant bulbs"]
+    other = open_page(behind, server, f"/projects?list={garden['id']}")
+    other.locator("#archive-project").click()
+    # The first window's Today follows the archive live: Garden's task is put away with its project.
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=agenda-row]').length === 2")
+    assert rows(page) == ["Old bill", "Pay rent"]
+    page.locator("[data-testid=view-upcoming] a").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=agenda-summary]').textContent.startsWith('Nothing due after today')")
+    assert rows(page) == []
+    # Unarchived, it is back.
+    behind.request.patch(f"{server}/api/projects/{garden['id']}", data=json.dumps({"archived": False}),
+                         headers={"Content-Type": "application/json", "X-CompletionKit": "1"})
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=agenda-link]')].some((a) => a.textContent === 'Été party')")
+    assert not page._ck_errors and not other._ck_errors

@@ -7,6 +7,7 @@ import { $, h } from "../lib/dom.js";
 import { longDay, plural, shortDay } from "../lib/format.js";
 import { ICONS, renderSidebar, svgIcon } from "./render.js";
 import { showUndo } from "./undo.js";
+import { addDatedTask } from "./changes.js";
 import { isTyping, PHONE, showError, state, updateInbox, upsertProject } from "./state.js";
 
 /** The views' keys, as `?list=` carries them (never a project's id or "inbox"). */
@@ -31,6 +32,7 @@ export function openAgenda(key, { push = false, replace = false, focus = false, 
   const input = $("#search");
   if (query !== undefined) input.value = query;
   $("#search-form").hidden = key !== "search";
+  showAddForm(key, changed);
   $("#agenda-title").textContent = TITLES[key];
   document.title = `${TITLES[key]} — Projects — CompletionKit`;
   if (changed) {
@@ -87,9 +89,60 @@ export async function refreshAgenda() {
   }
   if (mine !== token || state.agenda !== key) return;
   body.setAttribute("aria-busy", "false");
+  if (key !== "search") setAddDay(answer.today);
   if (key === "today") drawToday(answer);
   else if (key === "upcoming") drawUpcoming(answer);
   else drawSearch(answer);
+}
+
+// MARK: Adding from a view
+
+/** The person's today as the server last said (an ISO day), which Today's additions are due on. */
+let agendaToday = null;
+
+/** The day after `isoDay` (calendar arithmetic on the date the server named, no clock of this page's). */
+function dayAfter(isoDay) {
+  const [year, month, day] = isoDay.split("-").map(Number);
+  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+}
+
+function showAddForm(key, changed) {
+  const form = $("#agenda-add-form");
+  form.hidden = key === "search";
+  const upcoming = key === "upcoming";
+  $("#agenda-add").placeholder = upcoming ? "Add a task, due on" : "Add a task for today";
+  $("#agenda-add-label").textContent = upcoming ? "Add a task to the Inbox, due on the day chosen beside it" : "Add a task to the Inbox, due today";
+  const day = $("#agenda-add-day");
+  day.hidden = !upcoming;
+  if (changed) $("#agenda-add").value = "";
+}
+
+function setAddDay(today) {
+  if (!today) return;
+  const moved = agendaToday !== today;
+  agendaToday = today;
+  const day = $("#agenda-add-day");
+  day.min = dayAfter(today);
+  if (moved || !day.value || day.value < day.min) day.value = day.min;
+}
+
+/** `n` in Today or Upcoming: the view's own add field (false in Search, which has none). */
+export function focusAgendaAdd() {
+  if (!state.agenda || state.agenda === "search") return false;
+  $("#agenda-add").focus();
+  return true;
+}
+
+async function submitAdd(event) {
+  event.preventDefault();
+  const input = $("#agenda-add");
+  const title = input.value.trim();
+  if (!title || !agendaToday) return;
+  const due = state.agenda === "upcoming" ? $("#agenda-add-day").value || dayAfter(agendaToday) : agendaToday;
+  input.value = "";
+  const response = await addDatedTask(title, due);
+  if (!response && !input.value) input.value = title; // give the words back after a refusal
+  await refreshAgenda();
 }
 
 // MARK: Drawing
@@ -237,6 +290,7 @@ export function wireAgenda({ openTask }) {
       links()[0].focus();
     }
   });
+  $("#agenda-add-form").addEventListener("submit", submitAdd);
   const pane = $("#agenda-pane");
   pane.addEventListener("keydown", onPaneKeyDown);
   pane.addEventListener("click", (event) => {

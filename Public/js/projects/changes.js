@@ -2,11 +2,11 @@
 import { announce } from "../lib/announce.js";
 import { api, newIdempotencyKey } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
-import { plural } from "../lib/format.js";
+import { longDay, plural } from "../lib/format.js";
 import { preference } from "../motion.js";
 import { chooseVersion, completed, confirmDialog } from "./dialogs.js";
 import { refreshList, reloadEverything, selectList, showLists } from "./lists.js";
-import { fitTextarea, renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
+import { fitTextarea, priorityLabel, renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
 import { keep, localTask, mustWait } from "./offline.js";
 import { showUndo, showUndoNote } from "./undo.js";
 import { refreshAgenda } from "./agenda.js";
@@ -217,19 +217,30 @@ export function patchTask(taskId, body) {
   });
 }
 
+/** The fields an edit may change, as the conflict dialog names them. */
+const EDITED_FIELDS = Object.freeze({ title: "title", notes: "notes", priority: "priority", dueDate: "due date" });
+
+/** A field's value as the person reads it: the server's priority label, a day in words, or no date. */
+function shownValue(field, value) {
+  if (field === "priority") return priorityLabel(value);
+  if (field === "dueDate") return value ? longDay(value) : "No due date";
+  return value ?? "";
+}
+
 /**
  * Shows both versions of the edited field; "Keep mine" sends the edit again on the saved revision, "Take theirs"
  * keeps the saved task (answered as if the server had said so, so the page shows it).
  */
 async function settleConflict(body, theirs, send) {
-  const field = "title" in body ? "title" : "notes";
-  const choice = await chooseVersion({ field, title: theirs.title, mine: body[field] ?? "", theirs: theirs[field] ?? "" });
+  const field = Object.keys(EDITED_FIELDS).find((name) => name in body) || "title";
+  const name = EDITED_FIELDS[field];
+  const choice = await chooseVersion({ field: name, title: theirs.title, mine: shownValue(field, body[field]), theirs: shownValue(field, theirs[field]) });
   if (choice === "mine") {
     const response = await send({ ...body, baseRevision: theirs.revision }, newIdempotencyKey());
-    announce(`Kept your ${field}.`);
+    announce(`Kept your ${name}.`);
     return response;
   }
-  announce(`Kept the ${field} saved elsewhere.`);
+  announce(`Kept the ${name} saved elsewhere.`);
   return { task: theirs, projects: [], inbox: state.inbox };
 }
 
@@ -251,6 +262,23 @@ async function addTask(title) {
   });
   if (response === KEPT) announce(`Added ${title}; it is sent when you are back online.`);
   else if (response && response.task) announce(`Added ${response.task.title}.`);
+  return response;
+}
+
+/**
+ * Adds a task to the Inbox due on `dueDate` (from Today or Upcoming, whatever list is open): sent at once, or
+ * kept and sent when the connection is back. Answers the server's TaskChangeResponse, KEPT, or null after a refusal.
+ */
+export async function addDatedTask(title, dueDate) {
+  const body = { title, dueDate };
+  const kept = { key: newIdempotencyKey(), kind: "create", taskId: null, body, title, list: INBOX };
+  const response = await change(async () => {
+    const answer = await sendOrKeep(kept, (idempotencyKey) => api("/api/tasks", { method: "POST", body, idempotencyKey }));
+    if (answer !== KEPT) applyTaskChange(answer, answer.task && answer.task.id);
+    return answer;
+  });
+  if (response === KEPT) announce(`Added ${title} to the Inbox; it is sent when you are back online.`);
+  else if (response && response.task) announce(`Added ${response.task.title} to the Inbox, due ${longDay(dueDate)}.`);
   return response;
 }
 

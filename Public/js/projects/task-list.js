@@ -4,9 +4,10 @@ import { preference } from "../motion.js";
 import { deleteTask, moveProjectBy, moveTaskBy, patchTask, toggleTask, undoLast } from "./changes.js";
 import { dismissCelebration, openSelector, openShortcuts } from "./dialogs.js";
 import { fitTextarea, renderRow, renderTasks, revealRow, rowFor, taskDetails } from "./render.js";
-import { setHideCompleted } from "./lists.js";
-import { clearPicks, togglePick } from "./selection.js";
-import { isEditingInList, isTyping, showError, shownTasks, state, taskById } from "./state.js";
+import { focusAgendaAdd } from "./agenda.js";
+import { selectList, setHideCompleted } from "./lists.js";
+import { clearPicks, pickByTouch, togglePick } from "./selection.js";
+import { INBOX, isEditingInList, isTyping, showError, shownTasks, state, taskById } from "./state.js";
 
 // MARK: Inline title editing
 
@@ -134,7 +135,8 @@ export function onKeyDown(event) {
   }
 
   // A view (Today, Upcoming, Search) is shown: the list's keys would act on a list that is not on screen.
-  if (state.agenda && !navItem && key !== "?") return;
+  // `n` adds there too (the view's own field), and `?` lists the keys.
+  if (state.agenda && !navItem && key !== "?" && key !== "n" && key !== "N") return;
   switch (key) {
     case "ArrowDown":
     case "ArrowUp":
@@ -180,6 +182,14 @@ export function onKeyDown(event) {
     case "n":
     case "N":
       if (event.shiftKey) return;
+      if (state.agenda) {
+        // Today and Upcoming have their own field; Search has none, so n opens the Inbox's.
+        if (!focusAgendaAdd()) {
+          selectList(INBOX, { push: true });
+          $("#add-task").focus();
+        }
+        break;
+      }
       $("#add-task").focus();
       break;
     case "h":
@@ -196,6 +206,55 @@ export function onKeyDown(event) {
   event.preventDefault();
 }
 
+// MARK: Selecting by touch
+
+/** How long a finger rests on a task before it is selected: the platforms' own long-press time. */
+const LONG_PRESS_MS = 500;
+/** How far a finger may drift (px) and still be pressing, not scrolling. */
+const LONG_PRESS_SLOP = 10;
+
+/**
+ * A long press with a finger selects the task under it and starts selecting by taps. The page times the press
+ * itself (pointer events) as well as taking the platform's context-menu gesture, which not every browser sends
+ * for a touch; the click that ends the press is not a tap on the task. A mouse's right click keeps its menu.
+ */
+function wireLongPress(list) {
+  let press = null;
+  const cancel = () => {
+    if (press) clearTimeout(press.timer);
+    press = null;
+  };
+  const pressed = (row) => {
+    state.swallowClick = true;
+    setCursor(row.dataset.taskId, { focus: false });
+    pickByTouch(row.dataset.taskId);
+    if (navigator.vibrate) navigator.vibrate(10);
+  };
+  const pressable = (event) => {
+    const row = event.target.closest("[data-task-id]");
+    return row && !event.target.closest("input, textarea, select, .pj-handle") ? row : null;
+  };
+  list.addEventListener("pointerdown", (event) => {
+    state.swallowClick = false;
+    cancel();
+    const row = event.pointerType === "touch" && pressable(event);
+    if (!row) return;
+    press = { id: event.pointerId, x: event.clientX, y: event.clientY, timer: setTimeout(() => { press = null; pressed(row); }, LONG_PRESS_MS) };
+  });
+  list.addEventListener("pointermove", (event) => {
+    if (press && event.pointerId === press.id && Math.hypot(event.clientX - press.x, event.clientY - press.y) > LONG_PRESS_SLOP) cancel();
+  });
+  list.addEventListener("pointerup", cancel);
+  list.addEventListener("pointercancel", cancel);
+  list.addEventListener("contextmenu", (event) => {
+    const row = pressable(event);
+    if (!row || state.lastPointer !== "touch") return;
+    event.preventDefault();
+    cancel();
+    if (!state.picked.has(row.dataset.taskId)) pressed(row);
+  });
+}
+
 /** The task list, by delegation: buttons, fields, inline titles, and renders that wait for a press or typing. */
 export function wireTaskList() {
   // The task list, by delegation.
@@ -203,6 +262,18 @@ export function wireTaskList() {
   list.addEventListener("click", (event) => {
     const button = event.target.closest("[data-action]");
     const row = event.target.closest("[data-task-id]");
+    if (state.swallowClick) {
+      // The end of a long press, which selected the task already.
+      state.swallowClick = false;
+      event.preventDefault();
+      return;
+    }
+    if (row && state.touchPicking && state.picked.size && !event.target.closest("input, textarea, select, .pj-details, .pj-handle")) {
+      // Selecting by touch: a tap on a task (its check and buttons too) selects or unselects it, as in Mail.
+      event.preventDefault();
+      togglePick(row.dataset.taskId);
+      return;
+    }
     if (row && (event.shiftKey || event.ctrlKey || event.metaKey) && !event.target.closest("input, textarea, select, .pj-details")) {
       // A click with Shift (a range), Ctrl or Cmd selects instead of acting.
       event.preventDefault();
@@ -218,7 +289,7 @@ export function wireTaskList() {
       case "edit": startEditing(taskId); break;
       case "move": openSelector(taskId); break;
       case "delete": deleteTask(taskId); break;
-      case "clear-due": patchTask(taskId, { dueDate: null }); break;
+      case "clear-due": patchTask(taskId, { dueDate: null, baseRevision: taskById(taskId)?.revision }); break;
       case "expand": {
         const open = !state.expanded.has(taskId);
         if (open) state.expanded.add(taskId);
@@ -250,15 +321,16 @@ export function wireTaskList() {
       patchTask(task.id, { notes: value, baseRevision: Number.isFinite(base) && event.target.dataset.baseRevision ? base : task.revision });
       event.target.dataset.baseRevision = "";
     }
-    else if (field === "priority" && value !== task.priority) patchTask(task.id, { priority: value });
-    else if (field === "dueDate" && !value && task.dueDate) patchTask(task.id, { dueDate: null });
+    // Every edit names the revision it was made on, so a change saved elsewhere meanwhile is a choice, not lost.
+    else if (field === "priority" && value !== task.priority) patchTask(task.id, { priority: value, baseRevision: task.revision });
+    else if (field === "dueDate" && !value && task.dueDate) patchTask(task.id, { dueDate: null, baseRevision: task.revision });
   });
   // Typing a date fires "change" at every complete-looking value (0002-07-04, 0020-07-04, …): save a date
   // once focus leaves the field (or Enter is pressed in it).
   const saveDate = (input) => {
     const row = input.closest("[data-task-id]");
     const task = row && taskById(row.dataset.taskId);
-    if (task && input.value && input.value !== (task.dueDate || "")) patchTask(task.id, { dueDate: input.value });
+    if (task && input.value && input.value !== (task.dueDate || "")) patchTask(task.id, { dueDate: input.value, baseRevision: task.revision });
   };
   list.addEventListener("focusout", (event) => {
     if (event.target.dataset && event.target.dataset.field === "dueDate") saveDate(event.target);
@@ -288,9 +360,11 @@ export function wireTaskList() {
       if (state.deferred.tasks && !isEditingInList()) renderTasks();
     }, 0);
   });
-  list.addEventListener("pointerdown", () => {
+  list.addEventListener("pointerdown", (event) => {
     state.pressing = true;
+    state.lastPointer = event.pointerType || "mouse";
   }, true);
+  wireLongPress(list);
   const released = () => {
     if (!state.pressing) return;
     state.pressing = false;
