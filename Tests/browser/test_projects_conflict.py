@@ -103,3 +103,56 @@ def test_the_conflict_dialog_is_accessible_and_fits(browser, server, size):
         assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in serious]
     finally:
         context.close()
+
+
+def test_a_priority_or_due_date_changed_elsewhere_is_a_choice_too(context, server):
+    """Priority and due-date edits name the revision they were made on, as title and notes do: a window that has
+    not heard of a change saved elsewhere is asked, in words (the server's priority label, a day), not overwritten."""
+    task = context.request.post(f"{server}/api/tasks", data=json.dumps({"title": "Water"}), headers=HEADERS).json()["task"]
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    # This window hears of nothing done elsewhere: its copy of the task stays at the revision it loaded.
+    page.route("**/api/projects/events*", lambda route: route.abort())
+    page.goto(f"{server}/projects?list=inbox")
+    page.wait_for_function("() => document.body.dataset.ready === 'true'")
+    row = page.locator(f"[data-task-id='{task['id']}']")
+    row.locator("[data-action=expand]").click()
+    select = row.locator("[data-testid=task-priority]")
+    select.wait_for()
+
+    # Elsewhere: the priority is set to low and saved.
+    saved = context.request.patch(
+        f"{server}/api/tasks/{task['id']}", data=json.dumps({"priority": "low"}), headers=HEADERS)
+    assert saved.ok, saved.text()
+
+    # Here: high, on the old revision. The person is asked, and sees both values by name.
+    select.select_option("high")
+    page.wait_for_selector("[data-testid=conflict][open]")
+    labels = {option["value"]: option["label"] for option in context.request.get(f"{server}/api/projects").json()["priorities"]}
+    assert page.locator("[data-testid=conflict-mine]").inner_text() == labels["high"]
+    assert page.locator("[data-testid=conflict-theirs]").inner_text() == labels["low"]
+    assert "priority" in page.locator("#conflict-text").inner_text()
+    page.locator("[data-testid=conflict-keep-mine]").click()
+    page.wait_for_function(
+        """async (id) => {
+          const answer = await fetch('/api/projects/inbox/tasks').then((response) => response.json());
+          return answer.tasks.find((t) => t.id === id).priority === 'high';
+        }""", arg=task["id"], polling=100)
+
+    # A due date set elsewhere meanwhile: clearing it here asks first; taking theirs keeps the saved day.
+    revision = context.request.get(f"{server}/api/projects/inbox/tasks").json()["tasks"][0]["revision"]
+    saved = context.request.patch(
+        f"{server}/api/tasks/{task['id']}", data=json.dumps({"dueDate": "2031-05-06"}), headers=HEADERS)
+    assert saved.ok and saved.json()["task"]["revision"] > revision
+    page.locator(f"[data-task-id='{task['id']}'] [data-testid=task-due]").fill("2031-07-08")
+    page.locator(f"[data-task-id='{task['id']}'] [data-testid=task-due]").press("Enter")
+    page.wait_for_selector("[data-testid=conflict][open]")
+    assert "due date" in page.locator("#conflict-text").inner_text()
+    # Days in words, as the page writes them elsewhere (the browser's language; this context is English).
+    assert "May" in page.locator("[data-testid=conflict-theirs]").inner_text()
+    assert "July" in page.locator("[data-testid=conflict-mine]").inner_text()
+    page.locator("[data-testid=conflict-take-theirs]").click()
+    stored = context.request.get(f"{server}/api/projects/inbox/tasks").json()["tasks"][0]
+    assert stored["dueDate"] == "2031-05-06" and stored["priority"] == "high"
+    assert not errors

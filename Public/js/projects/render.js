@@ -189,7 +189,7 @@ export function fitTextarea(textarea) {
 // MARK: Task list
 
 /** The server's name for a priority (its value if the server has not named it). */
-function priorityLabel(priority) {
+export function priorityLabel(priority) {
   const known = state.priorities.find(({ value }) => value === priority);
   return known ? known.label : priority;
 }
