@@ -179,3 +179,52 @@ def test_a_batch_is_not_on_the_undo_list_and_an_earlier_change_it_overtook_is_re
         assert not page._ck_errors
     finally:
         context.close()
+
+
+def long_press(page, locator):
+    """Touches the middle of `locator` and holds until the page has taken the platform's long press (the
+    selection bar shows), then lifts the finger: a real touch sequence, the gesture recognised by Chromium."""
+    box = locator.bounding_box()
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    try:
+        page.wait_for_selector("[data-testid=pick-bar]:visible")
+    finally:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
+
+
+def test_on_a_phone_a_long_press_selects_and_taps_add_more(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        garden, tasks = start(context, server, LIST)
+        page = open_projects(context, server)
+        open_garden(page, garden)
+        seeds = page.locator("[data-testid=task-row]", has_text="Seeds")
+        long_press(page, seeds.locator("[data-testid=task-title]"))
+        assert page.locator("[data-testid=pick-count]").inner_text() == "1 selected"
+        assert page.locator("[data-testid=pick-hint]").is_visible()
+        # Now a tap selects (even on the check: nothing is completed by it), and a second tap unselects.
+        page.locator("[data-testid=task-row]", has_text="Water").locator("[data-testid=task-title]").tap()
+        page.locator("[data-testid=task-row]", has_text="Weed").locator("[data-testid=task-check]").tap()
+        page.wait_for_function("() => document.querySelector('[data-testid=pick-count]').textContent === '3 selected'")
+        page.locator("[data-testid=task-row]", has_text="Water").locator("[data-testid=task-title]").tap()
+        page.wait_for_function("() => document.querySelector('[data-testid=pick-count]').textContent === '2 selected'")
+        stored = context.request.get(f"{server}/api/projects/{garden['id']}/tasks").json()["tasks"]
+        assert not any(t["completed"] for t in stored)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "projects-touch-selection-390x844.png"))
+        page.locator("[data-testid=pick-complete]").tap()
+        page.wait_for_selector("[data-testid=pick-bar]", state="hidden")
+        stored = {t["title"]: t["completed"] for t in context.request.get(f"{server}/api/projects/{garden['id']}/tasks").json()["tasks"]}
+        assert stored == {"Seeds": True, "Dig": False, "Water": False, "Weed": True}
+        # With nothing selected, a tap is a tap again: it opens nothing and selects nothing.
+        page.locator("[data-testid=task-row]", has_text="Dig").locator("[data-testid=task-check]").tap()
+        page.wait_for_function(
+            "async (id) => (await fetch(`/api/projects/${id}/tasks`).then((r) => r.json())).tasks.find((t) => t.title === 'Dig').completed",
+            arg=garden["id"], polling=100)
+        assert page.locator("[data-testid=pick-bar]").is_hidden()
+        assert not page._ck_errors
+    finally:
+        context.close()

@@ -45,6 +45,13 @@ export function togglePick(taskId, { range = false } = {}) {
   renderPickBar({ say: true });
 }
 
+/** A long press on a task with a finger (the platform's context-menu gesture): selects it and starts selecting by taps. */
+export function pickByTouch(taskId) {
+  state.touchPicking = true;
+  if (!state.picked.has(taskId)) togglePick(taskId);
+  else renderPickBar({ say: true });
+}
+
 /** Clears the selection (Esc, or the bar's Clear). */
 export function clearPicks({ say = true } = {}) {
   if (!state.picked.size) return false;
@@ -69,11 +76,14 @@ export function renderPickBar({ say = false } = {}) {
   const bar = $("#pick-bar");
   const tasks = pickedTasks();
   bar.hidden = tasks.length === 0;
+  if (!tasks.length) state.touchPicking = false;
   $("#pick-count").textContent = `${tasks.length} selected`;
+  $("#pick-hint").hidden = !state.touchPicking;
   // Completing a selection of done tasks opens them again, as the check of one task does.
   const allDone = tasks.length > 0 && tasks.every((task) => task.completed);
   $("#pick-complete").textContent = allDone ? "Reopen" : "Complete";
-  if (say) announce(tasks.length ? `${plural(tasks.length, "task")} selected. Press Escape to clear.` : "Selection cleared.");
+  const how = state.touchPicking ? "Tap tasks to select or unselect them." : "Press Escape to clear.";
+  if (say) announce(tasks.length ? `${plural(tasks.length, "task")} selected. ${how}` : "Selection cleared.");
 }
 
 /** Applies a TaskBatchResponse: the changed tasks' rows only, the counts that moved, a completion. */

@@ -39,6 +39,12 @@ export const state = {
   /** Task ids selected for a batch change (js/projects/selection.js), and the one a Shift-click extends from. */
   picked: new Set(),
   pickAnchor: null,
+  /** Selecting by touch (a long press began it): a tap on a task selects or unselects it until none is left. */
+  touchPicking: false,
+  /** The kind of pointer that last pressed in the list ("mouse", "pen", "touch"). */
+  lastPointer: "mouse",
+  /** A long press just selected a task: the click its release makes is not a tap on it. */
+  swallowClick: false,
   /** Task ids whose details are open. */
   expanded: new Set(),
   /** taskId → the completion asked for, until the server answers (so quick presses alternate). */
