@@ -18,6 +18,13 @@ SERVER = {}
 
 @pytest.fixture(scope="session")
 def server():
+    yield from running_server(shared=True)
+
+
+def running_server(shared=False):
+    """Starts the server binary on a free port with a fresh data folder, yields its address, stops it after.
+    `shared`: the session's server, whose data folder the operator fixture uses. A test module that moves the
+    server's clock by days starts one of its own, so the shared server's today stays the real one."""
     binary = _binary()
     assert binary.exists(), f"build the server first (swift build): {binary} is missing"
     port = _free_port()
@@ -34,7 +41,8 @@ def server():
     )
     base = f"http://127.0.0.1:{port}"
     wait_until_healthy(process, base, log.name)
-    SERVER["data"] = data
+    if shared:
+        SERVER["data"] = data
     yield base
     process.terminate()
     process.wait(timeout=20)

@@ -8,11 +8,19 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from conftest import running_server
+
 from test_challenges import (LAPTOP, PHONE, complete_via_api, new_context, no_errors, open_challenges, register,
                              serious_violations, stats, todays)
 
 SHOTS = pathlib.Path(os.environ.get("SCREENSHOT_DIR", "/tmp/ck-shots"))
 TABLET = {"width": 1194, "height": 834}
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A server of this module's own: its clock is moved days ahead, which must not reach the other modules'."""
+    yield from running_server()
 
 
 def advance_days(context, server, days):
