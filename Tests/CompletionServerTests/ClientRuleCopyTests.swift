@@ -172,6 +172,54 @@ struct ClientRuleCopyTests {
     }
   }
 
+  @Test("Every page's script builds on the shared library (js/lib/), and no script is longer than one sitting's read (700 lines)")
+  func pagesShareOneLibrary() throws {
+    let publicFolder = ServerOptions.defaultPublicDirectory()
+    let pages = try FileManager.default.contentsOfDirectory(at: publicFolder, includingPropertiesForKeys: nil).filter { $0.pathExtension == "html" }
+    #expect(pages.count >= 8)
+    for page in pages {
+      let html = try String(contentsOf: page, encoding: .utf8)
+      let entries = Self.matches(#"src="/js/[a-z-]+\.js""#, in: html).map { $0.dropFirst(#"src="/js/"#.count).dropLast(#".js""#.count) }
+      #expect(!entries.isEmpty, "\(page.lastPathComponent) loads no page script")
+      for entry in entries {
+        let texts = try Self.scripts(ofEntry: String(entry))
+        #expect(texts.contains { $0.text.contains("/lib/") }, "\(entry).js and its folder import nothing from js/lib/")
+      }
+    }
+    let all = FileManager.default.enumerator(at: publicFolder.appendingPathComponent("js"), includingPropertiesForKeys: nil)
+    while let file = all?.nextObject() as? URL {
+      guard file.pathExtension == "js" else { continue }
+      let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count
+      #expect(lines <= 700, "\(file.lastPathComponent) has \(lines) lines")
+    }
+    // One element builder: no page keeps its own h().
+    let copies = try Self.allScripts().filter { !$0.name.hasPrefix("lib/") && !Self.matches(#"function h\("#, in: $0.text).isEmpty }
+    #expect(copies.isEmpty, "h() defined again in \(copies.map(\.name))")
+  }
+
+  /// An entry script and, when it has one, the folder of its parts.
+  static func scripts(ofEntry entry: String) throws -> [(name: String, text: String)] {
+    let folder = ServerOptions.defaultPublicDirectory().appendingPathComponent("js", isDirectory: true)
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: folder.appendingPathComponent(entry).path, isDirectory: &isFolder), isFolder.boolValue {
+      return try scripts(of: entry)
+    }
+    return [("\(entry).js", try String(contentsOf: folder.appendingPathComponent("\(entry).js"), encoding: .utf8))]
+  }
+
+  /// Every script under `Public/js`, named by its path there.
+  static func allScripts() throws -> [(name: String, text: String)] {
+    let folder = ServerOptions.defaultPublicDirectory().appendingPathComponent("js", isDirectory: true)
+    var found: [(name: String, text: String)] = []
+    let all = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+    while let file = all?.nextObject() as? URL {
+      guard file.pathExtension == "js" else { continue }
+      let name = file.path.replacingOccurrences(of: folder.path + "/", with: "")
+      found.append((name, try String(contentsOf: file, encoding: .utf8)))
+    }
+    return found
+  }
+
   @Test("No line of Bennie's or the narrator's is written into the page: every spoken line comes from Swift")
   func noNarrationCopies() throws {
     let scripts = try Self.kidsScripts()

@@ -5,14 +5,17 @@ export const $ = (selector, root = document) => root.querySelector(selector);
 
 /**
  * Creates an element: `h("p", { class: "x" }, "text", child)`. `props`: class, text, html (trusted constants
- * only), on<event> listeners, the properties value/checked/hidden/disabled, and any other attribute (true is an
- * empty attribute; null, undefined and false leave it out). Children may be nested arrays; strings become text.
+ * only), data (an object for the dataset), style (a string, or an object of style properties), on<event>
+ * listeners, the properties value/checked/hidden/disabled, and any other attribute (true is an empty attribute;
+ * null, undefined and false leave it out). Children may be nested arrays; strings become text.
  */
 export function h(tag, props, ...children) {
   const element = document.createElement(tag);
   for (const [key, value] of Object.entries(props || {})) {
     if (value == null || value === false) continue;
     if (key === "class") element.className = value;
+    else if (key === "data" && typeof value === "object") Object.assign(element.dataset, value);
+    else if (key === "style" && typeof value === "object") Object.assign(element.style, value);
     else if (key === "text") element.textContent = value;
     else if (key === "html") element.innerHTML = value;
     else if (key.startsWith("on") && typeof value === "function") element.addEventListener(key.slice(2), value);
