@@ -1,6 +1,6 @@
 // Shared page shell: who is signed in, the calm-mode switch, and small helpers every page uses.
 // The API call and the clock format live in js/lib/; they are passed on here for the pages that import them from here.
-import { afterWrite, api, timeZone } from "./lib/api.js";
+import { afterWrite, api, onSessionEnded, timeZone } from "./lib/api.js";
 import { formatClock } from "./lib/format.js";
 import { bindCalmSwitch } from "./motion.js";
 
@@ -38,6 +38,36 @@ export async function renderWho() {
     return null;
   }
 }
+
+/**
+ * The session ended elsewhere (signed out on another device, or idle too long) and a change was refused: say
+ * so once at the top of the page, with the two ways on, and show who this page now is (a visitor).
+ */
+function showSessionEnded(message) {
+  currentUser(true);
+  renderWho();
+  if (document.querySelector("#session-ended")) return;
+  const reload = document.createElement("button");
+  reload.type = "button";
+  reload.className = "button quiet";
+  reload.textContent = "Reload as a guest";
+  reload.addEventListener("click", () => location.reload());
+  const signIn = document.createElement("a");
+  signIn.className = "button primary";
+  signIn.href = "/#account";
+  signIn.textContent = "Sign in again";
+  const text = document.createElement("p");
+  text.textContent = message || "You were signed out, so nothing was saved.";
+  const banner = document.createElement("div");
+  banner.id = "session-ended";
+  banner.className = "session-ended";
+  banner.setAttribute("role", "alert");
+  banner.dataset.testid = "session-ended";
+  banner.append(text, signIn, reload);
+  document.body.prepend(banner);
+}
+
+onSessionEnded(showSessionEnded);
 
 /** Sets up the shell on every page. */
 export function boot() {

@@ -2,6 +2,7 @@
 // screen it describes (`view`), carries out what it says to do (`effects`: speak, sounds, confetti, the coin
 // flight, scheduled events…) and sends what the child or the parent did. It keeps no game rule of its own.
 import { timeZone as currentTimeZone } from "./app.js";
+import { sessionEnded } from "./lib/api.js";
 import { preference } from "./motion.js";
 import { Narrator, playSound, setAudioEnabled } from "./kids/audio.js";
 import { playConfetti } from "./kids/confetti.js";
@@ -184,6 +185,11 @@ async function deliver(path, payload, { background = false } = {}) {
     }
     const body = response ? await response.json().catch(() => null) : null;
     const unreachable = !response || response.status >= 500;
+    if (response && response.status === 401 && body && body.code === "session_ended") {
+      // Signed out elsewhere: the page says so at its top (the shell's notice); nothing here was saved.
+      sessionEnded(body.message);
+      return null;
+    }
     if (!unreachable) {
       if (!background) hideNotice();
       if (body && body.view) {

@@ -36,7 +36,7 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
 
   /// The credential the client sent is unknown, revoked or expired (`401 invalid_token`): the person must
   /// sign in again; retrying as is cannot succeed.
-  public var needsSignIn: Bool { status == 401 && code == "invalid_token" }
+  public var needsSignIn: Bool { status == 401 && (code == "invalid_token" || code == "session_ended") }
 
   public var description: String {
     needsSignIn ? "Your sign-in is no longer valid (the token is unknown, revoked or expired): please sign in again." : message

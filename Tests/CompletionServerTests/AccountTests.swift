@@ -156,7 +156,7 @@ struct AccountTests {
       replay.sessionCookie = secret
       let refused = try await replay.send(.POST, "/api/account/tokens")
       #expect(refused.status == .unauthorized)
-      #expect(try replay.decode(APIErrorBody.self, from: refused).code == "unauthenticated")
+      #expect(try replay.decode(APIErrorBody.self, from: refused).code == "session_ended", "a change with a cookie that ended is refused as such")
 
       // Signing in again from a browser replaces its previous session: the previous secret stops working too.
       let third = browser.stranger()
@@ -500,6 +500,56 @@ struct AccountTests {
       replay.sessionCookie = before
       #expect(try await replay.send(.GET, "/api/account/tokens").status == .unauthorized)
       #expect(try await stranger.send(.GET, "/api/account/tokens").status == .ok)
+    }
+  }
+
+  @Test("A change sent with a session that ended elsewhere is 401 session_ended and clears the cookie: nothing goes to a new guest; reads still visit")
+  func endedSessionRefusesChanges() async throws {
+    try await withTestApp { (laptop: TestClient, app: Application) in
+      let name = uniqueUsername("dave")
+      _ = try await laptop.send(.POST, "/api/account/register", json: RegisterRequest(username: name, password: "correct horse"))
+      let phone = laptop.stranger()
+      _ = try await phone.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "correct horse"))
+      let open = try #require(laptop.sessionCookie)
+      #expect(try await phone.send(.POST, "/api/account/logout-everywhere").status == .noContent)
+      let usersBefore = try await User.query(on: app.db).count()
+
+      // The laptop's open page still believes it is dave; its change is refused, not saved to a guest.
+      laptop.sessionCookie = open
+      let refused = try await laptop.send(.POST, "/api/tasks", json: TaskRequest(title: "Added after sign-out"))
+      #expect(refused.status == .unauthorized)
+      #expect(try laptop.decode(APIErrorBody.self, from: refused).code == "session_ended")
+      #expect(try await User.query(on: app.db).count() == usersBefore, "no guest was made")
+      // The refusal told the browser to forget the cookie.
+      #expect(refused.headers.setCookie?[Sessions.cookieName]?.string == "")
+
+      // Reads with the stale cookie still answer, as a visitor.
+      let stale = laptop.stranger()
+      stale.sessionCookie = open
+      let me = try stale.decode(UserResponse.self, from: try await stale.send(.GET, "/api/me"))
+      #expect(me.id.isEmpty && me.isGuest)
+      // Signing in (or registering) with the stale cookie still works.
+      #expect(try await stale.send(.POST, "/api/account/login", json: LoginRequest(username: name, password: "correct horse")).status == .ok)
+      #expect(try await stale.send(.POST, "/api/tasks", json: TaskRequest(title: "Back in")).status == .created)
+      let daves = try stale.decode(TaskListResponse.self, from: try await stale.send(.GET, "/api/projects/inbox/tasks"))
+      #expect(daves.tasks.map(\.title) == ["Back in"])
+      // A browser with no cookie at all is a visitor whose first change makes a guest, as before.
+      #expect(try await laptop.stranger().send(.POST, "/api/tasks", json: TaskRequest(title: "New visitor")).status == .created)
+    }
+  }
+
+  @Test("An empty or malformed Authorization header is 401 invalid_token, never a guest")
+  func malformedAuthorization() async throws {
+    try await withTestApp { (browser: TestClient, app: Application) in
+      let usersBefore = try await User.query(on: app.db).count()
+      for value in ["Bearer ", "Bearer", "Basic dXNlcjpwYXNz", "Token abc", "bearer garbage"] {
+        let script = browser.stranger()
+        let response = try await script.send(.POST, "/api/tasks", json: TaskRequest(title: "Scripted"), headers: ["Authorization": value])
+        #expect(response.status == .unauthorized, "\(value)")
+        #expect(response.headers.setCookie == nil, "\(value)")
+        #expect((try? script.decode(APIErrorBody.self, from: response).code) == "invalid_token", "\(value)")
+      }
+      #expect(try await User.query(on: app.db).count() == usersBefore)
     }
   }
 

@@ -198,3 +198,51 @@ def test_the_account_area_fits_and_passes_axe_at_every_size(browser, server, wid
         assert serious(page) == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1280, 800)])
+def test_a_change_after_being_signed_out_elsewhere_is_refused_and_said(browser, server, width, height):
+    """Signed out on another device while Projects is open: the next change must not go to a new guest account
+    while the page says "Signed in as …". It is refused, the page says so at its top, and nothing is lost."""
+    options = {"is_mobile": True, "has_touch": True} if width < 600 else {}
+    laptop = browser.new_context(viewport={"width": width, "height": height}, **options)
+    phone = browser.new_context()
+    name = f"dave{uuid.uuid4().hex[:8]}"
+    headers = {"Content-Type": "application/json", "X-CompletionKit": "1"}
+    try:
+        assert laptop.request.post(f"{server}/api/account/register", data=json.dumps({"username": name, "password": "correct horse battery"}), headers=headers).ok
+        page = laptop.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{server}/projects?list=inbox")
+        page.wait_for_function("() => document.body.dataset.ready === 'true'")
+        expect(page.locator("[data-who]").first).to_contain_text("Signed in as")
+        # Elsewhere: signed in, then "sign out everywhere".
+        assert phone.request.post(f"{server}/api/account/login", data=json.dumps({"username": name, "password": "correct horse battery"}), headers=headers).ok
+        assert phone.request.post(f"{server}/api/account/logout-everywhere", headers=headers).status == 204
+
+        page.locator("[data-testid=add-task]").fill("Added after sign-out")
+        page.locator("[data-testid=add-task]").press("Enter")
+        banner = page.locator("[data-testid=session-ended]")
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text("signed out")
+        expect(page.locator("[data-who]").first).not_to_contain_text("Signed in as")
+        page.screenshot(path=f"/tmp/ck-shots/session-ended-{width}x{height}.png")
+        assert not axe_serious(page)
+        # The browser forgot the ended session, and no guest got the task.
+        assert not [c for c in laptop.cookies() if c["name"] == "ck_session"]
+        assert phone.request.post(f"{server}/api/account/login", data=json.dumps({"username": name, "password": "correct horse battery"}), headers=headers).ok
+        titles = [t["title"] for t in phone.request.get(f"{server}/api/projects/inbox/tasks").json()["tasks"]]
+        assert "Added after sign-out" not in titles
+        # "Sign in again" leads to the account area.
+        assert banner.locator("a").get_attribute("href") == "/#account"
+        assert not errors
+    finally:
+        laptop.close()
+        phone.close()
+
+
+def axe_serious(page):
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    results = axe_module.Axe().run(page)
+    return [(v["id"], [n["target"] for n in v["nodes"]]) for v in results.response["violations"] if v["impact"] in ("serious", "critical")]

@@ -4,6 +4,18 @@
 const UNREACHABLE = "We could not reach the server. Check your connection and try again.";
 const writeListeners = [];
 
+const sessionEndedListeners = [];
+
+/** Calls `listener` when the server says the session ended (a change refused with `401 session_ended`). */
+export function onSessionEnded(listener) {
+  sessionEndedListeners.push(listener);
+}
+
+/** Tells the page the session ended (for the few requests that do not go through `api()`). */
+export function sessionEnded(message) {
+  for (const listener of sessionEndedListeners) listener(message);
+}
+
 /** Calls `listener` after every write the server accepted (the page shell uses it to notice a new guest). */
 export function afterWrite(listener) {
   writeListeners.push(listener);
@@ -43,6 +55,7 @@ export async function api(path, { method = "GET", body, contentType, headers = {
   if (response.status === 204) return null;
   const data = await response.json().catch(() => null);
   if (!response.ok) {
+    if (response.status === 401 && data && data.code === "session_ended") sessionEnded(data.message);
     const error = new Error((data && data.message) || fallback(response.status));
     error.code = data && data.code;
     error.status = response.status;

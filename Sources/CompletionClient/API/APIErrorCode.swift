@@ -22,6 +22,8 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let unauthenticated = APIErrorCode(rawValue: "unauthenticated")
   /// The bearer token is unknown, revoked or expired: sign in again.
   public static let invalidToken = APIErrorCode(rawValue: "invalid_token")
+  /// A change came with a session cookie that no longer signs anyone in: nothing was stored; sign in again.
+  public static let sessionEnded = APIErrorCode(rawValue: "session_ended")
   public static let invalidCredentials = APIErrorCode(rawValue: "invalid_credentials")
   public static let usernameTaken = APIErrorCode(rawValue: "username_taken")
   public static let invalidUsername = APIErrorCode(rawValue: "invalid_username")
@@ -156,7 +158,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   /// Every code the document names.
   public static let documented: [APIErrorCode] = [
     .invalidJson, .invalidParameter, .badRequest, .requestTimeout, .notFound,
-    .methodNotAllowed, .unauthenticated, .invalidToken, .invalidCredentials, .usernameTaken,
+    .methodNotAllowed, .unauthenticated, .invalidToken, .sessionEnded, .invalidCredentials, .usernameTaken,
     .invalidUsername, .weakPassword, .blankPassword, .passwordTooLong, .passwordTooCommon, .passwordContainsUsername,
     .wrongPassword, .invalidRecoveryCode,
     .alreadyRegistered, .namedAccountRequired, .unsupportedMediaType, .payloadTooLarge,

@@ -1,3 +1,4 @@
+import CompletionAPI
 import Fluent
 import FluentSQL
 import Foundation
@@ -100,8 +101,9 @@ extension Request {
   }
 }
 
-/// Reads `Authorization: Bearer …` or the session cookie and remembers who is asking. An unknown or
-/// expired cookie is ignored (the request simply has no user); such a bearer token is a 401.
+/// Reads `Authorization: Bearer …` or the session cookie and remembers who is asking. An `Authorization` header
+/// that is not a valid bearer token is a 401 (`invalid_token`); a cookie that no longer signs anyone in is
+/// ignored on reads (the request simply has no user) and a 401 (`session_ended`) on writes.
 struct SessionMiddleware: AsyncMiddleware {
   /// The columns a sign-in check needs. Read with plain SQL: this runs on every request, and Fluent's
   /// reflection-based models cost more than the query itself.
@@ -136,7 +138,14 @@ struct SessionMiddleware: AsyncMiddleware {
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     // `/metrics` has a bearer token of its own (the scraper's), which is no sign-in.
     if request.url.path == "/metrics" { return try await next.respond(to: request) }
-    request.currentSession = try await Self.session(of: request)
+    let (session, staleCookie) = try await Self.session(of: request)
+    request.currentSession = session
+    if staleCookie, Self.changesSomething(request) {
+      // The page sending this believes it is signed in: its change must not land in a new guest account
+      // while it still says "Signed in as …". The refusal also clears the cookie (see APIErrorMiddleware).
+      request.pendingSessionCookie = Sessions.expiredCookie(secure: request.application.serverOptions.secureCookies)
+      throw AppError.sessionEnded
+    }
     let response = try await next.respond(to: request)
     if let cookie = request.pendingSessionCookie { response.cookies[Sessions.cookieName] = cookie }
     return response
@@ -146,14 +155,31 @@ struct SessionMiddleware: AsyncMiddleware {
   /// A bearer token that is not (or no longer) valid is refused with 401 `invalid_token`: a script that
   /// sends one means a particular account, and must never find its writes going to a new guest instead. A
   /// stale cookie is only forgotten: a browser whose session ended simply visits as a guest again.
-  private static func session(of request: Request) async throws -> CurrentSession? {
-    if let bearer = request.headers.bearerAuthorization?.token {
-      guard let session = try await lookUp(bearer, request: request), session.kind == .bearer else { throw AppError.invalidToken }
-      return session
+  /// `staleCookie`: the request carried a session cookie that signs no one in any more.
+  private static func session(of request: Request) async throws -> (session: CurrentSession?, staleCookie: Bool) {
+    if request.headers.contains(name: .authorization) {
+      // Any Authorization header means a particular account: an empty or malformed one ("Bearer " with an unset
+      // variable, Basic, a bare token) is refused like an unknown token, never taken for a visitor.
+      guard let bearer = request.headers.bearerAuthorization?.token, !bearer.isEmpty,
+        let session = try await lookUp(bearer, request: request), session.kind == .bearer
+      else { throw AppError.invalidToken }
+      return (session, false)
     }
-    guard let cookie = request.cookies[Sessions.cookieName]?.string, !cookie.isEmpty else { return nil }
-    guard let session = try await lookUp(cookie, request: request), session.kind == .cookie else { return nil }
-    return session
+    guard let cookie = request.cookies[Sessions.cookieName]?.string, !cookie.isEmpty else { return (nil, false) }
+    guard let session = try await lookUp(cookie, request: request), session.kind == .cookie else { return (nil, true) }
+    return (session, false)
+  }
+
+  /// The account requests that work without a session (they make or replace one, or end it), which a stale
+  /// cookie must not block.
+  private static let sessionlessPaths = Set([Endpoint.login, .register, .recoverAccount, .logout].map(\.pattern))
+
+  /// Whether `request` would store something: every method but GET, HEAD and OPTIONS, outside the sign-in paths.
+  private static func changesSomething(_ request: Request) -> Bool {
+    switch request.method {
+    case .GET, .HEAD, .OPTIONS: false
+    default: !sessionlessPaths.contains(request.url.path)
+    }
   }
 
   private static func lookUp(_ secret: String, request: Request) async throws -> CurrentSession? {

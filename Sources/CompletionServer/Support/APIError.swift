@@ -22,6 +22,9 @@ public enum AppError: APIErrorConvertible, Equatable {
   case unauthenticated
   /// A bearer token that is unknown, revoked or expired: the client must sign in again.
   case invalidToken
+  /// A write with a session cookie that no longer signs anyone in (signed out elsewhere, idle too long): the
+  /// page believes it is someone, so the change must not go to a new guest instead.
+  case sessionEnded
   case invalidCredentials
   case usernameTaken
   case invalidUsername
@@ -52,7 +55,7 @@ public enum AppError: APIErrorConvertible, Equatable {
       .passwordContainsUsername:
       .badRequest
     case .notFound: .notFound
-    case .unauthenticated, .invalidCredentials, .invalidToken, .invalidRecoveryCode: .unauthorized
+    case .unauthenticated, .invalidCredentials, .invalidToken, .sessionEnded, .invalidRecoveryCode: .unauthorized
     case .namedAccountRequired, .wrongPassword: .forbidden
     case .usernameTaken, .alreadyRegistered: .conflict
     case .unsupportedMediaType: .unsupportedMediaType
@@ -69,6 +72,7 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .notFound: "not_found"
     case .unauthenticated: "unauthenticated"
     case .invalidToken: "invalid_token"
+    case .sessionEnded: "session_ended"
     case .invalidCredentials: "invalid_credentials"
     case .usernameTaken: "username_taken"
     case .invalidUsername: "invalid_username"
@@ -96,6 +100,8 @@ public enum AppError: APIErrorConvertible, Equatable {
     case .notFound(let what): "\(what) was not found."
     case .unauthenticated: "Sign in first: this needs an account."
     case .invalidToken: "This token is unknown, revoked or expired. Please sign in again and make a new token."
+    case .sessionEnded:
+      "You were signed out (on another device, or after a long time away), so nothing was saved. Sign in again on the home page, or reload this page to carry on as a guest."
     case .invalidCredentials: "That username and password do not match."
     case .usernameTaken: "That username is taken. Please choose another."
     case .invalidUsername: "Usernames are 3–32 letters, digits, dots, dashes or underscores."

@@ -45,6 +45,8 @@ struct APIErrorMiddleware: AsyncMiddleware {
       request.logger.error("\(request.loggedMethod) \(request.loggedPath) failed: \(LogQuote.capped(String(reflecting: error), limit: 1000))")
     }
     let response = Response(status: status, headers: headers)
+    // A session that ended is forgotten by the browser with the refusal, so a reload visits as a guest.
+    if (error as? AppError) == .sessionEnded, let cookie = request.pendingSessionCookie { response.cookies[Sessions.cookieName] = cookie }
     do {
       try response.content.encode(body, as: .json)
     } catch {
