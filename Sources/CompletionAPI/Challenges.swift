@@ -71,10 +71,11 @@ public struct ChallengeStatsView: Codable, Hashable, Sendable {
   /// Days in a row with a completed daily, as it stands today.
   public let currentStreak: Int
   public let longestStreak: Int
-  /// The streak freezes held, used and for sale.
-  public let freezes: StreakFreezesView
+  /// The streak freezes held, used and for sale: the person's own business, so only in their own figures
+  /// (absent from the profile others see, whose days missed they have no need to know).
+  public let freezes: StreakFreezesView?
 
-  public init(challengesCompleted: Int, totalPoints: Int, currentStreak: Int, longestStreak: Int, freezes: StreakFreezesView) {
+  public init(challengesCompleted: Int, totalPoints: Int, currentStreak: Int, longestStreak: Int, freezes: StreakFreezesView?) {
     self.challengesCompleted = challengesCompleted
     self.totalPoints = totalPoints
     self.currentStreak = currentStreak

@@ -515,7 +515,7 @@ struct ClientModelTests {
     #expect(cook.celebration == nil && cook.stats?.totalPoints == daily.points)
 
     // A streak freeze: refused in the server's words while the points do not cover it, then bought.
-    let price = try #require(cook.stats?.freezes.price)
+    let price = try #require(cook.stats?.freezes?.price)
     await cook.buyStreakFreeze()
     #expect(cook.problem?.contains("you have \(daily.points)") == true && cook.freezeMessage == nil)
     let weekly = try #require(cook.challenges.first { $0.type == "weekly" })
@@ -523,7 +523,7 @@ struct ClientModelTests {
     clock.advance(by: done.dismissAfter)
     await cook.buyStreakFreeze()
     #expect(cook.problem == nil && cook.freezeMessage != nil)
-    #expect(cook.stats?.freezes.held == 1 && cook.stats?.totalPoints == daily.points + weekly.points - price)
+    #expect(cook.stats?.freezes?.held == 1 && cook.stats?.totalPoints == daily.points + weekly.points - price)
 
     await friend.load()
     let item = try #require(friend.feed.first { $0.id == done.activity.id })

@@ -38,7 +38,7 @@ struct StreakFreezeAPITests {
       _ = try await API.account(cook)
       _ = try await Self.completeToday(cook, weekly: true)
       #expect(try await API.points(app, cook) == 600)
-      let offered = try await API.overview(cook).stats.freezes
+      let offered = try #require(try await API.overview(cook).stats.freezes)
       #expect(offered.held == 0 && offered.max == 2 && offered.price == ChallengeCompletion.freezePrice && offered.unavailable == nil)
 
       // One key sent six times at once: one purchase, the others answer it again.
@@ -62,7 +62,7 @@ struct StreakFreezeAPITests {
       #expect(rush.filter { $0.status == .created }.count == 1)
       #expect(rush.filter { $0.status == .conflict && Self.code(cook, $0) == "freeze_limit_reached" }.count == 7)
       #expect(try await API.points(app, cook) == 600 - 2 * ChallengeCompletion.freezePrice)
-      let held = try await API.overview(cook).stats.freezes
+      let held = try #require(try await API.overview(cook).stats.freezes)
       #expect(held.held == 2 && held.unavailable != nil)
 
       // Too few points: a clear code, nothing spent or held.
@@ -72,7 +72,7 @@ struct StreakFreezeAPITests {
       let refused = try await Self.buy(poor)
       #expect(refused.status == .conflict && Self.code(poor, refused) == "not_enough_points")
       #expect(try await API.points(app, poor) == 100)
-      let poorFreezes = try await API.overview(poor).stats.freezes
+      let poorFreezes = try #require(try await API.overview(poor).stats.freezes)
       #expect(poorFreezes.held == 0 && poorFreezes.unavailable?.contains("you have 100") == true)
 
       let report = try await LedgerVerification.verify(on: app.db)
@@ -96,12 +96,28 @@ struct StreakFreezeAPITests {
       clock.set(to: start.addingTimeInterval(2 * 86_400))
       let today = try await API.overview(cook)
       let missed = CalendarDay(start.addingTimeInterval(86_400), in: TimeZone(identifier: "Europe/Berlin")!).description
-      #expect(today.stats.currentStreak == 1 && today.stats.freezes.held == 0 && today.stats.freezes.usedOn == [missed])
+      #expect(today.stats.currentStreak == 1 && today.stats.freezes?.held == 0 && today.stats.freezes?.usedOn == [missed])
       #expect(try await API.overview(other).stats.currentStreak == 0)
       let next = try await Self.completeToday(cook)
       #expect(next.stats.currentStreak == 2 && next.stats.longestStreak == 2, "the covered day adds nothing")
-      #expect(next.stats.freezes.usedOn == [missed])
+      #expect(next.stats.freezes?.usedOn == [missed])
       #expect(try await Self.completeToday(other).stats.currentStreak == 1)
+    }
+  }
+
+  @Test("Freezes are the person's own: their profile shows them to them, never to someone else or a visitor")
+  func freezesArePrivate() async throws {
+    try await withTestApp { cook, _ in
+      let name = try await API.account(cook, "frost")
+      _ = try await Self.completeToday(cook, weekly: true)
+      #expect(try await Self.buy(cook).status == .created)
+      let own = try cook.decode(ProfileView.self, from: try await cook.send(.GET, "/api/social/people/\(name)"))
+      #expect(own.isMe && own.stats.freezes?.held == 1)
+      #expect(try cook.decode(ProfileView.self, from: try await cook.send(.GET, "/api/social/me")).stats.freezes?.held == 1)
+      for reader in [cook.stranger(), cook.stranger()] {
+        let seen = try reader.decode(ProfileView.self, from: try await reader.send(.GET, "/api/social/people/\(name)"))
+        #expect(!seen.isMe && seen.stats.freezes == nil && seen.stats.currentStreak == own.stats.currentStreak)
+      }
     }
   }
 }

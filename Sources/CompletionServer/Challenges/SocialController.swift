@@ -47,9 +47,16 @@ struct SocialController: RouteCollection {
     var following = false
     if let viewer { following = try await store.follows(viewer, person.id) }
     let kept = try await counts
+    let isMe = viewer == person.id
+    var figures = try await stats
+    if !isMe {
+      // Freezes tell which days someone missed and what they may buy: theirs alone.
+      figures = ChallengeStatsView(
+        challengesCompleted: figures.challengesCompleted, totalPoints: figures.totalPoints, currentStreak: figures.currentStreak,
+        longestStreak: figures.longestStreak, freezes: nil)
+    }
     return ProfileView(
-      person: person.view, followers: kept.followers, following: kept.following, stats: try await stats, isFollowing: following,
-      isMe: viewer == person.id)
+      person: person.view, followers: kept.followers, following: kept.following, stats: figures, isFollowing: following, isMe: isMe)
   }
 
   static func person(named name: String, in store: SQLChallengesStore) async throws -> Person {
