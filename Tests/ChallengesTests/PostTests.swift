@@ -83,6 +83,9 @@ struct PostTests {
     #expect(!Post.mayDeleteComment(by: Self.bo, commenter: cy, postAuthor: Self.ada.id))
     #expect(try ChallengeText.clean("  a\u{7}b\nc  ", field: "story", limit: 10) == "a b\nc")
     #expect(try ChallengeText.clean(" \n ", field: "story", limit: 10) == nil)
+    // Direction overrides and isolates are invisible and reorder what is shown: they go ("gnp.exe" stays as typed).
+    #expect(try ChallengeText.clean("photo\u{202E}gnp.exe\u{2066}x\u{2069}", field: "story", limit: 40) == "photognp.exex")
+    #expect(try ChallengeText.clean("שלום \u{200F}world", field: "story", limit: 40) == "שלום \u{200F}world", "a direction mark stays")
     #expect(throws: ChallengeRefusal.tooLong(field: "story", limit: 3)) { try ChallengeText.clean("abcd", field: "story", limit: 3) }
     #expect(throws: ChallengeRefusal.emptyComment) { try ChallengeText.comment("   ") }
     #expect(try PostFilter(parsing: "social").kinds == [.follow])

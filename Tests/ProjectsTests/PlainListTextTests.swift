@@ -53,6 +53,10 @@ struct PlainListTextTests {
     #expect(try ProjectInput.name("Home\u{1B}[2J\u{9B}") == "Home [2J")
     #expect(try ProjectInput.notes("line one\r\nline\ttwo\u{1B}[0m\u{07}\rthree") == "line one\nline\ttwo[0m\nthree")
     #expect(try ProjectInput.title("a\u{0}b") == "a b")
+    // Direction overrides and isolates are invisible and reorder what is shown: taken out, never kept.
+    #expect(try ProjectInput.title("Invoice\u{202E}fdp.exe") == "Invoicefdp.exe")
+    #expect(try ProjectInput.notes("one\u{2067}two\u{2069}\nthree") == "onetwo\nthree")
+    #expect(try ProjectInput.name("Ωμέγα \u{200E}A") == "Ωμέγα \u{200E}A", "a direction mark stays")
   }
 
   @Test("A preview notes every line whose text the import changes, and the lines that stop it")

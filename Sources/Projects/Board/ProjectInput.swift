@@ -42,17 +42,19 @@ public enum ProjectInput {
 
   /// `text` on one line: line breaks, tabs and every other control character become spaces, so a name or
   /// title shown in a terminal can never move its cursor, retitle its window or change its colours.
+  /// Explicit direction overrides and isolates are taken out too (see `Unicode.Scalar.isBidiFormatting`).
   public static func oneLine(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
-    return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
+    guard text.unicodeScalars.contains(where: { isControl($0) || $0.isBidiFormatting }) else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.lazy.filter { !$0.isBidiFormatting }.map { isControl($0) ? " " : $0 }))
   }
 
   /// Notes' text: line breaks (CR LF and CR become LF) and tabs kept, every other control character (an
   /// escape sequence's ESC, a bell, C1 controls) taken out.
   public static func notesText(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
+    guard text.unicodeScalars.contains(where: { (isControl($0) && $0 != "\n" && $0 != "\t") || $0.isBidiFormatting }) else { return text }
     let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-    return String(String.UnicodeScalarView(lines.unicodeScalars.filter { !isControl($0) || $0 == "\n" || $0 == "\t" }))
+    return String(
+      String.UnicodeScalarView(lines.unicodeScalars.filter { !$0.isBidiFormatting && (!isControl($0) || $0 == "\n" || $0 == "\t") }))
   }
 
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.generalCategory == .control }
