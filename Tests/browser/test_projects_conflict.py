@@ -156,3 +156,34 @@ def test_a_priority_or_due_date_changed_elsewhere_is_a_choice_too(context, serve
     stored = context.request.get(f"{server}/api/projects/inbox/tasks").json()["tasks"][0]
     assert stored["dueDate"] == "2031-05-06" and stored["priority"] == "high"
     assert not errors
+
+
+def test_an_offline_edit_that_meets_a_change_made_elsewhere_asks_when_it_is_sent(browser, server):
+    """A title changed while one window was offline, and changed again in another window meanwhile: when the
+    first window is back online its kept change is a choice, as it is between two online windows."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        task = context.request.post(f"{server}/api/tasks", data=json.dumps({"title": "Call Ada"}), headers=HEADERS).json()["task"]
+        page = open_inbox(context, server)
+        context.set_offline(True)
+        rename(page, task, "Call Ada (offline)")
+        page.wait_for_function("() => document.body.dataset.outbox === '1'")
+        # Elsewhere (this context's request API is not the page's, and is not offline).
+        other = browser.new_context()
+        try:
+            other.add_cookies(context.cookies())
+            saved = other.request.patch(f"{server}/api/tasks/{task['id']}", data=json.dumps({"title": "Call Ada (elsewhere)"}), headers=HEADERS)
+            assert saved.ok, saved.text()
+        finally:
+            other.close()
+        context.set_offline(False)
+        page.wait_for_selector("[data-testid=conflict][open]")
+        assert page.locator("[data-testid=conflict-mine]").inner_text() == "Call Ada (offline)"
+        assert page.locator("[data-testid=conflict-theirs]").inner_text() == "Call Ada (elsewhere)"
+        page.locator("[data-testid=conflict-keep-mine]").click()
+        shown_title(page, task, "Call Ada (offline)")
+        page.wait_for_function("() => document.body.dataset.outbox === '0'")
+        assert stored_title(context, server, task) == "Call Ada (offline)"
+        assert not page._ck_errors
+    finally:
+        context.close()

@@ -228,3 +228,33 @@ def test_on_a_phone_a_long_press_selects_and_taps_add_more(browser, server):
         assert not page._ck_errors
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1194, 834), (1280, 800)])
+def test_the_selection_bar_stays_in_reach_while_a_long_list_scrolls(browser, server, size):
+    options = {"is_mobile": True, "has_touch": True} if size[0] < 600 else {}
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, **options)
+    try:
+        garden, _ = start(context, server, "# Garden\n" + "".join(f"- Task {i}\n" for i in range(60)))
+        page = open_projects(context, server)
+        open_garden(page, garden)
+        first = page.locator("[data-testid=task-row]").first
+        first.focus()
+        page.keyboard.press("s")
+        page.wait_for_selector("[data-testid=pick-bar]:visible")
+        page.mouse.wheel(0, 1500)
+        page.wait_for_function("() => window.scrollY > 1000")
+        # Every control of the bar is the topmost thing where it is drawn: nothing sticky covers it.
+        for control in ["pick-count", "pick-complete", "pick-move", "pick-clear"]:
+            covered = page.evaluate(
+                """(id) => { const el = document.querySelector(`[data-testid=${id}]`); const box = el.getBoundingClientRect();
+                   const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+                   return el.contains(top) ? null : (top && (top.id || top.className)); }""", control)
+            assert covered is None, (control, covered)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"projects-pick-bar-scrolled-{size[0]}x{size[1]}.png"))
+        page.locator("[data-testid=pick-complete]").click()
+        page.wait_for_selector("[data-testid=pick-bar]", state="hidden")
+        assert not page._ck_errors
+    finally:
+        context.close()

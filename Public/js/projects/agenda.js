@@ -291,6 +291,11 @@ export function wireAgenda({ openTask }) {
     }
   });
   $("#agenda-add-form").addEventListener("submit", submitAdd);
+  $("#agenda-add").addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    (links()[0] || $("#agenda-title")).focus();
+  });
   const pane = $("#agenda-pane");
   pane.addEventListener("keydown", onPaneKeyDown);
   pane.addEventListener("click", (event) => {

@@ -7,7 +7,7 @@ import { preference } from "../motion.js";
 import { chooseVersion, completed, confirmDialog } from "./dialogs.js";
 import { refreshList, reloadEverything, selectList, showLists } from "./lists.js";
 import { fitTextarea, priorityLabel, renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
-import { keep, localTask, mustWait } from "./offline.js";
+import { keep, localTask, mustWait, whenConflict } from "./offline.js";
 import { showUndo, showUndoNote } from "./undo.js";
 import { refreshAgenda } from "./agenda.js";
 import { byId, change, clearError, currentProject, enqueue, showError, INBOX, listName, PHONE, removeProject, shownCompleted, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
@@ -144,7 +144,8 @@ export function undoLast() {
       });
     } catch (error) {
       if (error.code === "nothing_to_undo" || error.code === "undo_stale") showUndoNote(error.message);
-      else showError(error.network ? "Undo needs the connection; try again when you are back online." : error.message);
+      else if (error.network) showError("Undo needs the connection; try again when you are back online.", { untilOnline: true });
+      else showError(error.message);
       return null;
     }
     const fromToast = $("#undo-toast").contains(document.activeElement);
@@ -243,6 +244,9 @@ async function settleConflict(body, theirs, send) {
   announce(`Kept the ${name} saved elsewhere.`);
   return { task: theirs, projects: [], inbox: state.inbox };
 }
+
+// A kept edit that meets a change made elsewhere meanwhile is settled the same way when it is sent later.
+whenConflict(settleConflict);
 
 async function addTask(title) {
   const body = { title };
@@ -432,6 +436,15 @@ export function wireHeader() {
   });
   $("#delete-project").addEventListener("click", deleteProject);
   $("#archive-project").addEventListener("click", toggleArchived);
+
+  // Escape leaves the add field for the list, where the keys work again.
+  $("#add-task").addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    const row = (state.cursor && rowFor(state.cursor)) || $("#task-list [data-task-id]");
+    if (row) row.focus({ preventScroll: false });
+    else event.target.blur();
+  });
 
   // Adding: Enter adds, and the field stays ready for the next task.
   $("#add-form").addEventListener("submit", (event) => {

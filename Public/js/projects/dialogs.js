@@ -28,7 +28,8 @@ export function confirmDialog({ title, text, confirm = "Delete" }) {
  */
 export function chooseVersion({ field, title, mine, theirs }) {
   const dialog = $("#conflict");
-  $("#conflict-text").textContent = `The ${field} of “${title}” was changed in another window while you were editing it. Which do you want to keep?`;
+  const was = field === "notes" ? "were" : "was";
+  $("#conflict-text").textContent = `The ${field} of “${title}” ${was} changed in another window while you were editing it. Which do you want to keep?`;
   $("#conflict-mine").textContent = mine;
   $("#conflict-theirs").textContent = theirs;
   dialog.returnValue = "";

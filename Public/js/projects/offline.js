@@ -118,6 +118,16 @@ export function whenSent(done) {
   onSent = done;
 }
 
+let onConflict = null;
+
+/**
+ * `settle(body, theirs, send)` resolves a kept edit the server refused as `edit_conflict` (the task changed
+ * elsewhere meanwhile): it asks the person and, for "mine", sends `body` again through `send(body, key)`.
+ */
+export function whenConflict(settle) {
+  onConflict = settle;
+}
+
 function scheduleSend() {
   if (timer || !outbox.length) return;
   const delay = RETRY_DELAYS[Math.min(attempt, RETRY_DELAYS.length - 1)];
@@ -156,8 +166,30 @@ export function send() {
           scheduleSend();
           return;
         }
+        if (error.code === "session_ended") {
+          // Signed out elsewhere: the changes stay kept (they are this account's) until the person signs in again.
+          showState(error.message);
+          return;
+        }
+        let problem = error;
+        if (error.code === "edit_conflict" && error.data && error.data.task && onConflict) {
+          // Changed in another window while this one was offline: the person chooses, as when both are online.
+          try {
+            await onConflict(change.body, error.data.task, (body, key) =>
+              api(`/api/tasks/${encodeURIComponent(taskId)}?preference=${preference()}`, { method: "PATCH", body, idempotencyKey: key }));
+            problem = null;
+          } catch (again) {
+            if (again.network) {
+              attempt += 1;
+              showState();
+              scheduleSend();
+              return;
+            }
+            problem = again;
+          }
+        }
         // Refused (the task was deleted elsewhere, a title too long…): it cannot be sent; the person is told.
-        problems.push(`Could not ${describe(change)}: ${error.skipped ? "the new task was not saved" : error.message}`);
+        if (problem) problems.push(`Could not ${describe(change)}: ${problem.skipped ? "the new task was not saved" : problem.message}`);
       }
       outbox.shift();
       // Pending ids in later changes follow the task the server made.

@@ -8,12 +8,15 @@ import { preference } from "../motion.js";
 import { completed, openSelector } from "./dialogs.js";
 import { renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
 import { hideUndo } from "./undo.js";
-import { change, INBOX, listName, showError, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { change, INBOX, listName, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 /** The most tasks one batch may name: the server's limit, from the overview (null until it arrives). */
 function batchLimit() {
   return state.limits && state.limits.tasksPerBatch;
 }
+
+/** A word about the last selection (the batch limit reached), shown in the bar until the next pick. */
+let pickNote = "";
 
 /** The selected tasks of the open list, in list order. */
 function pickedTasks() {
@@ -33,10 +36,12 @@ export function togglePick(taskId, { range = false } = {}) {
   }
   const adding = range || !state.picked.has(taskId);
   const limit = batchLimit();
+  pickNote = "";
   for (const id of ids) {
     if (!adding) state.picked.delete(id);
     else if (limit && state.picked.size >= limit && !state.picked.has(id)) {
-      showError(`At most ${limit} tasks can be selected at once.`);
+      // Said in the bar, where the eyes are (the page's message line may be scrolled away).
+      pickNote = `At most ${limit} tasks can be selected at once.`;
       break;
     } else state.picked.add(id);
   }
@@ -76,13 +81,19 @@ export function renderPickBar({ say = false } = {}) {
   const bar = $("#pick-bar");
   const tasks = pickedTasks();
   bar.hidden = tasks.length === 0;
-  if (!tasks.length) state.touchPicking = false;
+  if (!tasks.length) {
+    state.touchPicking = false;
+    pickNote = "";
+  }
   $("#pick-count").textContent = `${tasks.length} selected`;
-  $("#pick-hint").hidden = !state.touchPicking;
+  const hint = $("#pick-hint");
+  hint.textContent = pickNote || "Tap tasks to select or unselect them";
+  hint.hidden = !state.touchPicking && !pickNote;
+  hint.classList.toggle("error", Boolean(pickNote));
   // Completing a selection of done tasks opens them again, as the check of one task does.
   const allDone = tasks.length > 0 && tasks.every((task) => task.completed);
   $("#pick-complete").textContent = allDone ? "Reopen" : "Complete";
-  const how = state.touchPicking ? "Tap tasks to select or unselect them." : "Press Escape to clear.";
+  const how = `${pickNote ? `${pickNote} ` : ""}${state.touchPicking ? "Tap tasks to select or unselect them." : "Press Escape to clear."}`;
   if (say) announce(tasks.length ? `${plural(tasks.length, "task")} selected. ${how}` : "Selection cleared.");
 }
 

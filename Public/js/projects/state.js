@@ -75,8 +75,11 @@ export function listName(key) {
   return project ? project.name : "this project";
 }
 
-export function showError(message) {
-  $(state.agenda ? "#agenda-error" : "#error").textContent = message || "";
+export function showError(message, { untilOnline = false } = {}) {
+  const line = $(state.agenda ? "#agenda-error" : "#error");
+  line.textContent = message || "";
+  // A word about the lost connection goes when the connection comes back.
+  if (untilOnline) window.addEventListener("online", () => { if (line.textContent === message) line.textContent = ""; }, { once: true });
 }
 
 export function clearError() {
