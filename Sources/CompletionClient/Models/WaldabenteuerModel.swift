@@ -175,7 +175,7 @@ public final class WaldabenteuerModel {
   public func start(reload: Bool = false) -> Task<Void, Never> {
     enqueue { model in
       if model.catalog == nil { model.catalog = try await model.client.kidsText() }
-      let response = try await model.client.kidsLaunch(KidsLaunchRequest(timeZone: model.timeZone.identifier, tab: model.tab, reload: reload))
+      let response = try await model.client.kidsLaunch(KidsLaunchRequest(tab: model.tab, reload: reload), timeZone: model.timeZone.identifier)
       model.apply(response)
       model.scheduleHeartbeat()
     }
@@ -207,7 +207,7 @@ public final class WaldabenteuerModel {
       // A report the device makes by itself belongs to the screen it was made on: when an earlier answer
       // (a heartbeat that ran the video out) changed the screen, it is not sent at all.
       if let screen = Self.reportScreens[type], model.view?.screen != screen { return }
-      model.apply(try await model.client.kidsEvent(request))
+      model.apply(try await model.client.kidsEvent(request, timeZone: model.timeZone.identifier))
     }
   }
 
@@ -521,12 +521,8 @@ public final class WaldabenteuerModel {
     heartbeat = clock.schedule(after: seconds) { [weak self] in
       guard let self else { return }
       if self.isInForeground, self.view != nil {
-        let zone = self.timeZone.identifier
         let tab = self.tab
-        self.send("heartbeat") {
-          $0.timeZone = zone
-          $0.tab = tab
-        }
+        self.send("heartbeat") { $0.tab = tab }
       }
       self.heartbeat = nil
       self.scheduleHeartbeat()
