@@ -162,6 +162,17 @@ public final class WaldabenteuerModel {
     return text
   }
 
+  /// The catalog's German words for a refusal of the parent area whose words name one of the server's limits
+  /// (a name's length, how many children may play, the video formats an upload takes), or nil for any other
+  /// code (a view words those itself). The web page's parent area shows the same lines.
+  public func refusalLine(for code: String) -> String? {
+    guard let key = Self.refusalLines[code] else { return nil }
+    return catalog?.lines[key]
+  }
+
+  /// Refusal codes whose words come from the catalog's `lines`, by the line's key.
+  static let refusalLines = ["invalid_name": "invalidName", "too_many_players": "tooManyPlayers", "unsupported_video_type": "unsupportedVideoType"]
+
   /// One step of one of the game's choreographies, from the server (nil before the catalog arrives).
   public func motion(_ name: String, step id: String) -> StepPayload? {
     catalog?.motion[name]?.steps.first { $0.id == id }
