@@ -1,10 +1,10 @@
 // Shared page shell: who is signed in, the calm-mode switch, and small helpers every page uses.
 // The API call and the clock format live in js/lib/; they are passed on here for the pages that import them from here.
-import { afterWrite, api, onSessionEnded, timeZone } from "./lib/api.js";
+import { afterWrite, api, apiHeaders, onSessionEnded } from "./lib/api.js";
 import { formatClock } from "./lib/format.js";
 import { bindCalmSwitch } from "./motion.js";
 
-export { api, formatClock, timeZone };
+export { api, apiHeaders, formatClock };
 
 /** A visitor's first write made their guest account: show its name instead of the plain "Guest". */
 export function noteFirstWrite() {

@@ -1,6 +1,6 @@
 // The cryptogram stats page: totals, a bar chart of solve times and the five-week streak calendar,
 // all drawn from GET /api/cryptogram/stats (the server counts; this page only draws).
-import { boot, timeZone } from "./app.js";
+import { boot } from "./app.js";
 import { api } from "./lib/api.js";
 import { $ } from "./lib/dom.js";
 import { formatClock, parseDay } from "./lib/format.js";
@@ -215,7 +215,7 @@ function renderCalendar(stats) {
 
 async function load() {
   try {
-    const stats = await api(`/api/cryptogram/stats?timeZone=${encodeURIComponent(timeZone())}`);
+    const stats = await api("/api/cryptogram/stats");
     renderTiles(stats);
     renderChart(stats);
     renderCalendar(stats);

@@ -1,7 +1,7 @@
 // Waldabenteuer, the web client. The server runs the game (every rule, every timing); this page draws the
 // screen it describes (`view`), carries out what it says to do (`effects`: speak, sounds, confetti, the coin
 // flight, scheduled events…) and sends what the child or the parent did. It keeps no game rule of its own.
-import { timeZone as currentTimeZone } from "./app.js";
+import { apiHeaders } from "./app.js";
 import { sessionEnded } from "./lib/api.js";
 import { preference } from "./motion.js";
 import { Narrator, playSound, setAudioEnabled } from "./kids/audio.js";
@@ -17,7 +17,6 @@ import { watchPage, watchPuzzleRoom } from "./kids/watch.js";
 const $ = (selector) => document.querySelector(selector);
 const main = $("#kids");
 const stage = $("#stage");
-const timeZone = currentTimeZone();
 /** This tab's id, kept across its reloads: a second tab opened during play joins the game instead of relaunching it. */
 const tab = (() => {
   try {
@@ -176,7 +175,7 @@ async function deliver(path, payload, { background = false } = {}) {
     try {
       response = await fetch(path, {
         method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CompletionKit": "1" },
+        headers: apiHeaders({ "Content-Type": "application/json" }),
         body: JSON.stringify(payload),
         keepalive: payload.type === "appBackgrounded",
       });
@@ -237,7 +236,7 @@ function send(type, fields = {}) {
 async function getJSON(path) {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const response = await fetch(path, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      const response = await fetch(path, { credentials: "same-origin", headers: apiHeaders() });
       if (response.ok) {
         hideNotice();
         return await response.json();
@@ -272,7 +271,7 @@ const otherTabs = (() => {
     asked = true;
     enqueue(async () => {
       asked = false;
-      const response = await fetch("/api/kids/state", { credentials: "same-origin", headers: { Accept: "application/json" } }).catch(() => null);
+      const response = await fetch("/api/kids/state", { credentials: "same-origin", headers: apiHeaders() }).catch(() => null);
       const body = response && response.ok ? await response.json().catch(() => null) : null;
       if (body && body.view) await apply({ view: body.view, effects: [] }, { background: true });
     });
@@ -593,10 +592,10 @@ async function start() {
   state.catalog = catalog;
   // Play time counts while the page is visible: the server says how often to report it.
   setInterval(() => {
-    if (document.visibilityState === "visible" && state.view) send("heartbeat", { timeZone, tab });
+    if (document.visibilityState === "visible" && state.view) send("heartbeat", { tab });
   }, every("heartbeatSeconds"));
   document.title = t("homeTitle") || "Waldabenteuer";
-  await enqueue(() => deliver("/api/kids/launch", { timeZone, tab, reload: reloaded }));
+  await enqueue(() => deliver("/api/kids/launch", { tab, reload: reloaded }));
   watchPuzzleRoom(page);
   main.dataset.ready = "true";
   // /kids#eltern opens the parent area (through the gate, as always).

@@ -7,7 +7,8 @@ public struct NewCryptogramGameRequest: Codable, Hashable, Sendable {
   public let mode: String
   /// For random puzzles: "short", "medium" or "long"; nil for any length.
   public let length: QuoteLength?
-  /// The person's IANA time zone ("Europe/Berlin"); decides which date is "today". Defaults to UTC.
+  /// An older spelling of the `Time-Zone` header (which wins when both come), still read for older clients:
+  /// the person's IANA time zone ("Europe/Berlin"); decides which date is "today". Defaults to UTC.
   public let timeZone: String?
   /// For daily puzzles: which day's ("2026-11-23", from a shared link); today when nil. A day after today is refused.
   public let date: String?

@@ -1,6 +1,6 @@
 import Cryptogram
 
-/// `GET /api/cryptogram/dailies?month=2026-11&timeZone=…`: today's daily and a month of past dailies.
+/// `GET /api/cryptogram/dailies?month=2026-11` (the day in the `Time-Zone` header's zone): today's daily and a month of past dailies.
 public struct CryptogramDailiesView: Codable, Hashable, Sendable {
   /// One day of the archive.
   public struct Day: Codable, Hashable, Sendable {

@@ -47,7 +47,8 @@ public struct KidsEventRequest: Codable, Hashable, Sendable {
   public var link: String?
   /// addVideo: a title (optional); addPlayer, renamePlayer: the child's name.
   public var name: String?
-  /// heartbeat, launch: the family's IANA time zone, which decides when "today" starts.
+  /// heartbeat: an older spelling of the `Time-Zone` header (which wins when both come), still read for older
+  /// clients: the family's IANA time zone, which decides when "today" starts.
   public var timeZone: String?
   /// heartbeat: the tab's id (as in ``KidsLaunchRequest/tab``), so a second tab joins the game in play.
   public var tab: String?
@@ -60,7 +61,8 @@ public struct KidsEventRequest: Codable, Hashable, Sendable {
 
 /// `POST /api/kids/launch`: the page starts (the "app launch" of the seed).
 public struct KidsLaunchRequest: Codable, Hashable, Sendable {
-  /// The family's IANA time zone, which decides when "today" starts.
+  /// An older spelling of the `Time-Zone` header (which wins when both come), still read for older clients:
+  /// the family's IANA time zone, which decides when "today" starts.
   public var timeZone: String?
   /// The page's own id for its browser tab (kept across reloads of that tab), at most 64 characters.
   public var tab: String?

@@ -3,6 +3,7 @@ import CompletionClient
 import CompletionCore
 import Cryptogram
 import Foundation
+import KidsGame
 import Observation
 import Testing
 import Vapor
@@ -220,6 +221,11 @@ struct ClientModelTests {
       for digit in String(sum) { await model.gateDigit(Int(String(digit))!).value }
       await model.gateConfirm().value
       #expect(model.screen == "parentDashboard")
+      // A name too long is refused; the words naming the limit are the catalog's, as the parent area shows them.
+      await model.send("addPlayer") { $0.name = String(repeating: "A", count: GameMachine.maxNameLength + 1) }.value
+      #expect(model.refusal == "invalid_name")
+      #expect(model.refusalLine(for: "invalid_name") == "Bitte gib einen Namen mit 1 bis \(GameMachine.maxNameLength) Zeichen ein.")
+      #expect(model.refusalLine(for: "too_many_players") == catalog.lines["tooManyPlayers"] && model.refusalLine(for: "last_player") == nil)
       await model.uploadVideo(Data(VideoBytes.webm), contentType: "video/webm", title: "Film").value
       #expect(model.view?.dashboard?.videos.map(\.title) == ["Film"], "the answer's dashboard lists the upload")
       await model.back().value

@@ -47,6 +47,31 @@ struct RouteTableTests {
     }
   }
 
+  /// Registering a route by its path written out (`routes.get("api", "tasks", use:)`, `grouped("api", …)`,
+  /// `on(.POST, "api", …)`) rather than by its operation in the table.
+  static let pathRegistration = #"\.(get|post|put|patch|delete|webSocket)\(\s*"[^"]*"\s*(,|\)\s*\{)|\.grouped\(\s*"|\.on\(\s*\.[A-Z]+\s*,"#
+
+  @Test("Every controller registers its routes from the table, none by a path written out (test hooks aside)")
+  func noPathRegistration() throws {
+    let regex = try NSRegularExpression(pattern: Self.pathRegistration)
+    func found(_ text: String) -> Int { regex.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)) }
+    // The pattern finds each way a path can be written out, and not a parameter read.
+    for written in [
+      #"routes.get("api", "photos", ":id", use: photo)"#, #"tasks.post("batch", use: batchTasks)"#, #"let p = routes.grouped("api", "projects")"#,
+      #"projects.get("inbox", "tasks") { try await x($0) }"#, #"challenges.on(.POST, "streak", "freezes") { req in req }"#,
+    ] {
+      #expect(found(written) == 1, "\(written)")
+    }
+    #expect(found(#"let id = try ProjectInput.id(req.parameters.get("id"), notFound: .projectNotFound)"#) == 0)
+    #expect(found(#"routes.on(.uploadPhoto, body: .stream) { req in req }"#) == 0)
+    // Test hooks exist only with COMPLETIONKIT_TEST_HOOKS=1 and stay outside the public table.
+    let controllers = try SwiftClientContractTests.sources("Sources/CompletionServer").filter { !$0.path.contains("/Testing/") }
+    #expect(controllers.contains { $0.path.hasSuffix("ProjectsController.swift") } && controllers.contains { $0.path.hasSuffix("ChallengesController.swift") })
+    for (path, text) in controllers {
+      #expect(found(text) == 0, "\(path) registers a route by its path: use routes.on(.operation, use:)")
+    }
+  }
+
   /// For each pair of sets, what one holds and the other does not, as sentences naming the routes.
   static func differences(_ sets: KeyValuePairs<String, Set<String>>) -> [String] {
     var found: [String] = []

@@ -127,7 +127,20 @@ struct SwiftClientContractTests {
     (#"\bCoinRules\b|\bCoinProgress\b|\bChestDisplay\b|\bVideoTier\b"#, "coins, chests and tiers are computed by the server"),
     (#"%\s*(5|10)\b"#, "milestones and chests are the server's"),
     (#"playTimeReportSeconds|milestoneStep\s*[*%/]"#, "report intervals and milestones are the server's"),
+    (#"bis \d+ Zeichen|maxNameLength\s*=\s*\d"#, "a name's length is the server's (the catalog's invalidName line, timing.maxNameLength)"),
+    (#"höchstens (ein|zwei|drei|vier|fünf|sechs|sieben|acht|\d+) Kinder|maxPlayers\s*=\s*\d"#, "how many children may play is the server's (the catalog's tooManyPlayers line)"),
+    (#"MP4, WebM|"video/(mp4|webm|ogg|quicktime)""#, "the upload's formats are the server's (the catalog's videoTypes and videoFormats)"),
   ]
+
+  @Test("The patterns find the copies they name")
+  func patternsFindCopies() {
+    for copy in [
+      #"case "invalid_name": "Bitte gib einen Namen mit 1 bis 20 Zeichen ein.""#, #""Es können höchstens sechs Kinder mitspielen.""#,
+      #"let types = ["video/mp4", "video/webm"]"#, #"Text("MP4, WebM oder Ogg")"#,
+    ] {
+      #expect(Self.forbidden.contains { !ClientRuleCopyTests.matches($0.pattern, in: copy).isEmpty }, "\(copy)")
+    }
+  }
 
   @Test("No copy of a server rule or timing in the Swift client or the SwiftUI layer")
   func noRuleCopies() throws {

@@ -51,11 +51,15 @@ func withTestApp(options: ServerOptions = TestDatabase.options, _ body: (TestCli
   try await withTestApp(options: options) { client, _ in try await body(client) }
 }
 
-/// The same, also handing the test the app (for looking into the database).
-func withTestApp(options: ServerOptions = TestDatabase.options, _ body: (TestClient, Application) async throws -> Void) async throws {
+/// The same, also handing the test the app (for looking into the database); `middleware` runs on every
+/// request after the server's own (a test watching what clients send).
+func withTestApp(
+  options: ServerOptions = TestDatabase.options, middleware: [any Middleware] = [], _ body: (TestClient, Application) async throws -> Void
+) async throws {
   let app = try await Application.make(.testing)
   do {
     try configure(app, options: options)
+    for layer in middleware { app.middleware.use(layer) }
     try await MigrationGate.shared.prepare(app)
     try await app.asyncBoot()  // the lifecycle handlers `serve` runs (sign-out news from other servers, …)
     try await app.server.start(address: .hostname("127.0.0.1", port: 0))

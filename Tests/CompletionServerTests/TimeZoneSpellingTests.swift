@@ -1,5 +1,7 @@
 import CompletionAPI
+import CompletionClient
 import Foundation
+import Synchronization
 import Testing
 import Vapor
 
@@ -90,5 +92,153 @@ struct TimeZoneSpellingTests {
         #expect(code == "invalid_time_zone", "\(path)")
       }
     }
+  }
+
+  // MARK: What our own clients send
+
+  /// One request as the server received it: its method and path, its query's names, its `Time-Zone` header
+  /// and, for a JSON body, the body's top-level names.
+  struct Received: Sendable {
+    let route: String
+    let queryNames: [String]
+    let timeZoneHeader: String?
+    let bodyNames: [String]
+  }
+
+  /// Writes down every request the server receives, before it is answered.
+  final class RequestLog: AsyncMiddleware {
+    let received = Mutex<[Received]>([])
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+      var bodyNames: [String] = []
+      if request.headers.contentType == .json, let buffer = try await request.body.collect(max: 1 << 20).get(),
+        let object = try? JSONSerialization.jsonObject(with: Data(buffer: buffer)) as? [String: Any]
+      {
+        bodyNames = Array(object.keys)
+      }
+      let names = (request.url.query ?? "").split(separator: "&").map { String($0.split(separator: "=", maxSplits: 1).first ?? "") }
+      let entry = Received(
+        route: "\(request.method.rawValue) \(request.url.path)", queryNames: names,
+        timeZoneHeader: request.headers.first(name: "Time-Zone"), bodyNames: bodyNames)
+      received.withLock { $0.append(entry) }
+      return try await next.respond(to: request)
+    }
+  }
+
+  /// The spellings older clients send, which our own clients no longer do.
+  static let olderNames: Set = ["tz", "timeZone"]
+
+  @Test("The Swift client and its models name the zone only in the Time-Zone header: no ?tz=, ?timeZone= or body timeZone")
+  func swiftClientSendsTheHeaderOnly() async throws {
+    let log = RequestLog()
+    try await withTestApp(middleware: [log]) { test, _ in try await Self.driveTheClient(test) }
+    let received = log.received.withLock { $0 }
+    #expect(received.count >= 20)
+    for request in received {
+      #expect(Self.olderNames.isDisjoint(with: request.queryNames), "\(request.route) names the zone in its query: \(request.queryNames)")
+      #expect(Self.olderNames.isDisjoint(with: request.bodyNames), "\(request.route) names the zone in its body: \(request.bodyNames)")
+    }
+    // Each request that needs the person's day says it in the header.
+    let zoned = [
+      "POST /api/cryptogram/games", "POST /api/kids/launch", "POST /api/kids/events", "GET /api/challenges", "POST /api/challenges/streak/freezes",
+      "GET /api/tasks/today", "GET /api/tasks/upcoming", "GET /api/tasks/search", "POST /api/tasks/undo", "POST /api/tasks/batch",
+      "GET /api/cryptogram/stats", "GET /api/cryptogram/dailies",
+    ]
+    for route in zoned {
+      let sent = received.filter { $0.route == route }
+      #expect(!sent.isEmpty, "nothing sent to \(route)")
+      for request in sent where route != "POST /api/kids/events" || request.bodyNames.contains("tab") {
+        #expect(request.timeZoneHeader == Self.ahead, "\(route) without the Time-Zone header")
+      }
+    }
+    let heartbeats = received.filter { $0.route == "POST /api/kids/events" && $0.bodyNames.contains("tab") }
+    #expect(!heartbeats.isEmpty, "the kids' model sent no heartbeat")
+    let taskChanges = received.filter { $0.route.hasPrefix("PATCH /api/tasks/") }
+    #expect(!taskChanges.isEmpty && taskChanges.allSatisfy { $0.timeZoneHeader == Self.ahead })
+  }
+
+  /// The models and the client's methods that take a zone, each with Kiritimati's, through a real server.
+  @MainActor static func driveTheClient(_ test: TestClient) async throws {
+    let zone = TimeZone(identifier: ahead)!
+    let clock = ManualModelClock()
+    let api = CompletionClient(server: test.base)
+    let cryptogram = CryptogramModel(client: api, clock: clock, timeZone: zone)
+    await cryptogram.start(.daily).value
+    let modelsDaily = try #require(cryptogram.game?.date)
+    await cryptogram.start(.random(nil)).value
+    #expect(cryptogram.problem == nil)
+    // A caller that still fills the request's older field has it sent as the header.
+    let daily = try await api.newCryptogram(NewCryptogramGameRequest(mode: "daily", timeZone: ahead))
+    #expect(daily.date == modelsDaily)
+
+    let kids = WaldabenteuerModel(client: api, clock: clock, timeZone: zone)
+    await kids.start().value
+    clock.advance(by: try #require(kids.catalog?.timing.heartbeatSeconds))
+    await kids.settled()
+    var beat = KidsEventRequest(type: "heartbeat")
+    beat.timeZone = ahead
+    beat.tab = "older-caller"
+    _ = try await api.kidsEvent(beat)
+    kids.stop()
+
+    let challenges = ChallengesModel(client: api, clock: clock, timeZone: zone)
+    await challenges.load()
+    #expect(challenges.problem == nil)
+    await challenges.buyStreakFreeze()  // refused (no points yet), but sent
+    if let open = challenges.challenges.first { await challenges.join(open.id) }
+
+    let projects = ProjectsModel(client: api, clock: clock, timeZone: zone)
+    await projects.load()
+    await projects.addTask("Water the plants")
+    let task = try #require(projects.tasks.first)
+    await projects.setCompleted(task.id, true)
+    await projects.undo()
+    _ = try await api.setTasksDone([task.id], true, timeZone: ahead)
+    let today = try await api.tasksToday(timeZone: ahead)
+    #expect(today.timeZone == ahead, "the server read the header")
+    _ = try await api.tasksUpcoming(timeZone: ahead)
+    _ = try await api.searchTasks("plants", timeZone: ahead)
+    _ = try await api.cryptogramStats(timeZone: ahead)
+    _ = try await api.cryptogramDailies(timeZone: ahead)
+  }
+
+  @Test("No page sends an older spelling of the zone: the fetch wrapper's Time-Zone header is the one way")
+  func pagesSendTheHeaderOnly() throws {
+    let folder = ServerOptions.defaultPublicDirectory().appendingPathComponent("js", isDirectory: true)
+    let walker = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+    var scripts: [(name: String, text: String)] = []
+    for case let url as URL in walker where url.pathExtension == "js" {
+      scripts.append((String(url.path.dropFirst(folder.path.count + 1)), try String(contentsOf: url, encoding: .utf8)))
+    }
+    #expect(scripts.count > 30)
+    // `?tz=`, `&timeZone=`, `{ timeZone }` or `timeZone:` in a body or query object, `.set("tz", …)`,
+    // `body.timeZone = …` (import and export lists aside, which only name functions).
+    let older = [
+      #"[?&](tz|timeZone)="#, #"[{,]\s*timeZone\s*[,:}]"#, #"["'`](tz|timeZone)["'`]"#, #"\.timeZone\s*=(?!=)"#,
+      #"URLSearchParams\(\s*\{[^}]*\b(tz|timeZone)\b"#,
+    ]
+    let lists = try NSRegularExpression(pattern: #"^\s*(import|export)\s*\{[^}]*\}"#, options: [.anchorsMatchLines])
+    for (name, text) in scripts {
+      let code = lists.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "")
+      for pattern in older {
+        let found = ClientRuleCopyTests.matches(pattern, in: code)
+        #expect(found.isEmpty, "\(name) sends an older spelling of the time zone: \(found.first ?? "")")
+      }
+      // Every call to the API takes its headers from the library (so the Time-Zone header goes with it).
+      if name != "lib/api.js" {
+        #expect(!code.contains("X-CompletionKit") && !code.contains("Time-Zone"), "\(name) names the API's headers itself: use api() or apiHeaders()")
+      }
+    }
+    // What the patterns find, and what they leave alone.
+    let samples = [
+      "api(`/api/challenges?tz=${enc(zone)}`)", "const body = { mode, timeZone };", "send(\"heartbeat\", { timeZone: zone, tab })",
+      "query.set(\"timeZone\", zone)", "payload.timeZone = zone;", "new URLSearchParams({ timeZone: zone() })",
+    ]
+    for sample in samples {
+      #expect(older.contains { !ClientRuleCopyTests.matches($0, in: sample).isEmpty }, "\(sample)")
+    }
+    #expect(older.allSatisfy { ClientRuleCopyTests.matches($0, in: "return Intl.DateTimeFormat().resolvedOptions().timeZone || \"UTC\";").isEmpty })
+    let library = try String(contentsOf: folder.appendingPathComponent("lib/api.js"), encoding: .utf8)
+    #expect(library.contains(#""Time-Zone": timeZone()"#), "the fetch wrapper sends the Time-Zone header")
   }
 }

@@ -343,6 +343,8 @@ def test_calm_completion_shows_the_figures_without_movement(browser, server, how
             with page.expect_request(lambda r: "/complete?" in r.url and r.method == "POST") as sent:
                 submit.click()
         assert "preference=reduced" in sent.value.url, sent.value.url
+        # The day it counts in goes as the Time-Zone header, the one spelling the API documents.
+        assert "tz=" not in sent.value.url and sent.value.headers.get("time-zone") == "UTC", (sent.value.url, sent.value.headers)
         payload = answer.value.json()["celebration"]
         assert payload["preference"] == "reduced", payload
         expect(page.get_by_test_id("celebration")).to_be_visible()
@@ -1010,7 +1012,8 @@ def test_a_column_that_failed_to_load_loads_when_the_server_answers_again(browse
             else:
                 route.continue_()
 
-        context.route("**/api/challenges?*", first_fails)
+        # The overview, with or without a query (the page names the zone in the Time-Zone header).
+        context.route(re.compile(r"/api/challenges(\?.*)?$"), first_fails)
         page = context.new_page()
         page.goto(f"{server}/challenges")
         page.wait_for_selector("body[data-ready=true]", state="attached")

@@ -1,5 +1,4 @@
 // Challenges: the person's figures and the challenge cards: join, leave, and the card's main action.
-import { timeZone } from "../app.js";
 import { announce } from "../lib/announce.js";
 import { api, newIdempotencyKey } from "../lib/api.js";
 import { $, h, setBusy } from "../lib/dom.js";
@@ -69,7 +68,7 @@ async function buyFreeze() {
   message.textContent = "";
   setBusy(buy, true);
   try {
-    const result = await api(`/api/challenges/streak/freezes?tz=${enc(timeZone())}`, { method: "POST", idempotencyKey: newIdempotencyKey() });
+    const result = await api("/api/challenges/streak/freezes", { method: "POST", idempotencyKey: newIdempotencyKey() });
     setBusy(buy, false);
     renderStats(result.stats);
     message.textContent = result.message;
@@ -86,7 +85,7 @@ $("#freeze-buy").addEventListener("click", buyFreeze);
 // MARK: Challenges
 
 export async function loadOverview() {
-  const overview = await api(`/api/challenges?tz=${enc(timeZone())}`);
+  const overview = await api("/api/challenges");
   state.overview = overview;
   applyLimits();
   state.challenges = new Map([...overview.challenges, ...overview.earlier].map((c) => [c.id, c]));
@@ -239,7 +238,7 @@ async function changeParticipation(challengeId, action, button) {
   setBusy(button, true);
   showPageError("");
   try {
-    const challenge = await api(`/api/challenges/${enc(challengeId)}/${action}?tz=${enc(timeZone())}`, { method: "POST" });
+    const challenge = await api(`/api/challenges/${enc(challengeId)}/${action}`, { method: "POST" });
     const card = upsertChallenge(challenge);
     announce(action === "join" ? `Joined ${challenge.title}.` : `You left ${challenge.title}.`);
     // Keep the keyboard where it was: on the card's new main action.

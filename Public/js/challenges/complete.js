@@ -1,5 +1,4 @@
 // Challenges: completing a challenge with a photo and a story (one attempt, one idempotency key), and the celebration.
-import { timeZone } from "../app.js";
 import { announce } from "../lib/announce.js";
 import { api, newIdempotencyKey } from "../lib/api.js";
 import { $, closeOnBackdrop } from "../lib/dom.js";
@@ -301,7 +300,7 @@ async function submitCompletion(event) {
     }
     const body = { photoId: attempt.photoId, publicLink: attempt.publicLink };
     if (attempt.story) body.story = attempt.story;
-    const path = `/api/challenges/${enc(attempt.challengeId)}/complete?tz=${enc(timeZone())}&preference=${preference()}`;
+    const path = `/api/challenges/${enc(attempt.challengeId)}/complete?preference=${preference()}`;
     const result = await api(path, { method: "POST", body, idempotencyKey: attempt.key, fallback: fallbackMessage });
     c.busy = false;
     c.done = true;

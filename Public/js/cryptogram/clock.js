@@ -1,5 +1,5 @@
 // The clock as the server keeps it (drawn between answers), and pausing on the server when the player leaves.
-import { api, formatClock as formatTime } from "../app.js";
+import { api, apiHeaders, formatClock as formatTime } from "../app.js";
 import { showGame } from "./game.js";
 import { enqueue, movePath, say, state } from "./state.js";
 
@@ -45,7 +45,7 @@ function pauseForAway() {
     method: "POST",
     keepalive: true,
     credentials: "same-origin",
-    headers: { Accept: "application/json", "X-CompletionKit": "1" },
+    headers: apiHeaders(),
   })
     .then((response) => (response.ok ? response.json() : null))
     .catch(() => null)

@@ -1,7 +1,7 @@
 // The start screen's daily: whether today's is solved (tick, streak, time to the next one) and the archive of
 // past dailies by month, each day a link to its puzzle (`/cryptogram?daily=…`). The server says which days
 // exist, how each went, the streak and when the next daily comes; this file only draws it.
-import { api, timeZone } from "../app.js";
+import { api } from "../app.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -140,10 +140,8 @@ function renderMonth(view) {
 
 /** Asks the server for `month`'s dailies (the current month when null) and draws the card and the archive. */
 export async function showDailies(month = archive.month) {
-  const query = new URLSearchParams({ timeZone: timeZone() });
-  if (month) query.set("month", month);
   try {
-    const view = await api(`/api/cryptogram/dailies?${query}`);
+    const view = await api(month ? `/api/cryptogram/dailies?month=${encodeURIComponent(month)}` : "/api/cryptogram/dailies");
     archive.view = view;
     archive.at = performance.now();
     archive.month = view.month;

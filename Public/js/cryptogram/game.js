@@ -5,7 +5,7 @@ import { buildBoard, buildKeyboard, emptyFrom, fitBoard, keepInView, renderGame,
 import { setClock } from "./clock.js";
 import { showDailies } from "./dailies.js";
 import { celebrate, showCompletion } from "./finish.js";
-import { enqueue, formatDate, isShown, localToday, movePath, playable, say, setURL, state, timeZone } from "./state.js";
+import { enqueue, formatDate, isShown, localToday, movePath, playable, say, setURL, state } from "./state.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -33,7 +33,7 @@ export function showStart() {
 
 /** Starts (or resumes) a puzzle: `date` picks another day's daily, as a shared link does. */
 export async function startGame(mode, length, date = null) {
-  const body = { mode, timeZone };
+  const body = { mode };
   if (mode === "random" && length) body.length = length;
   if (date) body.date = date;
   const game = await api("/api/cryptogram/games", { method: "POST", body });

@@ -1,6 +1,6 @@
 // The cryptogram page's shared state and small shared functions: the game on screen, the message line, the queue
 // that sends moves one at a time in order.
-import { api, timeZone as currentTimeZone } from "../app.js";
+import { api } from "../app.js";
 import { preference } from "../motion.js";
 import { showGame } from "./game.js";
 
@@ -8,7 +8,6 @@ const $ = (selector) => document.querySelector(selector);
 export const LENGTH_KEY = "completionkit.cryptogram.length";
 export const KEY_ROWS = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"];
 const REFUSALS = new Set(["not_playing", "paused", "already_revealed", "not_paused", "not_failed", "nothing_to_reveal"]);
-export const timeZone = currentTimeZone();
 
 export const state = {
   game: null,

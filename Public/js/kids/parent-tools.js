@@ -1,5 +1,6 @@
 // The parent area's helpers: its notice line, the in-page question ("Video entfernen?", and the child's
 // "Neu anfangen?") and the film upload. `page` is the page's shared context (see kids.js).
+import { apiHeaders } from "../app.js";
 import { h } from "./dom.js";
 import { parentMessage } from "./parent.js";
 
@@ -51,7 +52,7 @@ export function upload(page, file, title) {
       response = await fetch(`/api/kids/videos?title=${encodeURIComponent(title)}`, {
         method: "POST", credentials: "same-origin",
         // A file the browser cannot type goes as the first type the server takes; the server reads its bytes anyway.
-        headers: { "Content-Type": file.type || page.state.catalog.videoTypes[0], Accept: "application/json", "X-CompletionKit": "1" },
+        headers: apiHeaders({ "Content-Type": file.type || page.state.catalog.videoTypes[0] }),
         body: file,
       });
     } catch {

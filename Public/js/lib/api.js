@@ -33,11 +33,7 @@ export function statusMessage(status) {
  * failure throws one with `network` set. `fallback(status)` words an error that came without a message.
  */
 export async function api(path, { method = "GET", body, contentType, headers = {}, idempotencyKey, fallback = statusMessage } = {}) {
-  // X-CompletionKit marks the request as the site's own (the server refuses changes without it or JSON); the
-  // Time-Zone header is how the API is told the person's day, on every call.
-  const options = {
-    method, credentials: "same-origin", headers: { Accept: "application/json", "X-CompletionKit": "1", "Time-Zone": timeZone(), ...headers },
-  };
+  const options = { method, credentials: "same-origin", headers: apiHeaders(headers) };
   if (idempotencyKey) options.headers["Idempotency-Key"] = idempotencyKey;
   if (body !== undefined) {
     options.headers["Content-Type"] = contentType || "application/json";
@@ -65,8 +61,18 @@ export async function api(path, { method = "GET", body, contentType, headers = {
   return data;
 }
 
+/**
+ * The headers every call to the API carries, with `extra` (for the few calls made with `fetch` itself: a
+ * `keepalive` request, an upload read as it arrives). X-CompletionKit marks the request as the site's own (the
+ * server refuses changes without it or JSON); the Time-Zone header is how the API is told the person's day,
+ * the one spelling it documents (the query and body spellings older clients used are never sent from here).
+ */
+export function apiHeaders(extra = {}) {
+  return { Accept: "application/json", "X-CompletionKit": "1", "Time-Zone": timeZone(), ...extra };
+}
+
 /** The person's IANA time zone ("Europe/Berlin"), or UTC when the browser does not say. */
-export function timeZone() {
+function timeZone() {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   } catch {

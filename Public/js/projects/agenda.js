@@ -1,7 +1,6 @@
 // Projects: the views across lists — Today (overdue tasks first), Upcoming (by day) and Search. The server
 // decides what each holds, what is overdue and which day is today (in the time zone this page sends); this
 // page draws the answer, links each task to its list and sends completions.
-import { timeZone } from "../app.js";
 import { api } from "../lib/api.js";
 import { $, h } from "../lib/dom.js";
 import { longDay, plural, shortDay } from "../lib/format.js";
@@ -67,14 +66,13 @@ export async function refreshAgenda() {
   const key = state.agenda;
   if (!key) return;
   const mine = ++token;
-  const zone = encodeURIComponent(timeZone());
   const query = $("#search").value;
   if (key === "search" && !query.trim()) {
     $("#agenda-body").replaceChildren();
     $("#agenda-summary").textContent = "Type to search the titles and notes of every task.";
     return;
   }
-  const path = key === "search" ? `/api/tasks/search?q=${encodeURIComponent(query)}&tz=${zone}` : `/api/tasks/${key}?tz=${zone}`;
+  const path = key === "search" ? `/api/tasks/search?q=${encodeURIComponent(query)}` : `/api/tasks/${key}`;
   const body = $("#agenda-body");
   body.setAttribute("aria-busy", "true");
   let answer;
@@ -219,7 +217,7 @@ async function toggle(button) {
   button.closest("li").classList.toggle("is-done", completed);
   try {
     const answer = await api(`/api/tasks/${encodeURIComponent(taskId)}`, {
-      method: "PATCH", body: { completed }, headers: { "Time-Zone": timeZone() },
+      method: "PATCH", body: { completed },
     });
     for (const project of answer.projects || []) upsertProject(project);
     updateInbox(answer.inbox);

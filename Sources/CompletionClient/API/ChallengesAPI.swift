@@ -71,7 +71,7 @@ extension CompletionClient {
   /// Buys one streak freeze with points (the price and the limit are the server's, in
   /// `ChallengeStatsView.freezes`); sent once however often the connection retries it.
   public func buyStreakFreeze(timeZone: String? = nil) async throws -> StreakFreezePurchaseView {
-    try await send(.buyStreakFreeze, query: [("tz", timeZone)])
+    try await send(.buyStreakFreeze, headers: Self.zone(timeZone))
   }
 
   /// Uploads a photo (JPEG, PNG or WebP bytes, `contentType` as `image/jpeg`); the server stores it upright,

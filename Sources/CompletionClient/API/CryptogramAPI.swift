@@ -5,9 +5,11 @@ import Foundation
 // Cryptogram (seed 000): the server holds the board and runs every move through the rules; these send the
 // move and return the board it computed, with the celebration when the move solved the puzzle.
 extension CompletionClient {
-  /// Starts a puzzle: today's daily (resumed if begun) or a random one; `timeZone` decides which day is today.
-  public func newCryptogram(_ request: NewCryptogramGameRequest) async throws -> CryptogramGameView {
-    try await send(.createCryptogramGame, body: .json(request))
+  /// Starts a puzzle: today's daily (resumed if begun) or a random one; `timeZone` decides which day is today
+  /// (sent as the `Time-Zone` header; a zone set in the request's older `timeZone` field goes there too).
+  public func newCryptogram(_ request: NewCryptogramGameRequest, timeZone: String? = nil) async throws -> CryptogramGameView {
+    let body = NewCryptogramGameRequest(mode: request.mode, length: request.length, date: request.date)
+    return try await send(.createCryptogramGame, body: .json(body), headers: Self.zone(timeZone ?? request.timeZone))
   }
 
   /// The person's unfinished puzzle, if any (what a reload opens).

@@ -6,13 +6,20 @@ import Foundation
 // `KidsRefusalBody` (the unchanged screen and the child's friendly line).
 extension CompletionClient {
   /// The page (the "app") starts: the loading screen, then "Wer spielt heute?", or the game another tab is playing.
-  public func kidsLaunch(_ request: KidsLaunchRequest = KidsLaunchRequest()) async throws -> KidsResponse {
-    try await send(.launchKids, body: .json(request))
+  /// `timeZone` (the `Time-Zone` header; a zone in the request's older `timeZone` field goes there too)
+  /// decides when the family's day starts.
+  public func kidsLaunch(_ request: KidsLaunchRequest = KidsLaunchRequest(), timeZone: String? = nil) async throws -> KidsResponse {
+    var body = request
+    body.timeZone = nil
+    return try await send(.launchKids, body: .json(body), headers: Self.zone(timeZone ?? request.timeZone))
   }
 
   /// One tap, trace, heartbeat or parent command; an `eventID` seen before answers the first answer again.
-  public func kidsEvent(_ request: KidsEventRequest) async throws -> KidsResponse {
-    try await send(.sendKidsEvent, body: .json(request))
+  /// A heartbeat's `timeZone` goes as the `Time-Zone` header, as for ``kidsLaunch(_:timeZone:)``.
+  public func kidsEvent(_ request: KidsEventRequest, timeZone: String? = nil) async throws -> KidsResponse {
+    var body = request
+    body.timeZone = nil
+    return try await send(.sendKidsEvent, body: .json(body), headers: Self.zone(timeZone ?? request.timeZone))
   }
 
   /// The screen as it is, changing nothing.

@@ -60,7 +60,7 @@ extension CompletionClient {
   ) async throws -> TaskBatchResponse {
     try await send(
       .batchTasks, query: [("preference", preference?.rawValue)], body: .json(TaskBatchRequest(taskIds: ids, done: done)),
-      headers: timeZone.map { [("Time-Zone", $0)] } ?? [])
+      headers: Self.zone(timeZone))
   }
 
   /// Moves several tasks at once to a project (nil: the Inbox), to the end of it in this order; all or none.
@@ -82,7 +82,7 @@ extension CompletionClient {
   /// which. Refused with `nothing_to_undo` or `undo_stale`. A lost answer is retried with the same key, so
   /// it undoes once.
   public func undoTaskChange(timeZone: String? = nil, preference: MotionPreference? = nil) async throws -> TaskChangeResponse {
-    try await send(.undoTaskChange, query: [("preference", preference?.rawValue)], headers: timeZone.map { [("Time-Zone", $0)] } ?? [])
+    try await send(.undoTaskChange, query: [("preference", preference?.rawValue)], headers: Self.zone(timeZone))
   }
 
   /// The Today view: overdue tasks and those due today in `timeZone` (an IANA name; UTC when nil).

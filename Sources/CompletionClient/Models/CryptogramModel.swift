@@ -183,7 +183,7 @@ public final class CryptogramModel {
       if let game = current.game {
         model.show(game)
       } else {
-        model.show(try await model.client.newCryptogram(NewCryptogramGameRequest(mode: "daily", timeZone: model.timeZone.identifier)))
+        model.show(try await model.client.newCryptogram(NewCryptogramGameRequest(mode: "daily"), timeZone: model.timeZone.identifier))
       }
     }
   }
@@ -194,10 +194,10 @@ public final class CryptogramModel {
     enqueue { model in
       let request: NewCryptogramGameRequest =
         switch mode {
-        case .daily: NewCryptogramGameRequest(mode: "daily", timeZone: model.timeZone.identifier)
-        case .random(let length): NewCryptogramGameRequest(mode: "random", length: length, timeZone: model.timeZone.identifier)
+        case .daily: NewCryptogramGameRequest(mode: "daily")
+        case .random(let length): NewCryptogramGameRequest(mode: "random", length: length)
         }
-      model.show(try await model.client.newCryptogram(request))
+      model.show(try await model.client.newCryptogram(request, timeZone: model.timeZone.identifier))
     }
   }
 

@@ -162,6 +162,17 @@ public final class WaldabenteuerModel {
     return text
   }
 
+  /// The catalog's German words for a refusal of the parent area whose words name one of the server's limits
+  /// (a name's length, how many children may play, the video formats an upload takes), or nil for any other
+  /// code (a view words those itself). The web page's parent area shows the same lines.
+  public func refusalLine(for code: String) -> String? {
+    guard let key = Self.refusalLines[code] else { return nil }
+    return catalog?.lines[key]
+  }
+
+  /// Refusal codes whose words come from the catalog's `lines`, by the line's key.
+  static let refusalLines = ["invalid_name": "invalidName", "too_many_players": "tooManyPlayers", "unsupported_video_type": "unsupportedVideoType"]
+
   /// One step of one of the game's choreographies, from the server (nil before the catalog arrives).
   public func motion(_ name: String, step id: String) -> StepPayload? {
     catalog?.motion[name]?.steps.first { $0.id == id }
@@ -175,7 +186,7 @@ public final class WaldabenteuerModel {
   public func start(reload: Bool = false) -> Task<Void, Never> {
     enqueue { model in
       if model.catalog == nil { model.catalog = try await model.client.kidsText() }
-      let response = try await model.client.kidsLaunch(KidsLaunchRequest(timeZone: model.timeZone.identifier, tab: model.tab, reload: reload))
+      let response = try await model.client.kidsLaunch(KidsLaunchRequest(tab: model.tab, reload: reload), timeZone: model.timeZone.identifier)
       model.apply(response)
       model.scheduleHeartbeat()
     }
@@ -207,7 +218,7 @@ public final class WaldabenteuerModel {
       // A report the device makes by itself belongs to the screen it was made on: when an earlier answer
       // (a heartbeat that ran the video out) changed the screen, it is not sent at all.
       if let screen = Self.reportScreens[type], model.view?.screen != screen { return }
-      model.apply(try await model.client.kidsEvent(request))
+      model.apply(try await model.client.kidsEvent(request, timeZone: model.timeZone.identifier))
     }
   }
 
@@ -521,12 +532,8 @@ public final class WaldabenteuerModel {
     heartbeat = clock.schedule(after: seconds) { [weak self] in
       guard let self else { return }
       if self.isInForeground, self.view != nil {
-        let zone = self.timeZone.identifier
         let tab = self.tab
-        self.send("heartbeat") {
-          $0.timeZone = zone
-          $0.tab = tab
-        }
+        self.send("heartbeat") { $0.tab = tab }
       }
       self.heartbeat = nil
       self.scheduleHeartbeat()

@@ -96,13 +96,12 @@ struct ParentNotice: View {
   }
 
   /// German words for what the server may refuse in the parent area (its own messages are for developers),
-  /// as the web page words them.
+  /// as the web page words them; words naming a limit (a name's length, how many children) are the catalog's.
   static func message(for code: String, model: WaldabenteuerModel) -> String {
-    switch code {
+    if let line = model.refusalLine(for: code) { return line }
+    return switch code {
     case "invalid_youtube_link": model.text("invalidYouTubeLink")
     case "duplicate_video": "Dieses Video ist schon in der Liste."
-    case "invalid_name": "Bitte gib einen Namen mit 1 bis 20 Zeichen ein."
-    case "too_many_players": "Es können höchstens sechs Kinder mitspielen."
     case "last_player": "Ein Kind muss bleiben."
     case "unknown_player": "Dieses Kind gibt es nicht mehr. Die Liste ist jetzt aktuell."
     case "unknown_video": "Dieses Video gibt es nicht mehr. Die Liste ist jetzt aktuell."

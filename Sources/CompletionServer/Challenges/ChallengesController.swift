@@ -11,16 +11,15 @@ import Vapor
 /// that also writes the feed activity and copies it into followers' feeds.
 struct ChallengesController: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
-    let challenges = routes.grouped("api", "challenges")
-    challenges.get(use: overview)
-    challenges.get(":id", use: show)
-    challenges.post(":id", "join", use: join)
-    challenges.post(":id", "leave", use: leave)
-    challenges.post(":id", "complete", use: complete)
-    challenges.on(.POST, "streak", "freezes") { req in try await IdempotentCreate.run(req, self.buyFreeze) }
-    routes.on(.POST, "api", "photos", body: .stream) { req in try await IdempotentCreate.run(req, streamed: true, self.uploadPhoto) }
-    routes.get("api", "photos", ":id", use: photo)
-    routes.delete("api", "photos", ":id", use: deletePhoto)
+    routes.on(.getChallengesOverview, use: overview)
+    routes.on(.getChallenge, use: show)
+    routes.on(.joinChallenge, use: join)
+    routes.on(.leaveChallenge, use: leave)
+    routes.on(.completeChallenge, use: complete)
+    routes.on(.buyStreakFreeze) { req in try await IdempotentCreate.run(req, self.buyFreeze) }
+    routes.on(.uploadPhoto, body: .stream) { req in try await IdempotentCreate.run(req, streamed: true, self.uploadPhoto) }
+    routes.on(.getPhoto, use: photo)
+    routes.on(.deletePhoto, use: deletePhoto)
   }
 
   /// Most "earlier" challenges listed.

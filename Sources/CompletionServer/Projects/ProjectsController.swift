@@ -11,29 +11,27 @@ import Vapor
 /// ``CompletionRecorder`` in the same transaction, and the live stream is told after the commit.
 struct ProjectsController: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
-    let projects = routes.grouped("api", "projects")
-    projects.get(use: overview)
-    projects.post(use: createProject)
-    projects.put("order", use: orderProjects)
-    projects.get("export", use: export)
-    projects.post("import", use: importProjects)
-    projects.post("import", "preview", use: previewImport)
-    projects.get("events", use: events)
-    projects.get("inbox", "tasks") { try await self.tasks($0, in: .inbox) }
-    projects.get(":id", "tasks") { try await self.tasks($0, in: .project(try ProjectInput.id($0.parameters.get("id"), notFound: .projectNotFound))) }
-    projects.patch(":id", use: updateProject)
-    projects.delete(":id", use: deleteProject)
+    routes.on(.getProjectsOverview, use: overview)
+    routes.on(.createProject, use: createProject)
+    routes.on(.orderProjects, use: orderProjects)
+    routes.on(.exportProjects, use: export)
+    routes.on(.importProjects, use: importProjects)
+    routes.on(.previewImport, use: previewImport)
+    routes.on(.projectsEvents, use: events)
+    routes.on(.listInboxTasks) { try await self.tasks($0, in: .inbox) }
+    routes.on(.listProjectTasks) { try await self.tasks($0, in: .project(try ProjectInput.id($0.parameters.get("id"), notFound: .projectNotFound))) }
+    routes.on(.updateProject, use: updateProject)
+    routes.on(.deleteProject, use: deleteProject)
 
-    let tasks = routes.grouped("api", "tasks")
-    tasks.post(use: createTask)
-    tasks.put("order", use: orderTasks)
-    tasks.post("batch", use: batchTasks)
-    tasks.get("today", use: today)
-    tasks.get("upcoming", use: upcoming)
-    tasks.get("search", use: search)
-    tasks.post("undo", use: undo)
-    tasks.patch(":id", use: updateTask)
-    tasks.delete(":id", use: deleteTask)
+    routes.on(.createTask, use: createTask)
+    routes.on(.orderTasks, use: orderTasks)
+    routes.on(.batchTasks, use: batchTasks)
+    routes.on(.tasksToday, use: today)
+    routes.on(.tasksUpcoming, use: upcoming)
+    routes.on(.searchTasks, use: search)
+    routes.on(.undoTaskChange, use: undo)
+    routes.on(.updateTask, use: updateTask)
+    routes.on(.deleteTask, use: deleteTask)
   }
 
   // MARK: Reads

@@ -17,6 +17,7 @@ public struct Color: ShapeStyle, Hashable {
   public static let green = Color(red: 0, green: 1, blue: 0)
   public static let gray = Color(white: 0.5)
   public static let blue = Color(red: 0, green: 0, blue: 1)
+  public static let cyan = Color(red: 0, green: 1, blue: 1)
   public static let pink = Color(red: 1, green: 0.75, blue: 0.8)
   public static let purple = Color(red: 0.5, green: 0, blue: 0.5)
   public static let clear = Color(white: 0, opacity: 0)
@@ -33,6 +34,7 @@ extension ShapeStyle where Self == Color {
   public static var green: Color { fatalError() }
   public static var gray: Color { fatalError() }
   public static var blue: Color { fatalError() }
+  public static var cyan: Color { fatalError() }
   public static var pink: Color { fatalError() }
   public static var purple: Color { fatalError() }
   public static var clear: Color { fatalError() }
