@@ -25,20 +25,21 @@ public struct ChallengeStreakView: View {
 
   /// The streak, the freezes held, a note and the purchase.
   public var body: some View {
-    if let stats = model.stats {
+    // The person's own figures carry their freezes (a profile someone else reads does not).
+    if let stats = model.stats, let freezes = stats.freezes {
       VStack(alignment: .leading, spacing: 12) {
         HStack(spacing: 24) {
           Label(Self.count(stats.currentStreak, "day"), systemImage: "flame.fill")
             .foregroundStyle(.orange)
             .accessibilityLabel("Streak: \(Self.count(stats.currentStreak, "day")) in a row")
-          Label("×\(stats.freezes.held)", systemImage: "snowflake")
+          Label("×\(freezes.held)", systemImage: "snowflake")
             .foregroundStyle(.cyan)
-            .accessibilityLabel(Self.count(stats.freezes.held, "streak freeze") + " held, of at most \(stats.freezes.max)")
+            .accessibilityLabel(Self.count(freezes.held, "streak freeze") + " held, of at most \(freezes.max)")
         }
         .font(.system(size: 20, weight: .semibold, design: .rounded))
         .monospacedDigit()
 
-        Text(Self.note(stats.freezes))
+        Text(Self.note(freezes))
           .font(.system(size: 15))
           .foregroundStyle(.secondary)
           .fixedSize(horizontal: false, vertical: true)
@@ -46,13 +47,13 @@ public struct ChallengeStreakView: View {
         Button {
           buy()
         } label: {
-          Label("Buy a freeze · \(stats.freezes.price) points", systemImage: "snowflake")
+          Label("Buy a freeze · \(freezes.price) points", systemImage: "snowflake")
             .frame(minHeight: 44)
         }
         .buttonStyle(.borderedProminent)
         .tint(Color.cyan)
         // The server says why one cannot be bought (the most are held, too few points): the note shows it.
-        .disabled(isBuying || stats.freezes.unavailable != nil)
+        .disabled(isBuying || freezes.unavailable != nil)
 
         if let answer {
           Text(answer)
