@@ -18,6 +18,7 @@ import { onKeyDown, wireTaskList } from "./projects/task-list.js";
 import { openTransfer, wireTransfer } from "./projects/transfer.js";
 import { send as sendWaiting, showState as showOfflineState, whenSent } from "./projects/offline.js";
 import { forgetHeights } from "./projects/window.js";
+import { keepForOffline } from "./projects/service-worker.js";
 import { wireUndoToast } from "./projects/undo.js";
 
 // MARK: Wiring
@@ -129,6 +130,11 @@ async function start() {
   showListCopy(me, key);
   keepListCopy(me);
   await loadList(key);
+  // Kept for a reload without a connection (the first time: the person and the lists again, through the worker).
+  keepForOffline(async () => {
+    await currentUser(true);
+    await reloadEverything();
+  });
   connectLive(me);
   // Changes kept while offline (in this page or before a reload) are sent now, and the lists reloaded after.
   whenSent(() => reloadEverything());
