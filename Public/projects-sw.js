@@ -1,5 +1,6 @@
 // The Projects page without a connection: a service worker for /projects (scope "/projects", so the other pages
-// — the Cryptogram, Waldabenteuer, the home page — and their API calls never pass through it).
+// — the Cryptogram, Waldabenteuer, the home page — and their API calls never pass through it; the ring bench at
+// /projects/lab is in its scope, but its page is never kept and its requests are answered as the network does).
 //
 // - The page's shell (projects.html, its CSS and every ES module it imports, found by following the imports) is
 //   kept when the worker installs, so /projects (any ?list=) opens after a reload without a connection.
@@ -50,6 +51,26 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   event.respondWith(networkFirst(request, SHELL, () => shellMatch(request)));
+});
+
+// The page asks for answers it fetched before the worker served it (its first visit): fetched here, kept, then
+// the page is told.
+self.addEventListener("message", (event) => {
+  const paths = event.data && Array.isArray(event.data.keep) ? event.data.keep : [];
+  const headers = { Accept: "application/json", "X-CompletionKit": "1", "Time-Zone": String(event.data.timeZone || "UTC") };
+  event.waitUntil((async () => {
+    for (const path of paths) {
+      const url = new URL(path, self.location.origin);
+      if (url.origin !== self.location.origin || !isKeptAnswer(url, new Request(url))) continue;
+      try {
+        const response = await fetch(url, { headers, credentials: "same-origin" });
+        if (response.ok) await inTurn(() => keep(url, response));
+      } catch {
+        // Offline already: what was kept before stays.
+      }
+    }
+    if (event.ports[0]) event.ports[0].postMessage("kept");
+  })());
 });
 
 // MARK: The shell

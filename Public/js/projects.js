@@ -130,11 +130,8 @@ async function start() {
   showListCopy(me, key);
   keepListCopy(me);
   await loadList(key);
-  // Kept for a reload without a connection (the first time: the person and the lists again, through the worker).
-  keepForOffline(async () => {
-    await currentUser(true);
-    await reloadEverything();
-  });
+  // Kept for a reload without a connection: the person, the lists and the list open now.
+  keepForOffline(() => ["/api/me", "/api/projects", state.selected === INBOX ? "/api/projects/inbox/tasks" : `/api/projects/${encodeURIComponent(state.selected)}/tasks`]);
   connectLive(me);
   // Changes kept while offline (in this page or before a reload) are sent now, and the lists reloaded after.
   whenSent(() => reloadEverything());

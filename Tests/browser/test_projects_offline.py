@@ -184,3 +184,27 @@ def test_a_sign_in_the_page_did_not_see_still_drops_what_was_kept(browser, serve
         assert kept and not [url for url in kept if garden["id"] in url], kept
     finally:
         context.close()
+
+
+def test_a_new_version_of_the_worker_drops_the_caches_of_the_old_one(browser, server):
+    context = browser.new_context(service_workers="allow")
+    try:
+        start(context, server)
+        home = context.new_page()
+        home.goto(f"{server}/")
+        home.evaluate("""async () => {
+            await (await caches.open('projects-shell-v0')).put('/projects', new Response('an old shell'));
+            await (await caches.open('projects-data-v0')).put('/api/projects', new Response('{}'));
+        }""")
+        page = open_online(context, server)
+        names = page.evaluate("caches.keys()")
+        assert "projects-shell-v0" not in names and "projects-data-v0" not in names, names
+        assert any(name.startswith("projects-shell-v") for name in names), names
+        # Online, the page is the server's: what the worker keeps is the network's answer, not an old copy.
+        kept = page.evaluate("""async () => {
+            const name = (await caches.keys()).find((n) => n.startsWith('projects-shell-v'));
+            return (await (await (await caches.open(name)).match('/projects')).text());
+        }""")
+        assert kept == context.request.get(f"{server}/projects").text()
+    finally:
+        context.close()
