@@ -77,6 +77,7 @@ def test_a_reload_offline_opens_the_kept_lists_with_the_waiting_changes_then_sen
         assert page.locator("[data-testid=project-row]", has_text="Kitchen").count() == 1
         status = page.locator("[data-testid=sync-status]").text_content()
         assert "You are offline" in status and "2 changes waiting to be sent" in status, status
+        page.wait_for_function("() => document.querySelector('[data-testid=live-status]').textContent === 'Offline'")
         assert page.locator("[data-testid=error]").text_content() == ""
         # Another list opens offline from what was kept too.
         page.goto(f"{server}/projects?list=inbox")
