@@ -16,7 +16,7 @@ import { byId, INBOX, PHONE, showError, state } from "./projects/state.js";
 import { wirePickBar } from "./projects/selection.js";
 import { onKeyDown, wireTaskList } from "./projects/task-list.js";
 import { openTransfer, wireTransfer } from "./projects/transfer.js";
-import { send as sendWaiting, showState as showOfflineState, whenSent } from "./projects/offline.js";
+import { send as sendWaiting, setPerson, showState as showOfflineState, whenSent } from "./projects/offline.js";
 import { forgetHeights } from "./projects/window.js";
 import { keepForOffline } from "./projects/service-worker.js";
 import { wireUndoToast } from "./projects/undo.js";
@@ -111,6 +111,8 @@ async function start() {
   boot();
   // The guest cookie comes from the first /api/me; every later request (and the stream) carries it.
   const me = await currentUser().catch(() => null);
+  // Changes kept offline are sent and shown only for the person who made them.
+  if (me) setPerson(me.id);
   await loadOverview();
   const requested = listFromURL();
   // A view (Today, Upcoming, Search) shows in place of a list; the Inbox loads behind it.

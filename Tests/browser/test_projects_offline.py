@@ -209,3 +209,38 @@ def test_a_new_version_of_the_worker_drops_the_caches_of_the_old_one(browser, se
         assert kept == context.request.get(f"{server}/projects").text()
     finally:
         context.close()
+
+
+def test_changes_waiting_for_one_person_are_neither_shown_to_nor_sent_as_another(browser, server):
+    other = register(browser, server, "# Holidays\n- Pack the tent\n")
+    context = browser.new_context(service_workers="allow")
+    try:
+        garden, _ = start(context, server)
+        page = open_online(context, server, f"/projects?list={garden['id']}")
+        # The server cannot be reached for writes: the first person's change waits in this browser.
+        page.route("**/api/tasks**", lambda route: route.abort() if route.request.method != "GET" else route.continue_())
+        row(page, "Water").locator("[data-testid=task-check]").click()
+        page.wait_for_function("() => document.body.dataset.outbox === '1'")
+        assert "Water" in page.locator("[data-testid=sync-status]").text_content()
+
+        # Another person signs in on this browser's home page and opens Projects: nothing of the first person's waits.
+        home = context.new_page()
+        home.goto(f"{server}/")
+        home.locator("#tab-login").click()
+        home.locator("#login-form input[name=username]").fill(other)
+        home.locator("#login-form input[name=password]").fill("correct horse")
+        home.locator("#login-form button[type=submit]").click()
+        home.wait_for_function("() => document.querySelector('[data-who]').textContent.includes('Signed in as')")
+        page.unroute("**/api/tasks**")
+        page.reload()
+        page.locator("[data-testid=project-row]", has_text="Holidays").wait_for(state="attached")
+        page.wait_for_function("() => document.body.dataset.ready === 'true'")
+        assert page.evaluate("document.body.dataset.outbox") == "0"
+        assert "Water" not in page.locator("[data-testid=sync-status]").text_content()
+        # Nothing was sent into this person's account, and the first person's change is still kept for them.
+        mine = context.request.get(f"{server}/api/projects/inbox/tasks").json()["tasks"]
+        assert mine == [], mine
+        kept = json.loads(page.evaluate("localStorage.getItem('completionkit.projects.outbox')"))
+        assert [change["title"] for change in kept] == ["Water"], kept
+    finally:
+        context.close()
