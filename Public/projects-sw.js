@@ -56,8 +56,9 @@ self.addEventListener("fetch", (event) => {
 // The page asks for answers it fetched before the worker served it (its first visit): fetched here, kept, then
 // the page is told.
 self.addEventListener("message", (event) => {
-  const paths = event.data && Array.isArray(event.data.keep) ? event.data.keep : [];
-  const headers = { Accept: "application/json", "X-CompletionKit": "1", "Time-Zone": String(event.data.timeZone || "UTC") };
+  const data = event.data || {};
+  const paths = Array.isArray(data.keep) ? data.keep : [];
+  const headers = { Accept: "application/json", "X-CompletionKit": "1", "Time-Zone": String(data.timeZone || "UTC") };
   event.waitUntil((async () => {
     for (const path of paths) {
       const url = new URL(path, self.location.origin);
