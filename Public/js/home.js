@@ -1,6 +1,7 @@
 import { boot, currentUser, renderWho } from "./app.js";
 import { api } from "./lib/api.js";
 import { $, h } from "./lib/dom.js";
+import { forgetOfflineCopies } from "./lib/offline-copies.js";
 import { fetchStagger, fetchWave, playStagger, playWave } from "./motion.js";
 
 const icons = {
@@ -104,6 +105,8 @@ async function accountChange(path, { body, form, tab, done }) {
   placeMessage(form);
   try {
     const answer = await api(path, { method: "POST", body });
+    // Whoever is signed in now (another person, a new guest) never sees what Projects kept for the one before.
+    await forgetOfflineCopies();
     form?.reset();
     await showAccount(true);
     if (tab) showTab(tab);

@@ -16,8 +16,9 @@ import { byId, INBOX, PHONE, showError, state } from "./projects/state.js";
 import { wirePickBar } from "./projects/selection.js";
 import { onKeyDown, wireTaskList } from "./projects/task-list.js";
 import { openTransfer, wireTransfer } from "./projects/transfer.js";
-import { send as sendWaiting, showState as showOfflineState, whenSent } from "./projects/offline.js";
+import { send as sendWaiting, setPerson, showState as showOfflineState, whenSent } from "./projects/offline.js";
 import { forgetHeights } from "./projects/window.js";
+import { keepForOffline } from "./projects/service-worker.js";
 import { wireUndoToast } from "./projects/undo.js";
 
 // MARK: Wiring
@@ -110,6 +111,8 @@ async function start() {
   boot();
   // The guest cookie comes from the first /api/me; every later request (and the stream) carries it.
   const me = await currentUser().catch(() => null);
+  // Changes kept offline are sent and shown only for the person who made them.
+  if (me) setPerson(me.id);
   await loadOverview();
   const requested = listFromURL();
   // A view (Today, Upcoming, Search) shows in place of a list; the Inbox loads behind it.
@@ -129,6 +132,8 @@ async function start() {
   showListCopy(me, key);
   keepListCopy(me);
   await loadList(key);
+  // Kept for a reload without a connection: the person, the lists and the list open now.
+  keepForOffline(() => ["/api/me", "/api/projects", state.selected === INBOX ? "/api/projects/inbox/tasks" : `/api/projects/${encodeURIComponent(state.selected)}/tasks`]);
   connectLive(me);
   // Changes kept while offline (in this page or before a reload) are sent now, and the lists reloaded after.
   whenSent(() => reloadEverything());

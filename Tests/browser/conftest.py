@@ -81,6 +81,15 @@ def page(browser):
 
 
 @pytest.fixture()
+def routed_context(browser):
+    """A context for tests that stub or hold the Projects API's GET answers with page.route: Playwright does not
+    route a request the page's service worker answers (Projects has one), so service workers are blocked here."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, service_workers="block")
+    yield context
+    context.close()
+
+
+@pytest.fixture()
 def reduced_page(browser):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
     page = context.new_page()

@@ -279,8 +279,9 @@ def test_phone_celebration_shows_where_the_person_is_looking(browser, server):
         context.close()
 
 
-def test_a_failed_refresh_is_tried_again_and_the_page_says_so(context, server):
+def test_a_failed_refresh_is_tried_again_and_the_page_says_so(routed_context, server):
     """One failed background fetch (a 503) must not leave the list stale: it is tried again and catches up."""
+    context = routed_context
     garden, tasks = start(context, server)
     page = open_projects(context, server)
     page.locator(f"[data-testid=project-row][data-project-id='{garden['id']}']").click()

@@ -168,7 +168,8 @@ def import_big_inbox(context, server):
         assert response.ok, response.text()
 
 
-def test_a_list_of_ten_thousand_tasks_opens_scrolls_and_changes_one_row(context, server):
+def test_a_list_of_ten_thousand_tasks_opens_scrolls_and_changes_one_row(routed_context, server):
+    context = routed_context
     import_big_inbox(context, server)
     page = context.new_page()
     errors = []

@@ -38,7 +38,8 @@ def open_list(context, server, project_id, change=None):
 
 @pytest.fixture()
 def context(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    # Every test here rewrites GET /api/projects with page.route, which a service worker's answer would bypass.
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, service_workers="block")
     yield context
     context.close()
 

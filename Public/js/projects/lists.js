@@ -440,7 +440,8 @@ export function connectLive(me) {
   }
   state.live = keepLive("/api/projects/events", {
     events: { projects: applyLive },
-    onState: (which) => setLiveStatus(which === "reconnecting" ? "Reconnecting…" : ""),
+    // Without a connection there is nothing to reconnect to: the bar says so (the list says what waits).
+    onState: (which) => setLiveStatus(which !== "reconnecting" ? "" : navigator.onLine === false ? "Offline" : "Reconnecting…"),
     // Back after a gap: the snapshot that follows says what changed; a list still behind is refetched.
     onOpen: () => refreshIfStale(),
   });

@@ -13,14 +13,20 @@ const STORE = "completionkit.projects.outbox";
 /** Seconds between tries to send what waits while the browser says it is online but the server is not reached. */
 const RETRY_DELAYS = [2, 4, 8, 15, 30];
 
-/** The changes waiting, oldest first: `{key, kind: "create"|"patch"|"delete", taskId, body, title}`. */
+/**
+ * The signed-in person's id (null until the page knows it). Each change is kept with the person who made it and
+ * only theirs are shown and sent: another person signing in on this browser never sees the titles of the changes
+ * waiting for the one before, nor sends them into their own account.
+ */
+let person = null;
+/** The changes waiting, oldest first: `{key, kind: "create"|"patch"|"delete", taskId, body, title, user}`. */
 let outbox = read();
 let sending = null;
 let attempt = 0;
 let timer = 0;
 let onSent = () => {};
 
-function read() {
+function readAll() {
   try {
     const kept = JSON.parse(localStorage.getItem(STORE) || "[]");
     return Array.isArray(kept) ? kept : [];
@@ -29,9 +35,22 @@ function read() {
   }
 }
 
+/**
+ * A change kept before changes named their person, or by a guest not saved yet (no id: their first write makes
+ * their account, and a sign-in takes what they did here along), belongs to whoever opens the page.
+ */
+function isMine(change) {
+  return !change.user || change.user === person;
+}
+
+function read() {
+  return readAll().filter(isMine);
+}
+
 function write() {
   try {
-    if (outbox.length) localStorage.setItem(STORE, JSON.stringify(outbox));
+    const kept = [...readAll().filter((change) => !isMine(change)), ...outbox];
+    if (kept.length) localStorage.setItem(STORE, JSON.stringify(kept));
     else localStorage.removeItem(STORE);
   } catch {
     // A full or blocked storage: the changes still wait in this page.
@@ -52,8 +71,15 @@ export function mustWait(taskId) {
   return isLocalTask(taskId) || outbox.length > 0;
 }
 
+/** Whose changes this page shows and sends (`me.id` from /api/me; "" for a guest not saved yet). */
+export function setPerson(id) {
+  person = id ?? "";
+  outbox = read();
+}
+
 /** Keeps a change to send later and shows the page's offline state. */
 export function keep(change) {
+  if (person !== null) change.user = person;
   outbox.push(change);
   write();
   showState();
