@@ -370,7 +370,8 @@ struct ProjectsStoreTests {
       let id = headings[task % 4]
       return .deleteHeading(id, in: board.headings[id]?.projectID ?? projects[list])
     case 14:
-      let heading = headings[list]
+      let existing = board.headings.values.sorted { $0.id.uuidString < $1.id.uuidString }
+      let heading = list < 3 && !existing.isEmpty ? existing[list % existing.count].id : headings[list]
       if flag { return .editTask(taskID, TaskEdit(headingID: .some(task % 2 == 0 ? heading : nil))) }
       return .editTask(taskID, TaskEdit(projectID: .some(board.headings[heading]?.projectID), headingID: .some(heading)))
     default: return .undo
