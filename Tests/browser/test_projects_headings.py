@@ -94,9 +94,13 @@ def test_a_task_goes_under_a_heading_by_dragging_or_with_alt_arrows(context, ser
     page.locator(f"[data-task-id='{weed['id']}']").focus()
     page.keyboard.press("Alt+ArrowUp")
     wait_rows(page, ["Water", "Dig", "Weed", "# Later"])
+    page.wait_for_function(
+        "(id) => fetch(`/api/projects/${id}/tasks`).then((r) => r.json()).then((l) => l.tasks.map((t) => (t.headingId ? '>' : '') + t.title).join() === 'Water,Dig,Weed')",
+        arg=garden["id"])
 
     # Dragging Water's handle below the heading's row drops it under the heading.
     handle = page.locator(f"[data-task-id='{water['id']}'] [data-testid=drag-handle]")
+    handle.hover()  # attached, visible and still: the list's own refresh after the last change has been drawn
     box = handle.bounding_box()
     target = page.locator("[data-testid=heading-row]").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -127,9 +131,16 @@ def test_headings_with_hide_completed_and_a_refusal_from_the_server(context, ser
     assert page.locator("[data-testid=heading-count]").text_content() == "1 task"
     page.locator("body").press("h")
     wait_rows(page, ["Water", "Weed", "# Done soon", "Dig"])
-    # Deleted elsewhere meanwhile: renaming here is refused with the server's words, and the list follows.
+    # Deleted elsewhere: the list follows.
     call(context, server, "DELETE", f"/api/projects/{garden['id']}/headings/{heading['id']}")
     wait_rows(page, ["Water", "Weed", "Dig"])
+    # Archived (in another window): Add heading goes, and g is refused in the server's words.
+    call(context, server, "PATCH", f"/api/projects/{garden['id']}", {"archived": True})
+    page.wait_for_function("() => document.querySelector('[data-testid=add-heading]').hidden")
+    page.locator("body").press("g")
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes('is archived')")
+    assert "headings" in page.locator("#error").text_content()
+    assert listed(context, server, garden)["headings"] == []
     assert not page._ck_errors
 
 

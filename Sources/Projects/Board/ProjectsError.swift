@@ -92,7 +92,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .invalidBatch(let count):
       count == 0
         ? "Select at least one task." : "At most \(ProjectLimits.maxTasksPerBatch) tasks can be changed at once (\(count) were selected)."
-    case .projectArchived(let name): "“\(name)” is archived. Unarchive it to add or move tasks into it."
+    case .projectArchived(let name): "“\(name)” is archived. Unarchive it to add tasks or headings to it, or move tasks into it."
     case .editConflict(let task): "“\(task.title)” was changed somewhere else since you began. Choose which to keep: yours or the one saved."
     case .nothingToUndo: "There is nothing to undo."
     case .undoStale(let title):
