@@ -95,6 +95,16 @@ struct ProjectsHeadingsAPITests {
       #expect(try await other.send(.DELETE, "/api/projects/\(garden.id)/headings/\(spring.id)").status == .notFound)
       #expect(try await other.send(.PATCH, "/api/projects/\(garden.id)/headings/\(spring.id)", json: HeadingRequest(name: "x")).status == .notFound)
 
+      // A new task can go straight under a heading of its project, not under another project's.
+      let sharpened = try client.decode(
+        TaskChangeResponse.self,
+        from: try await client.send(.POST, "/api/tasks", json: TaskRequest(title: "Sharpen", projectId: .set(shed.id), headingId: .set(tools.id))))
+      #expect(sharpened.task?.headingId == tools.id && sharpened.projects.first?.total == 1)
+      response = try await client.send(.POST, "/api/tasks", json: TaskRequest(title: "x", projectId: .set(garden.id), headingId: .set(tools.id)))
+      #expect(try Self.code(client, response) == "heading_in_other_project")
+      response = try await client.send(.POST, "/api/tasks", json: TaskRequest(title: "x", headingId: .set(tools.id)))
+      #expect(try Self.code(client, response) == "heading_in_other_project")
+
       // Moving a task to another project clears its heading.
       let movedAway = try client.decode(
         TaskChangeResponse.self, from: try await client.send(.PATCH, "/api/tasks/\(tasks[3].id)", json: TaskRequest(projectId: .set(shed.id))))

@@ -93,6 +93,16 @@ struct HeadingTests {
     #expect(throws: ProjectsError.headingInOtherProject) { try board.handle(.editTask(tasks[1], TaskEdit(headingID: .some(tools))), at: Self.now) }
     #expect(throws: ProjectsError.headingNotFound) { try board.handle(.editTask(tasks[1], TaskEdit(headingID: .some(UUID()))), at: Self.now) }
     #expect(board == before)
+    // A new task can go straight under a heading of its own project.
+    let fresh = UUID()
+    try Self.run(&board, .addTask(NewTask(id: fresh, projectID: garden, title: "New", headingID: spring)))
+    #expect(board.tasks[fresh]?.headingID == spring)
+    #expect(throws: ProjectsError.headingInOtherProject) {
+      try board.handle(.addTask(NewTask(id: UUID(), projectID: nil, title: "x", headingID: tools)), at: Self.now)
+    }
+    try Self.run(&board, .deleteTask(fresh))
+    try Self.run(&board, .undo)
+    try Self.run(&board, .undo)
     // Undo takes it back out.
     try Self.run(&board, .undo)
     #expect(board.tasks[tasks[0]]?.headingID == nil)

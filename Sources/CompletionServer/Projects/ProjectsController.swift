@@ -194,7 +194,7 @@ struct ProjectsController: RouteCollection {
 
   // MARK: Tasks
 
-  /// `POST /api/tasks` `{title, notes?, priority?, dueDate?, projectId?}`; an `Idempotency-Key` makes a retry
+  /// `POST /api/tasks` `{title, notes?, priority?, dueDate?, projectId?, headingId?}`; an `Idempotency-Key` makes a retry
   /// answer as the first did.
   @Sendable func createTask(req: Request) async throws -> Response {
     let body = try req.decodeJSON(TaskRequest.self)
@@ -203,9 +203,12 @@ struct ProjectsController: RouteCollection {
     if case .set(let date) = body.dueDate { dueDate = try ProjectInput.dueDate(date) }
     var projectID: UUID?
     if case .set(let id?) = body.projectId { projectID = try ProjectInput.id(id, notFound: .projectNotFound) }
+    // Straight under a heading of its project (refused when the heading is not that project's).
+    var headingID: UUID?
+    if case .set(let id?) = body.headingId { headingID = try ProjectInput.id(id, notFound: .headingNotFound) }
     let task = NewTask(
       id: UUID(), projectID: projectID, title: try ProjectInput.title(rawTitle), notes: try ProjectInput.notes(body.notes) ?? "",
-      priority: try ProjectInput.priority(body.priority) ?? .none, dueDate: dueDate, completed: body.completed ?? false)
+      priority: try ProjectInput.priority(body.priority) ?? .none, dueDate: dueDate, completed: body.completed ?? false, headingID: headingID)
     let userID = try await req.userIDCreatingGuest()
     return try await perform(.addTask(task), of: userID, idempotency: try Self.idempotency(req, userID), on: req) { done in
       try StoredResponse(Self.taskChange(done, task: task.id), status: .created)
