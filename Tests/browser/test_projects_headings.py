@@ -174,3 +174,37 @@ def test_headings_at_every_size_are_accessible(browser, server, size):
         assert not page._ck_errors
     finally:
         context.close()
+
+
+def test_a_long_list_draws_only_the_rows_near_the_screen_with_its_headings_among_them(context, server):
+    # 400 tasks (the list is windowed from 200 on); the last 100 under a heading.
+    text = "# Big\n" + "".join(f"- Task {n:03}\n" for n in range(400))
+    response = context.request.post(f"{server}/api/projects/import", data=text, headers={"Content-Type": "text/plain", "X-CompletionKit": "1"})
+    assert response.ok, response.text()
+    big = next(p for p in call(context, server, "GET", "/api/projects")["projects"] if p["name"] == "Big")
+    tasks = listed(context, server, big)["tasks"]
+    heading = post(context, server, f"/api/projects/{big['id']}/headings", {"name": "The last hundred"})["heading"]
+    for task in tasks[300:]:
+        call(context, server, "PATCH", f"/api/tasks/{task['id']}", {"headingId": heading["id"]})
+    page = open_list(context, server, big)
+    page.wait_for_function("() => document.querySelector('#task-list').dataset.windowed === 'true' && !document.querySelector('[data-testid=list-rest]:not([hidden])')")
+    # Few rows in the document; "1 of 400" counts tasks, not the heading.
+    assert page.locator("#task-list > li").count() < 150
+    first = page.locator("[data-testid=task-row]").first
+    assert first.get_attribute("aria-setsize") == "400" and first.get_attribute("aria-posinset") == "1"
+    assert page.locator("[data-testid=heading-row]").count() == 0  # far below the screen
+    # At the end of the page: the heading's row sits just above its first task, which is task 301 of 400.
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_function("""() => [...document.querySelectorAll('[data-testid=task-row]')].some((row) => row.getAttribute('aria-posinset') === '400')""")
+    # Upwards a screen at a time until the heading's row is drawn (the rows come as the page scrolls).
+    page.wait_for_function(
+        "() => { if (document.querySelector('[data-testid=heading-row]')) return true; window.scrollBy(0, -300); return false; }", polling=100)
+    page.evaluate("() => document.querySelector('[data-testid=heading-row]').scrollIntoView({ block: 'center' })")
+    page.wait_for_function(
+        "() => { const row = document.querySelector('[data-testid=heading-row]'); return row && row.previousElementSibling && row.nextElementSibling; }")
+    heading_row = page.locator("[data-testid=heading-row]")
+    assert heading_row.locator("[data-testid=heading-count]").text_content() == "100 tasks"
+    after = heading_row.evaluate("(row) => row.nextElementSibling.getAttribute('aria-posinset') + ' ' + row.nextElementSibling.querySelector('[data-testid=task-title]').textContent")
+    before = heading_row.evaluate("(row) => row.previousElementSibling.getAttribute('aria-posinset') + ' ' + row.previousElementSibling.querySelector('[data-testid=task-title]').textContent")
+    assert after == "301 Task 300" and before == "300 Task 299", (before, after)
+    assert not page._ck_errors
