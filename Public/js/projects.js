@@ -7,7 +7,8 @@ import { boot, currentUser } from "./app.js";
 import { $ } from "./lib/dom.js";
 import { preference } from "./motion.js";
 import { isAgenda, openAgenda, wireAgenda } from "./projects/agenda.js";
-import { commitProjectOrder, commitTaskOrder, createProject, undoLast, wireHeader } from "./projects/changes.js";
+import { commitProjectOrder, commitTaskOrder, createProject, setTaskHeading, undoLast, wireHeader } from "./projects/changes.js";
+import { commitPlacement, wireHeadings } from "./projects/headings.js";
 import { openShortcuts, wireDialogs } from "./projects/dialogs.js";
 import { sortable } from "./projects/drag.js";
 import { connectLive, keepListCopy, keptHideCompleted, listFromURL, setHideCompleted, loadList, loadOverview, reloadEverything, selectList, setView, showListCopy, showLists } from "./projects/lists.js";
@@ -72,7 +73,12 @@ function wire() {
   wireTaskList();
   wirePickBar();
   wireUndoToast(undoLast);
-  sortable($("#task-list"), { rowSelector: "[data-task-id]", idOf: (row) => row.dataset.taskId, commit: commitTaskOrder });
+  wireHeadings();
+  // Heading rows move with the others while a task is dragged, so a task can be dropped under a heading.
+  sortable($("#task-list"), {
+    rowSelector: "[data-task-id], [data-heading-id]", idOf: (row) => row.dataset.taskId || row.dataset.rowKey,
+    commit: (keys, movedId) => commitPlacement(keys, movedId, commitTaskOrder, setTaskHeading),
+  });
   sortable($("#project-nav"), { rowSelector: "[data-testid=project-row]", idOf: (row) => row.dataset.projectId, commit: commitProjectOrder });
 
   wireDialogs();

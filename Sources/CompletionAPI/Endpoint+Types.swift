@@ -24,6 +24,7 @@ extension Endpoint {
     case .sendKidsEvent: KidsEventRequest.self
     case .launchKids: KidsLaunchRequest.self
     case .createProject, .updateProject: ProjectRequest.self
+    case .createHeading, .updateHeading: HeadingRequest.self
     case .importProjects, .previewImport: ProjectsExport.self
     case .orderProjects, .orderTasks: OrderRequest.self
     case .follow: FollowRequest.self
@@ -74,6 +75,7 @@ extension Endpoint {
     case .uploadPhoto: PhotoView.self
     case .getProjectsOverview: ProjectsOverview.self
     case .createProject, .updateProject: ProjectView.self
+    case .createHeading, .updateHeading, .deleteHeading: HeadingsResponse.self
     case .exportProjects: ProjectsExport.self
     case .importProjects: ProjectsImportResult.self
     case .previewImport: ProjectsImportPreview.self

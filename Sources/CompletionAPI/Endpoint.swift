@@ -76,6 +76,9 @@ public enum Endpoint: String, CaseIterable, Sendable {
   case deleteProject
   case updateProject
   case listProjectTasks
+  case createHeading
+  case updateHeading
+  case deleteHeading
   case follow
   case unfollow
   case listFollowers
@@ -108,10 +111,10 @@ public enum Endpoint: String, CaseIterable, Sendable {
   public var method: String {
     switch self {
     case .getCelebrations, .listSignIns, .getRecoveryCodeStatus, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .tasksToday, .tasksUpcoming, .searchTasks, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard, .getActivityVideoStatus, .getActivityVideo, .getCryptogramVideoStatus, .getCryptogramVideo, .getAccountLimits: "GET"
-    case .login, .logout, .logoutEverywhere, .register, .createToken, .changePassword, .recoverAccount, .regenerateRecoveryCodes, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .buyStreakFreeze, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .importProjects, .previewImport, .follow, .createTask, .startActivityVideo, .startCryptogramVideo, .undoTaskChange, .batchTasks: "POST"
+    case .login, .logout, .logoutEverywhere, .register, .createToken, .changePassword, .recoverAccount, .regenerateRecoveryCodes, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .buyStreakFreeze, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .createHeading, .importProjects, .previewImport, .follow, .createTask, .startActivityVideo, .startCryptogramVideo, .undoTaskChange, .batchTasks: "POST"
     case .setCelebrations, .orderProjects, .orderTasks: "PUT"
-    case .updateActivity, .updateProject, .updateTask: "PATCH"
-    case .revokeSignIn, .uncongratulate, .deleteComment, .deletePhoto, .deleteProject, .unfollow, .deleteTask: "DELETE"
+    case .updateActivity, .updateProject, .updateHeading, .updateTask: "PATCH"
+    case .revokeSignIn, .uncongratulate, .deleteComment, .deletePhoto, .deleteProject, .deleteHeading, .unfollow, .deleteTask: "DELETE"
     }
   }
 
@@ -188,6 +191,8 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case .deleteProject: "/api/projects/{id}"
     case .updateProject: "/api/projects/{id}"
     case .listProjectTasks: "/api/projects/{id}/tasks"
+    case .createHeading: "/api/projects/{id}/headings"
+    case .updateHeading, .deleteHeading: "/api/projects/{id}/headings/{headingId}"
     case .follow: "/api/social/follow"
     case .unfollow: "/api/social/follow/{username}"
     case .listFollowers: "/api/social/followers"
@@ -226,7 +231,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     }
     switch self {
     case .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .resumeCryptogram, .continueCryptogram, .restartCryptogram,
-      .abandonCryptogram, .updateTask, .batchTasks, .completeChallenge, .buyStreakFreeze, .sendKidsEvent, .joinChallenge, .leaveChallenge, .follow, .congratulate,
+      .abandonCryptogram, .updateTask, .updateHeading, .batchTasks, .completeChallenge, .buyStreakFreeze, .sendKidsEvent, .joinChallenge, .leaveChallenge, .follow, .congratulate,
       .startActivityVideo, .startCryptogramVideo, .undoTaskChange:
       return true
     default:

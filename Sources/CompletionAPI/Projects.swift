@@ -190,11 +190,14 @@ public struct TaskView: Codable, Hashable, Sendable {
   /// Goes up with every change of the task: send it back as `baseRevision` with an edit, and an edit made on
   /// an older one is refused (`409 edit_conflict`, with the task as it is now) instead of overwriting it.
   public let revision: Int
+  /// The heading of its project it sits under (see ``HeadingView``); nil: none.
+  public let headingId: String?
 
   public init(
     id: String, projectId: String?, title: String, notes: String, priority: String, dueDate: String?, completed: Bool,
-    completedAt: Double?, position: Int, revision: Int = 0
+    completedAt: Double?, position: Int, revision: Int = 0, headingId: String? = nil
   ) {
+    self.headingId = headingId
     self.revision = revision
     self.id = id
     self.projectId = projectId
@@ -216,12 +219,59 @@ public struct TaskListResponse: Codable, Hashable, Sendable {
   public let tasks: [TaskView]
   /// The cursor of the next page (`?after=`) when this answer is a page and more tasks follow; nil at the end.
   public let next: String?
+  /// The project's headings in their order (none for the Inbox), on every page. The tasks come without a
+  /// heading first, then each heading's in this order.
+  public let headings: [HeadingView]
 
-  public init(project: ProjectView?, inbox: InboxView?, tasks: [TaskView], next: String? = nil) {
+  public init(project: ProjectView?, inbox: InboxView?, tasks: [TaskView], next: String? = nil, headings: [HeadingView] = []) {
+    self.headings = headings
     self.project = project
     self.inbox = inbox
     self.tasks = tasks
     self.next = next
+  }
+}
+
+/// A heading inside a project: a named group of its tasks. Not a task: counts and the ring ignore it.
+public struct HeadingView: Codable, Hashable, Sendable {
+  public let id: String
+  public let projectId: String
+  public let name: String
+  /// Place among the project's headings (smaller first).
+  public let position: Int
+
+  public init(id: String, projectId: String, name: String, position: Int) {
+    self.id = id
+    self.projectId = projectId
+    self.name = name
+    self.position = position
+  }
+}
+
+/// `POST /api/projects/{id}/headings` `{name?}` and `PATCH /api/projects/{id}/headings/{headingId}`
+/// `{name?, position?}`: `position` is the heading's new place among its project's headings (0 first; past
+/// the end: last).
+public struct HeadingRequest: Codable, Hashable, Sendable {
+  public let name: String?
+  public let position: Int?
+
+  public init(name: String? = nil, position: Int? = nil) {
+    self.name = name
+    self.position = position
+  }
+}
+
+/// The answer to a heading change: the heading (nil after a delete), every heading of its project in order, and
+/// the project (its revision moved; its counts did not).
+public struct HeadingsResponse: Codable, Hashable, Sendable {
+  public let heading: HeadingView?
+  public let headings: [HeadingView]
+  public let project: ProjectView
+
+  public init(heading: HeadingView?, headings: [HeadingView], project: ProjectView) {
+    self.heading = heading
+    self.headings = headings
+    self.project = project
   }
 }
 
@@ -268,14 +318,18 @@ public struct TaskRequest: Codable, Hashable, Sendable {
   public var dueDate: FieldUpdate<String>
   public var completed: Bool?
   public var projectId: FieldUpdate<String>
+  /// A heading of the task's project (of the one it moves to, with `projectId`) to put it under; `null` takes
+  /// it out of its heading. Left out, it keeps its heading, unless it moves to another project.
+  public var headingId: FieldUpdate<String>
   /// On a change: the task's `revision` the edit was made on (see ``TaskView/revision``); absent, the edit
   /// overwrites whatever came before.
   public var baseRevision: Int?
 
   public init(
     title: String? = nil, notes: String? = nil, priority: String? = nil, dueDate: FieldUpdate<String> = .unchanged,
-    completed: Bool? = nil, projectId: FieldUpdate<String> = .unchanged, baseRevision: Int? = nil
+    completed: Bool? = nil, projectId: FieldUpdate<String> = .unchanged, headingId: FieldUpdate<String> = .unchanged, baseRevision: Int? = nil
   ) {
+    self.headingId = headingId
     self.baseRevision = baseRevision
     self.title = title
     self.notes = notes
@@ -285,7 +339,7 @@ public struct TaskRequest: Codable, Hashable, Sendable {
     self.projectId = projectId
   }
 
-  enum CodingKeys: String, CodingKey { case title, notes, priority, dueDate, completed, projectId, baseRevision }
+  enum CodingKeys: String, CodingKey { case title, notes, priority, dueDate, completed, projectId, headingId, baseRevision }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -296,6 +350,7 @@ public struct TaskRequest: Codable, Hashable, Sendable {
     baseRevision = try container.decodeIfPresent(Int.self, forKey: .baseRevision)
     dueDate = container.contains(.dueDate) ? .set(try container.decodeIfPresent(String.self, forKey: .dueDate)) : .unchanged
     projectId = container.contains(.projectId) ? .set(try container.decodeIfPresent(String.self, forKey: .projectId)) : .unchanged
+    headingId = container.contains(.headingId) ? .set(try container.decodeIfPresent(String.self, forKey: .headingId)) : .unchanged
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -307,6 +362,7 @@ public struct TaskRequest: Codable, Hashable, Sendable {
     try container.encodeIfPresent(baseRevision, forKey: .baseRevision)
     if case .set(let value) = dueDate { try container.encode(value, forKey: .dueDate) }
     if case .set(let value) = projectId { try container.encode(value, forKey: .projectId) }
+    if case .set(let value) = headingId { try container.encode(value, forKey: .headingId) }
   }
 }
 
@@ -460,8 +516,11 @@ public struct ProjectsExport: Codable, Hashable, Sendable {
     public let priority: String
     public let dueDate: String?
     public let completed: Bool
+    /// Its heading: a place in its project's `headings` (absent: none).
+    public let heading: Int?
 
-    public init(title: String, notes: String, priority: String, dueDate: String?, completed: Bool) {
+    public init(title: String, notes: String, priority: String, dueDate: String?, completed: Bool, heading: Int? = nil) {
+      self.heading = heading
       self.title = title
       self.notes = notes
       self.priority = priority
@@ -475,8 +534,11 @@ public struct ProjectsExport: Codable, Hashable, Sendable {
     public let color: String
     public let notes: String
     public let tasks: [Task]
+    /// The names of its headings in their order (absent: none; files written before headings have none).
+    public let headings: [String]?
 
-    public init(name: String, color: String, notes: String, tasks: [Task]) {
+    public init(name: String, color: String, notes: String, tasks: [Task], headings: [String]? = nil) {
+      self.headings = headings
       self.name = name
       self.color = color
       self.notes = notes

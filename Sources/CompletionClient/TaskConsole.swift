@@ -37,7 +37,7 @@ public struct TaskConsole: Sendable {
 
   /// Every list with its tasks: the Inbox first, then the projects in their order (one request per list,
   /// sent together).
-  public func lists() async throws -> [(project: ProjectView?, inbox: InboxView?, tasks: [TaskView])] {
+  public func lists() async throws -> [(project: ProjectView?, inbox: InboxView?, tasks: [TaskView], headings: [HeadingView])] {
     let overview = try await client.projects()
     let ids: [String?] = [nil] + overview.projects.map(\.id)
     let client = self.client
@@ -47,11 +47,12 @@ public struct TaskConsole: Sendable {
     }
     return ids.indices.map { index in
       let list = fetched[index]!
-      return (index == 0 ? nil : overview.projects[index - 1], index == 0 ? overview.inbox : nil, list.tasks)
+      return (index == 0 ? nil : overview.projects[index - 1], index == 0 ? overview.inbox : nil, list.tasks, list.headings)
     }
   }
 
-  /// The lists as text: each project with the percentage the server computed, each task with a short id.
+  /// The lists as text: each project with the percentage the server computed, each task with a short id, a
+  /// project's tasks under their headings (in the server's order: those without a heading first).
   public func list(project name: String? = nil) async throws -> String {
     var lists = try await lists()
     if let name {
@@ -65,9 +66,17 @@ public struct TaskConsole: Sendable {
       } else if let inbox = list.inbox {
         lines.append("Inbox — \(inbox.active) to do")
       }
-      if list.tasks.isEmpty { lines.append("    (no tasks)") }
-      for task in list.tasks {
-        lines.append("  \(task.completed ? "[x]" : "[ ]") \(Self.shortID(task.id))  \(task.title)")
+      if list.tasks.isEmpty && list.headings.isEmpty { lines.append("    (no tasks)") }
+      let names = Dictionary(list.headings.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+      func line(_ task: TaskView, indent: String) -> String {
+        "\(indent)\(task.completed ? "[x]" : "[ ]") \(Self.shortID(task.id))  \(task.title)"
+      }
+      for task in list.tasks where task.headingId.flatMap({ names[$0] }) == nil { lines.append(line(task, indent: "  ")) }
+      for heading in list.headings {
+        lines.append("  \(heading.name)")
+        let under = list.tasks.filter { $0.headingId == heading.id }
+        if under.isEmpty { lines.append("      (no tasks)") }
+        for task in under { lines.append(line(task, indent: "    ")) }
       }
     }
     return lines.joined(separator: "\n")

@@ -50,6 +50,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(AddStreakFreezes())  // streak freezes bought with points, and the missed days they covered
   app.migrations.add(CreateProjectUndo())  // each person's last task changes, so an undo is done on the server and reaches every window
   app.migrations.add(AddProjectArchived())  // archived projects leave the sidebar's list and keep their counts
+  app.migrations.add(CreateProjectHeadings())  // headings inside a project, each task under one of them or none
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens

@@ -42,6 +42,10 @@ public enum ProjectLimits {
   public static let maxTasksPerBatch = 200
   /// How many of a person's last task changes can be undone.
   public static let undoDepth = 20
+  /// The most headings one project holds.
+  public static let maxHeadingsPerProject = 100
+  /// A new heading's name when none (or a blank one) is given.
+  public static let defaultHeadingName = "Untitled Heading"
 }
 
 /// How a task change moves its project's kept counts: the server adds these in the same transaction as

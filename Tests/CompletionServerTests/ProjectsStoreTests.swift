@@ -25,6 +25,7 @@ struct ProjectsStoreTests {
     func projects(_ user: UUID, ids: Set<UUID>) async throws -> [ProjectItem] { try await sql.projects(user, ids: ids) }
     func project(_ id: UUID, of user: UUID) async throws -> ProjectItem? { try await sql.project(id, of: user) }
     func tasks(_ user: UUID, in list: TaskList) async throws -> [TaskItem] { try await sql.tasks(user, in: list) }
+    func headings(_ user: UUID, of project: UUID) async throws -> [HeadingItem] { try await sql.headings(user, of: project) }
     func tasks(_ user: UUID, in list: TaskList, page: TaskPage) async throws -> [TaskItem] { try await sql.tasks(user, in: list, page: page) }
     func allTasks(_ user: UUID) async throws -> [TaskItem] { try await sql.allTasks(user) }
     func datedTasks(_ user: UUID, doneSince: Date) async throws -> [TaskItem] { try await sql.datedTasks(user, doneSince: doneSince) }
@@ -271,9 +272,72 @@ struct ProjectsStoreTests {
     try await expectCountsMatch(store, user)
   }
 
+  /// Headings on a store: added, renamed, reordered, deleted; tasks under them come in the list's order, a
+  /// page of it is a slice of that order; another person's project or heading is not found.
+  static func headingRules(_ store: some ProjectsStore, _ user: UUID, _ other: UUID) async throws {
+    let garden = UUID(), shed = UUID()
+    try await perform(store, .addProject(NewProject(id: garden, name: "Garden")), user)
+    try await perform(store, .addProject(NewProject(id: shed, name: "Shed")), user)
+    let spring = UUID(), autumn = UUID(), tools = UUID()
+    let added = try await perform(store, .addHeading(NewHeading(id: spring, projectID: garden, name: "Spring")), user)
+    #expect(added.saved.headings.map(\.name) == ["Spring"] && added.saved.projects.map(\.id) == [garden])
+    try await perform(store, .addHeading(NewHeading(id: autumn, projectID: garden, name: "Autumn")), user)
+    try await perform(store, .addHeading(NewHeading(id: tools, projectID: shed, name: "Tools")), user)
+    #expect(try await store.headings(user, of: garden).map(\.name) == ["Spring", "Autumn"])
+    #expect(try await store.headings(other, of: garden).isEmpty)
+    var ids: [UUID] = []
+    for (title, heading) in [("a", autumn), ("b", nil), ("c", spring), ("d", autumn), ("e", nil)] as [(String, UUID?)] {
+      ids.append(UUID())
+      try await perform(store, .addTask(NewTask(id: ids.last!, projectID: garden, title: title)), user)
+      if let heading { try await perform(store, .editTask(ids.last!, TaskEdit(headingID: .some(heading))), user) }
+    }
+    let grouped = try await store.tasks(user, in: .project(garden))
+    #expect(grouped.map(\.title) == ["b", "e", "c", "a", "d"])
+    #expect(grouped.map(\.headingID) == [nil, nil, spring, autumn, autumn])
+    #expect(try await store.tasks(user, in: .project(garden), page: TaskPage(offset: 2, limit: 2, revision: 1)) == Array(grouped[2..<5]))
+    // Renamed and moved first, in one change; the list follows the new order.
+    let edited = try await perform(store, .editHeading(autumn, in: garden, name: "Fall", to: 0), user)
+    #expect(edited.saved.headings.map(\.name) == ["Fall"] && edited.saved.headings.first?.position == 0)
+    #expect(try await store.headings(user, of: garden).map(\.name) == ["Fall", "Spring"])
+    #expect(try await store.tasks(user, in: .project(garden)).map(\.title) == ["b", "e", "a", "d", "c"])
+    // Refusals: another project's heading, a heading that is not there, another person's.
+    await #expect(throws: ProjectsError.headingInOtherProject) {
+      try await store.perform(.editTask(ids[1], TaskEdit(headingID: .some(tools))), of: user, at: now)
+    }
+    await #expect(throws: ProjectsError.headingNotFound) { try await store.perform(.editHeading(tools, in: garden, name: "x", to: nil), of: user, at: now) }
+    await #expect(throws: ProjectsError.headingNotFound) { try await store.perform(.deleteHeading(spring, in: garden), of: other, at: now) }
+    await #expect(throws: ProjectsError.projectNotFound) {
+      try await store.perform(.addHeading(NewHeading(id: UUID(), projectID: garden)), of: other, at: now)
+    }
+    // A task moved to another project leaves its heading.
+    try await perform(store, .editTask(ids[0], TaskEdit(projectID: .some(shed))), user)
+    #expect(try await store.tasks(user, ids: [ids[0]]).first?.headingID == nil)
+    // A task put under a heading that was deleted after the load is written nowhere (judged again: refused).
+    var loaded = try await store.board(TaskBoardCommand.editTask(ids[1], TaskEdit(headingID: .some(spring))).footprint, of: user)
+    let late = try loaded.handle(.editTask(ids[1], TaskEdit(headingID: .some(spring))), at: now)
+    let counts = try await store.project(garden, of: user)?.counts
+    let deleted = try await perform(store, .deleteHeading(spring, in: garden), user)
+    #expect(deleted.saved.projects.map(\.id) == [garden])
+    #expect(try await store.save(late, of: user, at: now) == nil)
+    #expect(try await store.tasks(user, ids: [ids[1]]).first?.headingID == nil)
+    // Its tasks stay in the project, under none; the counts do not move.
+    #expect(try await store.tasks(user, ids: [ids[2]]).first.map { [$0.projectID, $0.headingID] } == [garden, nil])
+    #expect(try await store.project(garden, of: user)?.counts == counts)
+    #expect(try await store.headings(user, of: garden).map(\.name) == ["Fall"])
+    // Undo of a task's delete puts it back under its heading.
+    try await perform(store, .deleteTask(ids[3]), user)
+    try await perform(store, .undo, user)
+    #expect(try await store.tasks(user, ids: [ids[3]]).first?.headingID == autumn)
+    try await perform(store, .deleteProject(garden), user)
+    #expect(try await store.headings(user, of: garden).isEmpty)
+    try await expectCountsMatch(store, user)
+  }
+
   /// A command from a generated operation on `board` (the person's whole board), over a small world of
   /// ids so commands often meet the same tasks and lists.
-  static func command(_ kind: Int, _ task: Int, _ flag: Bool, _ list: Int, on board: TaskBoard, tasks: [UUID], projects: [UUID]) -> TaskBoardCommand {
+  static func command(
+    _ kind: Int, _ task: Int, _ flag: Bool, _ list: Int, on board: TaskBoard, tasks: [UUID], projects: [UUID], headings: [UUID]
+  ) -> TaskBoardCommand {
     let taskID = tasks[task]
     let target: UUID? = list == 3 ? nil : projects[list]
     switch kind {
@@ -296,6 +360,20 @@ struct ProjectsStoreTests {
     case 10:
       let ids = board.projects.values.sorted { $0.position < $1.position }.map(\.id)
       return .orderProjects(flag ? ids.reversed() : Array(ids.dropFirst()))
+    case 11:
+      let id = headings[task % 4]
+      return .addHeading(NewHeading(id: board.headings[id] == nil ? id : UUID(), projectID: projects[list], name: "H\(task)"))
+    case 12:
+      let id = headings[task % 4]
+      return .editHeading(id, in: board.headings[id]?.projectID ?? projects[list], name: flag ? "Renamed" : nil, to: flag ? nil : task % 3)
+    case 13:
+      let id = headings[task % 4]
+      return .deleteHeading(id, in: board.headings[id]?.projectID ?? projects[list])
+    case 14:
+      let existing = board.headings.values.sorted { $0.id.uuidString < $1.id.uuidString }
+      let heading = list < 3 && !existing.isEmpty ? existing[list % existing.count].id : headings[list]
+      if flag { return .editTask(taskID, TaskEdit(headingID: .some(task % 2 == 0 ? heading : nil))) }
+      return .editTask(taskID, TaskEdit(projectID: .some(board.headings[heading]?.projectID), headingID: .some(heading)))
     default: return .undo
     }
   }
@@ -303,15 +381,16 @@ struct ProjectsStoreTests {
   /// Random commands on both stores side by side: the same answers (refusal or rows as stored), and kept
   /// counts equal to a recount after every command.
   static func property(_ makeSQL: @escaping @Sendable () async throws -> (any ProjectsStore, UUID), count: Int) async {
-    let operation = PropertyBased.zip(Gen.int(in: 0...12), Gen.int(in: 0...7), Gen.bool, Gen.int(in: 0...3))
+    let operation = PropertyBased.zip(Gen.int(in: 0...16), Gen.int(in: 0...7), Gen.bool, Gen.int(in: 0...3))
     await propertyCheck(count: count, input: operation.array(of: 1...30)) { operations in
       do {
         let memory = InMemoryProjectsStore()
         let (sql, user) = try await makeSQL()
         let tasks = (0..<8).map { _ in UUID() }
         let projects = (0..<4).map { _ in UUID() }
+        let headings = (0..<4).map { _ in UUID() }
         for (kind, task, flag, list) in operations {
-          let command = Self.command(kind, task, flag, list, on: await memory.wholeBoard(of: user), tasks: tasks, projects: projects)
+          let command = Self.command(kind, task, flag, list, on: await memory.wholeBoard(of: user), tasks: tasks, projects: projects, headings: headings)
           let inMemory: Result<SavedChange?, ProjectsError>
           let inSQL: Result<SavedChange?, ProjectsError>
           do { inMemory = .success(try await memory.perform(command, of: user, at: now)?.saved) } catch let error as ProjectsError { inMemory = .failure(error) }
@@ -322,6 +401,15 @@ struct ProjectsStoreTests {
         #expect(try await sql.projects(user) == memory.projects(user))
         #expect(try await sql.allTasks(user) == memory.allTasks(user))
         #expect(try await sql.undoSteps(user) == memory.undoSteps(user))
+        for project in projects {
+          #expect(try await sql.headings(user, of: project) == memory.headings(user, of: project))
+          #expect(try await sql.tasks(user, in: .project(project)) == memory.tasks(user, in: .project(project)))
+        }
+        // Every task's heading is one of its own project's.
+        let board = await memory.wholeBoard(of: user)
+        for task in try await sql.allTasks(user) {
+          if let heading = task.headingID { #expect(board.headings[heading]?.projectID == task.projectID) }
+        }
       } catch {
         Issue.record(error)
       }
@@ -331,6 +419,7 @@ struct ProjectsStoreTests {
   @Test("In-memory store: the shared rules")
   func memoryRules() async throws {
     try await Self.rules(InMemoryProjectsStore(), UUID(), UUID())
+    try await Self.headingRules(InMemoryProjectsStore(), UUID(), UUID())
   }
 
   @Test("SQL store: the shared rules, and `projects verify` finds nothing wrong")
@@ -338,6 +427,7 @@ struct ProjectsStoreTests {
     try await withTestApp { _, app in
       let store = RunnerSQLStore(app: app)
       try await Self.rules(store, try await Self.newUser(on: app.db), try await Self.newUser(on: app.db))
+      try await Self.headingRules(store, try await Self.newUser(on: app.db), try await Self.newUser(on: app.db))
       let mismatches = try await SQLProjectsStore(app.db).verify().mismatches
       #expect(mismatches.isEmpty)
     }

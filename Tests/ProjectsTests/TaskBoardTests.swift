@@ -11,6 +11,7 @@ struct TaskBoardTests {
   static let now = Date(timeIntervalSince1970: 1_800_000_000)
   static let taskIDs = (0..<12).map { UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", $0))! }
   static let projectIDs = (0..<4).map { UUID(uuidString: String(format: "10000000-0000-0000-0000-%012d", $0))! }
+  static let headingIDs = (0..<4).map { UUID(uuidString: String(format: "20000000-0000-0000-0000-%012d", $0))! }
 
   /// A command from a generated operation on the board as it is: (kind, task, flag, list) over a small world,
   /// so commands often meet the same tasks and lists (and sometimes refer to ones that are gone).
@@ -34,6 +35,25 @@ struct TaskBoardTests {
       let ids = board.projects.values.sorted { $0.position < $1.position }.map(\.id)
       return .orderProjects(flag ? ids.reversed() : ids + [UUID()])
     case 11: return .undo
+    case 14:
+      // A heading in a project (list 3: one that does not exist).
+      let id = headingIDs[task % 4]
+      return .addHeading(NewHeading(id: board.headings[id] == nil ? id : UUID(), projectID: list == 3 ? UUID() : projectIDs[list], name: "H\(task)"))
+    case 15:
+      // Renamed or moved in its own project, or (list 3) asked for in another.
+      let id = headingIDs[task % 4]
+      let project = list == 3 ? projectIDs[0] : board.headings[id]?.projectID ?? projectIDs[list]
+      return .editHeading(id, in: project, name: flag ? "Renamed" : nil, to: flag ? nil : task % 3)
+    case 16:
+      let id = headingIDs[task % 4]
+      return .deleteHeading(id, in: list == 3 ? projectIDs[1] : board.headings[id]?.projectID ?? projectIDs[list])
+    case 17:
+      // Under a heading (of its project or another), out of it, or moved to another project with a heading.
+      // Mostly a heading that exists (so tasks often sit under one), sometimes one that is gone.
+      let existing = board.headings.values.sorted { $0.id.uuidString < $1.id.uuidString }
+      let heading = list < 3 && !existing.isEmpty ? existing[list % existing.count].id : headingIDs[list]
+      if flag { return .editTask(taskID, TaskEdit(headingID: .some(task % 2 == 0 ? heading : nil))) }
+      return .editTask(taskID, TaskEdit(projectID: .some(board.headings[heading]?.projectID), headingID: .some(heading)))
     case 12, 13:
       // A batch of three (sometimes naming a task that is gone, which refuses the whole batch).
       let named = [taskID, taskIDs[(task + 4) % taskIDs.count], taskIDs[(task + 7) % taskIDs.count]]
@@ -45,9 +65,9 @@ struct TaskBoardTests {
     }
   }
 
-  @Test("Property: after any sequence of commands the kept counts equal a recount, and a command handled on the part of the board it touches decides and writes exactly what it would on the whole board")
+  @Test("Property: after any sequence of commands (headings too) the kept counts equal a recount, every task's heading is its project's, and a command handled on the part of the board it touches decides and writes exactly what it would on the whole board")
   func countsAndLocality() async {
-    let operation = PropertyBased.zip(Gen.int(in: 0...13), Gen.int(in: 0...11), Gen.bool, Gen.int(in: 0...3))
+    let operation = PropertyBased.zip(Gen.int(in: 0...17), Gen.int(in: 0...11), Gen.bool, Gen.int(in: 0...3))
     await propertyCheck(count: 300, input: operation.array(of: 1...60)) { operations in
       var whole = TaskBoard()
       for (kind, task, flag, list) in operations {
@@ -70,6 +90,11 @@ struct TaskBoardTests {
         #expect(whole.owner.inbox == recount.inbox)
         for (id, project) in whole.projects { #expect(project.counts == recount.projects[id]) }
         #expect(whole.projectCount == whole.projects.count)
+        // Every task's heading is one of its own project's; every heading's project exists.
+        for task in whole.tasks.values {
+          if let heading = task.headingID { #expect(whole.headings[heading]?.projectID == task.projectID, "\(command)") }
+        }
+        #expect(whole.headings.values.allSatisfy { whole.projects[$0.projectID] != nil }, "\(command)")
       }
     }
   }

@@ -10,7 +10,8 @@ import { fitTextarea, priorityLabel, renderHeader, renderSidebar, renderTasks, r
 import { keep, localTask, mustWait, whenConflict } from "./offline.js";
 import { showUndo, showUndoNote } from "./undo.js";
 import { refreshAgenda } from "./agenda.js";
-import { byId, change, clearError, currentProject, enqueue, showError, INBOX, listName, PHONE, removeProject, shownCompleted, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { byId, change, clearError, currentProject, enqueue, showError, INBOX, listHeadings, listName, PHONE, removeProject, shownCompleted, shownTasks, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { stepPlacement } from "./headings.js";
 
 // MARK: Project changes
 
@@ -105,11 +106,11 @@ function applyTaskChange(response, taskId) {
     const task = response.task;
     const belongsHere = task && (state.selected === INBOX ? task.projectId == null : task.projectId === state.selected);
     if (belongsHere) {
+      const regrouped = index >= 0 && (tasks[index].headingId ?? null) !== (task.headingId ?? null);
       if (index >= 0) tasks[index] = task;
-      else {
-        tasks.push(task);
-        tasks.sort((a, b) => a.position - b.position);
-      }
+      else tasks.push(task);
+      // In the server's order: by heading, then by position (a task put under a heading goes to the end of its tasks).
+      if (index < 0 || regrouped) sortTasks(tasks);
     } else if (index >= 0) {
       tasks.splice(index, 1);
       state.expanded.delete(taskId);
@@ -177,7 +178,10 @@ function applyLocally(kept) {
     if (leaves) {
       tasks.splice(index, 1);
       state.expanded.delete(kept.taskId);
-    } else tasks[index] = next;
+    } else {
+      tasks[index] = next;
+      if ("headingId" in kept.body) sortTasks(tasks);
+    }
   }
   renderTasks();
 }
@@ -343,6 +347,11 @@ export function moveTaskTo(taskId, key) {
   });
 }
 
+/** Puts a task of the open project under one of its headings (null: under none); the server says where it goes. */
+export function setTaskHeading(taskId, headingId) {
+  return patchTask(taskId, { headingId });
+}
+
 /** Puts the open list's tasks in a new order and tells the server. */
 export function commitTaskOrder(ids, movedId) {
   if (!state.list) return;
@@ -359,6 +368,8 @@ export function commitTaskOrder(ids, movedId) {
   const key = state.list.key;
   const byTask = new Map(state.list.tasks.map((task) => [task.id, task]));
   state.list.tasks = ids.map((id) => byTask.get(id)).filter(Boolean);
+  // The server numbers the positions 0, 1, 2… in this order; with headings the page sorts by them, so it does too.
+  if (listHeadings().length) state.list.tasks.forEach((task, index) => { task.position = index; });
   renderTasks();
   const moved = byTask.get(movedId);
   if (moved) announce(`${moved.title} moved to position ${ids.indexOf(movedId) + 1} of ${ids.length}.`);
@@ -387,6 +398,11 @@ function withinWholeList(ids) {
 }
 
 export function moveTaskBy(taskId, step) {
+  // With headings, a step may cross a heading's row: the task goes under that heading (or out of it).
+  if (listHeadings().length) {
+    stepPlacement(taskId, step, commitTaskOrder, setTaskHeading);
+    return;
+  }
   // Among the rows shown: hidden completed tasks keep their places (commitTaskOrder fills them in).
   const ids = shownTasks().map((task) => task.id);
   const from = ids.indexOf(taskId);

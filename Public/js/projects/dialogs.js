@@ -3,9 +3,9 @@ import { announce } from "../lib/announce.js";
 import { $, closeOnBackdrop, h } from "../lib/dom.js";
 import { playChoreography } from "../motion.js";
 import { ringElement } from "../progress-ring.js";
-import { moveTaskTo } from "./changes.js";
+import { moveTaskTo, setTaskHeading } from "./changes.js";
 import { ICONS, svgIcon } from "./render.js";
-import { INBOX, state, taskById } from "./state.js";
+import { INBOX, listHeadings, state, taskById } from "./state.js";
 
 // MARK: Dialogs
 
@@ -52,7 +52,10 @@ export function openSelector(taskId, many = null) {
   const task = many ? many.tasks[0] : taskById(taskId);
   if (!task) return;
   const dialog = $("#selector");
-  const currentKey = many && many.tasks.some((other) => (other.projectId ?? INBOX) !== (task.projectId ?? INBOX)) ? null : task.projectId ?? INBOX;
+  // One task of the open project may also go under one of its headings (listed after the project).
+  const headings = !many && task.projectId && task.projectId === state.selected ? listHeadings() : [];
+  const currentKey = many && many.tasks.some((other) => (other.projectId ?? INBOX) !== (task.projectId ?? INBOX)) ? null
+    : task.headingId && headings.length ? `heading:${task.headingId}` : task.projectId ?? INBOX;
   $("#selector-task").textContent = many ? `${many.tasks.length} selected tasks` : `“${task.title}”`;
   const option = (key, label, mark) => {
     const isCurrent = key === currentKey;
@@ -67,8 +70,11 @@ export function openSelector(taskId, many = null) {
   const options = [
     option(INBOX, "Inbox (No Project)", svgIcon(ICONS.inbox, 14)),
     // Archived projects take no tasks.
-    ...state.projects.filter((project) => !project.archived || project.id === currentKey)
-      .map((project) => option(project.id, project.name, ringElement(project.id, 12))),
+    ...state.projects.filter((project) => !project.archived || project.id === currentKey || (!many && project.id === task.projectId))
+      .flatMap((project) => [
+        option(project.id, headings.length && project.id === task.projectId ? `${project.name} (no heading)` : project.name, ringElement(project.id, 12)),
+        ...(project.id === task.projectId ? headings.map((heading) => option(`heading:${heading.id}`, `${project.name} › ${heading.name}`, "")) : []),
+      ]),
   ];
   const list = $("#selector-options");
   list.replaceChildren(...options);
@@ -76,8 +82,11 @@ export function openSelector(taskId, many = null) {
     const button = event.target.closest("[data-key]");
     if (!button) return;
     dialog.close();
-    if (many) many.onPick(button.dataset.key);
-    else moveTaskTo(taskId, button.dataset.key);
+    const key = button.dataset.key;
+    if (many) many.onPick(key);
+    else if (key.startsWith("heading:")) setTaskHeading(taskId, key.slice(8));
+    else if (key === task.projectId && task.headingId) setTaskHeading(taskId, null);
+    else moveTaskTo(taskId, key);
   };
   dialog.returnValue = "";
   dialog.showModal();

@@ -9,7 +9,7 @@ import { closeAgenda, isAgenda, openAgenda, refreshAgenda } from "./agenda.js";
 import { dismissCelebration } from "./dialogs.js";
 import { overlay } from "./offline.js";
 import { fitTextarea, renderAll, renderHeader, renderSidebar, renderTasks, revealRow } from "./render.js";
-import { byId, clearError, enqueue, INBOX, isEditingInList, listName, openListRevision, PHONE, removeProject, showError, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { byId, clearError, enqueue, INBOX, isEditingInList, listName, openListRevision, PHONE, removeProject, showError, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 // MARK: Loading
 
@@ -48,7 +48,9 @@ export async function loadList(key, { quiet = false } = {}) {
   if (!state.list || state.list.key !== key) state.expanded.clear();
   const before = state.list && state.list.key === key ? state.list.tasks : [];
   // Changes made without a connection and not sent yet stay shown on top of the server's list.
-  state.list = { key, revision, tasks: keepUnchanged(before, overlay(key, response.tasks)), partial: Boolean(response.next) };
+  state.list = {
+    key, revision, tasks: keepUnchanged(before, overlay(key, response.tasks)), partial: Boolean(response.next), headings: response.headings || [],
+  };
   if (response.next) state.list.rest = loadRest(state.list, token, path, response.next);
   closeEditorOfDeletedTask(before);
   renderSidebar();
@@ -74,8 +76,9 @@ async function loadRest(list, token, path, after) {
   if (token !== listToken || state.list !== list) return; // another list, or a whole refetch, came meanwhile
   const shown = new Set(list.tasks.map((task) => task.id));
   const more = overlay(list.key, response.tasks).filter((task) => !shown.has(task.id));
-  // In the server's order: a task added here meanwhile sits where its position puts it (the sort is stable).
-  list.tasks = [...list.tasks, ...more].sort((a, b) => a.position - b.position);
+  // In the server's order: a task added here meanwhile sits where its heading and position put it (the sort is stable).
+  list.headings = response.headings || list.headings;
+  list.tasks = sortTasks([...list.tasks, ...more], list.headings);
   list.partial = false;
   renderTasks();
   revealWanted();
@@ -133,7 +136,7 @@ export function keepListCopy(me) {
     if (!me || !me.id || !state.list || state.list.partial) return;
     try {
       const tasks = state.list.tasks.filter((task) => !task.offline);
-      const text = JSON.stringify({ user: me.id, key: state.list.key, revision: state.list.revision, tasks });
+      const text = JSON.stringify({ user: me.id, key: state.list.key, revision: state.list.revision, tasks, headings: state.list.headings || [] });
       if (text.length <= COPY_LIMIT) localStorage.setItem(COPY, text);
       else localStorage.removeItem(COPY);
     } catch {
@@ -156,13 +159,13 @@ export function showListCopy(me, key) {
   }
   if (!copy || !me || !me.id || copy.user !== me.id || copy.key !== key || !Array.isArray(copy.tasks)) return false;
   // Revision 0: any answer or live update is newer, so the copy is always replaced.
-  state.list = { key, revision: 0, tasks: overlay(key, copy.tasks) };
+  state.list = { key, revision: 0, tasks: overlay(key, copy.tasks), headings: Array.isArray(copy.headings) ? copy.headings : [] };
   renderTasks();
   $("#task-list").setAttribute("aria-busy", "true");
   return true;
 }
 
-const TASK_FIELDS = ["projectId", "title", "notes", "priority", "dueDate", "completed", "completedAt", "position"];
+const TASK_FIELDS = ["projectId", "title", "notes", "priority", "dueDate", "completed", "completedAt", "position", "headingId"];
 
 /** The fresh tasks, with the object already held kept for each task that did not change (its row stays drawn). */
 function keepUnchanged(held, fresh) {

@@ -3,7 +3,8 @@ import { prunePicks } from "./selection.js";
 import { $, h } from "../lib/dom.js";
 import { plural, shortDay } from "../lib/format.js";
 import { ringElement } from "../progress-ring.js";
-import { currentProject, hiddenCount, INBOX, isEditingInList, shownCompleted, shownTasks, state, taskById } from "./state.js";
+import { currentProject, hiddenCount, INBOX, isEditingInList, listHeadings, shownCompleted, shownItems, shownTasks, state, taskById } from "./state.js";
+import { headingRow, headingRowState } from "./headings.js";
 import { measure, offsetOf, windowFor } from "./window.js";
 
 /** Parsed icons by markup and size: a row clones one instead of parsing its SVG again (a long list draws many rows). */
@@ -96,7 +97,8 @@ export function renderSidebar() {
 
 /** Rows of the sidebar and of the task list, and the key each row carries. */
 const NAV_ROWS = { selector: "li[data-list]", key: (row) => row.dataset.list };
-const TASK_ROWS = { selector: "li[data-task-id]", key: (row) => row.dataset.taskId };
+/** Task rows and heading rows (a heading's key is "heading:<id>", as its entry in shownItems). */
+const TASK_ROWS = { selector: "li[data-task-id], li[data-heading-id]", key: (row) => row.dataset.taskId || row.dataset.rowKey };
 
 /** What has focus inside `root`: the row's key and which part of it, so a re-render can put it back. */
 function focusKeyIn(root, rows) {
@@ -149,6 +151,9 @@ export function renderHeader() {
   $("#delete-project").hidden = isInbox;
   const archive = $("#archive-project");
   archive.hidden = isInbox || !project;
+  // Headings group a project's tasks; an archived project takes no new ones (the server refuses them).
+  const addHeading = $("#add-heading");
+  addHeading.hidden = isInbox || !project || Boolean(project.archived);
   if (project) archive.textContent = project.archived ? "Unarchive" : "Archive";
   $("#project-meta").hidden = isInbox;
   if (project) {
@@ -281,6 +286,7 @@ function rowState(task) {
 
 /** The row of `task`: the one in the document when nothing it shows changed, otherwise a new one. */
 function rowOf(task, index, total) {
+  if (task.heading) return headingRowOf(task);
   const shows = rowState(task);
   const kept = drawn.get(task.id);
   let row;
@@ -296,6 +302,14 @@ function rowOf(task, index, total) {
   return { task, shows, row };
 }
 
+/** A heading's row (an entry of shownItems), kept while its heading, its count and its editing are as drawn. */
+function headingRowOf(item) {
+  const shows = headingRowState(item);
+  const kept = drawn.get(item.id);
+  const row = kept && kept.task.heading === item.heading && kept.shows === shows ? kept.row : headingRow(item);
+  return { task: item, shows, row };
+}
+
 /** Puts exactly `rows` into `list`, in order, moving only what is out of place. */
 function reconcile(list, rows) {
   const wanted = new Set(rows);
@@ -307,12 +321,22 @@ function reconcile(list, rows) {
   }
 }
 
-/** Draws the rows on screen (every row of a list shorter than WINDOW_FROM); rows that did not change stay. */
-function drawRows(list, tasks) {
+/**
+ * Draws the rows on screen (every row of a list shorter than WINDOW_FROM); rows that did not change stay.
+ * `items` are the tasks with their headings' rows between them (see shownItems); "3 of 10" counts tasks only.
+ */
+function drawRows(list, items) {
   const pending = pendingRows();
-  const range = windowFor(list, tasks, pending);
+  const range = windowFor(list, items, pending);
   const entries = [];
-  for (let i = range.start; i < range.end; i++) entries.push(rowOf(tasks[i], i, tasks.length + pending));
+  const headingsBefore = items.length > 0 && listHeadings().length > 0;
+  let taskIndex = 0;
+  if (headingsBefore) for (let i = 0; i < range.start; i++) if (!items[i].heading) taskIndex += 1;
+  const total = items.length - (headingsBefore ? listHeadings().length : 0) + pending;
+  for (let i = range.start; i < range.end; i++) {
+    entries.push(rowOf(items[i], headingsBefore ? taskIndex : i, total));
+    if (!items[i].heading) taskIndex += 1;
+  }
   reconcile(list, entries.map((entry) => entry.row));
   drawn.clear();
   for (const entry of entries) drawn.set(entry.task.id, entry);
@@ -326,7 +350,7 @@ function drawRows(list, tasks) {
     for (const notes of row.querySelectorAll("textarea")) if (!notes.closest("[hidden]")) fitTextarea(notes);
   }
   // The first rows measured replace the guess: the heights above and below are worked out again with them.
-  if (range.windowed && measure(list)) drawRows(list, tasks);
+  if (range.windowed && measure(list)) drawRows(list, items);
 }
 
 export function renderTasks() {
@@ -338,14 +362,15 @@ export function renderTasks() {
   const list = $("#task-list");
   const tasks = shownTasks();
   const focus = focusKeyIn(list, TASK_ROWS);
-  if (focus) focus.index = Number(document.activeElement.closest(TASK_ROWS.selector).getAttribute("aria-posinset")) - 1;
+  const focusedRow = focus && document.activeElement.closest(TASK_ROWS.selector);
+  if (focus && focusedRow.dataset.taskId) focus.index = Number(focusedRow.getAttribute("aria-posinset")) - 1;
   if (state.cursor && !tasks.some((task) => task.id === state.cursor)) {
     // The cursor's task left the list: the cursor stays at the same place.
     const index = focus ? focus.index : 0;
     state.cursor = tasks.length ? tasks[Math.min(Math.max(index, 0), tasks.length - 1)].id : null;
   }
   if (!state.cursor && tasks.length) state.cursor = tasks[0].id;
-  drawRows(list, tasks);
+  drawRows(list, shownItems());
   prunePicks();
   list.setAttribute("aria-busy", "false");
   const empty = $("#list-empty");
@@ -385,7 +410,7 @@ function pendingRows() {
 export function renderVisibleRows() {
   const list = $("#task-list");
   if (!state.window || !state.window.windowed || !state.list || state.deferred.tasks) return;
-  const range = windowFor(list, shownTasks(), pendingRows());
+  const range = windowFor(list, shownItems(), pendingRows());
   if (range.start === state.window.start && range.end === state.window.end) return;
   renderTasks();
 }
@@ -394,11 +419,11 @@ export function renderVisibleRows() {
 export function revealRow(taskId) {
   const existing = rowFor(taskId);
   if (existing || !state.list) return existing;
-  const tasks = shownTasks();
-  const index = tasks.findIndex((task) => task.id === taskId);
+  const items = shownItems();
+  const index = items.findIndex((item) => item.id === taskId);
   if (index < 0) return null;
   const list = $("#task-list");
-  const top = list.getBoundingClientRect().top + window.scrollY + offsetOf(tasks, index);
+  const top = list.getBoundingClientRect().top + window.scrollY + offsetOf(items, index);
   window.scrollTo({ top: Math.max(0, top - window.innerHeight / 3), behavior: "instant" });
   renderTasks();
   return rowFor(taskId);

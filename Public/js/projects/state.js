@@ -30,8 +30,10 @@ export const state = {
   stayShown: new Set(),
   /** A task to bring into view and focus once its list has loaded (a link from a view). */
   revealTask: null,
-  /** The open list's tasks and the revision they were loaded at. */
+  /** The open list's tasks and the revision they were loaded at, with the project's headings (`headings`, in order). */
   list: null,
+  /** The heading whose name is being edited in its row. */
+  editingHeading: null,
   /** The rows of the open list now in the document (js/projects/window.js): `{start, end, windowed}`. */
   window: null,
   /** The task row the keyboard cursor is on. */
@@ -183,4 +185,43 @@ export function hiddenCount() {
 
 export function taskById(taskId) {
   return state.list ? state.list.tasks.find((task) => task.id === taskId) || null : null;
+}
+
+// MARK: Headings
+
+/** The open list's headings in their order (none for the Inbox). */
+export function listHeadings() {
+  return (state.list && state.list.headings) || [];
+}
+
+/**
+ * Puts `tasks` in the order the server sends a list: without a heading first, then each heading's in the
+ * headings' order, by position within each (the sort is stable, so equal places keep their order).
+ */
+export function sortTasks(tasks, headings = listHeadings()) {
+  const place = new Map(headings.map((heading, index) => [heading.id, index]));
+  const group = (task) => (task.headingId && place.has(task.headingId) ? place.get(task.headingId) : -1);
+  return tasks.sort((a, b) => group(a) - group(b) || a.position - b.position);
+}
+
+/**
+ * What the task list draws, in order: the shown tasks, with a row for each heading before its tasks (a
+ * heading shows when its tasks are hidden or it has none). Each entry has an `id` (a heading's is
+ * "heading:<id>"); a heading's entry has `heading` and `count` (its tasks, hidden ones too).
+ */
+export function shownItems() {
+  const tasks = shownTasks();
+  const headings = listHeadings();
+  if (!headings.length) return tasks;
+  const counts = new Map(headings.map((heading) => [heading.id, 0]));
+  for (const task of state.list.tasks) if (counts.has(task.headingId)) counts.set(task.headingId, counts.get(task.headingId) + 1);
+  const under = new Map(headings.map((heading) => [heading.id, []]));
+  const loose = [];
+  for (const task of tasks) (under.get(task.headingId) || loose).push(task);
+  const items = [...loose];
+  for (const heading of headings) {
+    items.push({ id: `heading:${heading.id}`, heading, count: counts.get(heading.id) });
+    items.push(...under.get(heading.id));
+  }
+  return items;
 }

@@ -8,6 +8,7 @@ import { focusAgendaAdd } from "./agenda.js";
 import { selectList, setHideCompleted } from "./lists.js";
 import { clearPicks, pickByTouch, togglePick } from "./selection.js";
 import { INBOX, isEditingInList, isTyping, showError, shownTasks, state, taskById } from "./state.js";
+import { addHeading } from "./headings.js";
 
 // MARK: Inline title editing
 
@@ -67,7 +68,7 @@ function finishEditing(input, save, { refocus = true } = {}) {
 
 function setCursor(taskId, { focus = true } = {}) {
   state.cursor = taskId;
-  for (const row of $("#task-list").children) row.tabIndex = row.dataset.taskId === taskId ? 0 : -1;
+  for (const row of $("#task-list").children) if (row.dataset.taskId) row.tabIndex = row.dataset.taskId === taskId ? 0 : -1;
   // In a long list the row may not be drawn yet: it is scrolled into the document first.
   const row = focus ? revealRow(taskId) : rowFor(taskId);
   if (row && focus) {
@@ -196,6 +197,12 @@ export function onKeyDown(event) {
     case "H":
       if (state.agenda) return; // the views show no completed list to hide
       setHideCompleted(!state.hideCompleted);
+      break;
+    case "g":
+    case "G":
+      // A heading in the open project (not in the Inbox or a view).
+      if (event.shiftKey || state.selected === INBOX || state.agenda) return;
+      addHeading();
       break;
     case "?":
       openShortcuts();

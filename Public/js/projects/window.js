@@ -30,12 +30,13 @@ export function measure(list) {
   let collapsed = 0;
   let count = 0;
   for (const row of list.children) {
-    const id = row.dataset.taskId;
+    // A task's row by its task, a heading's by its "heading:<id>" key (the ids shownItems gives them).
+    const id = row.dataset.taskId || row.dataset.rowKey;
     if (!id) continue;
     const height = row.offsetHeight + gap;
     if (!height) continue;
     heights.set(id, height);
-    if (!row.classList.contains("is-open")) {
+    if (row.dataset.taskId && !row.classList.contains("is-open")) {
       collapsed += height;
       count += 1;
     }

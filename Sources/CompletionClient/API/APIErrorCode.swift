@@ -126,6 +126,11 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let invalidImport = APIErrorCode(rawValue: "invalid_import")
   public static let listChanged = APIErrorCode(rawValue: "list_changed")
   public static let invalidBatch = APIErrorCode(rawValue: "invalid_batch")
+  /// The project has no such heading (deleted in another window, perhaps).
+  public static let headingNotFound = APIErrorCode(rawValue: "heading_not_found")
+  /// A task can only go under a heading of its own project.
+  public static let headingInOtherProject = APIErrorCode(rawValue: "heading_in_other_project")
+  public static let tooManyHeadings = APIErrorCode(rawValue: "too_many_headings")
   public static let challengeNotFound = APIErrorCode(rawValue: "challenge_not_found")
   public static let challengeClosed = APIErrorCode(rawValue: "challenge_closed")
   public static let challengeNotStarted = APIErrorCode(rawValue: "challenge_not_started")
@@ -181,6 +186,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .projectNotFound, .taskNotFound, .invalidColor, .invalidPriority,
     .invalidDueDate, .emptyTitle, .tooLong, .invalidId,
     .orderMismatch, .tooManyProjects, .editConflict, .projectArchived, .nothingToUndo, .undoStale, .invalidImport, .listChanged, .invalidBatch,
+    .headingNotFound, .headingInOtherProject, .tooManyHeadings,
     .challengeNotFound,
     .challengeClosed, .challengeNotStarted, .postNotPublic, .alreadyCompleted,
     .photoRequired, .photoNotFound, .photoInUse, .photoTooLarge, .photoUnsupported,

@@ -24,6 +24,28 @@ extension CompletionClient {
     try await sendExpectingNoContent(.deleteProject, id)
   }
 
+  /// Adds a heading at the end of a project's headings ("Untitled Heading" when the name is left out or blank).
+  public func createHeading(inProject projectID: String, name: String? = nil) async throws -> HeadingsResponse {
+    try await send(.createHeading, projectID, body: .json(HeadingRequest(name: name)))
+  }
+
+  /// Renames a heading, moves it to `position` among its project's headings (0 first), or both.
+  public func updateHeading(_ headingID: String, inProject projectID: String, name: String? = nil, position: Int? = nil) async throws
+    -> HeadingsResponse
+  {
+    try await send(.updateHeading, projectID, headingID, body: .json(HeadingRequest(name: name, position: position)))
+  }
+
+  /// Deletes a heading; its tasks stay in the project, under no heading.
+  public func deleteHeading(_ headingID: String, inProject projectID: String) async throws -> HeadingsResponse {
+    try await send(.deleteHeading, projectID, headingID)
+  }
+
+  /// Puts a task under a heading of its project (nil: under none).
+  public func setHeading(ofTask taskID: String, to headingID: String?) async throws -> TaskChangeResponse {
+    try await send(.updateTask, taskID, body: .json(TaskRequest(headingId: .set(headingID))))
+  }
+
   /// Puts the projects in the order of `ids` (all of them).
   public func orderProjects(_ ids: [String]) async throws {
     try await sendExpectingNoContent(.orderProjects, body: .json(OrderRequest(ids: ids)))

@@ -17,6 +17,7 @@ enum GuestPruning {
     ("kids_games", "user_id"),
     ("completions", "user_id"), ("streaks", "user_id"), ("completion_stats", "user_id"), ("completion_profiles", "user_id"),
     ("project_owners", "user_id"), ("projects", "user_id"), ("project_tasks", "user_id"), ("project_undo", "user_id"),
+    ("project_headings", "user_id"),
     ("challenge_participations", "user_id"), ("challenge_photos", "user_id"), ("social_profiles", "user_id"),
     ("follows", "follower_id"), ("follows", "followee_id"),
     ("activities", "user_id"), ("feed_entries", "owner_id"), ("congrats", "user_id"), ("comments", "user_id"),

@@ -60,4 +60,5 @@ enum ProjectTables {
   static let projects = "projects"
   static let tasks = "project_tasks"
   static let undo = "project_undo"
+  static let headings = "project_headings"
 }

@@ -21,6 +21,9 @@ struct ProjectsController: RouteCollection {
     routes.on(.listInboxTasks) { try await self.tasks($0, in: .inbox) }
     routes.on(.listProjectTasks) { try await self.tasks($0, in: .project(try ProjectInput.id($0.parameters.get("id"), notFound: .projectNotFound))) }
     routes.on(.updateProject, use: updateProject)
+    routes.on(.createHeading, use: createHeading)
+    routes.on(.updateHeading, use: updateHeading)
+    routes.on(.deleteHeading, use: deleteHeading)
     routes.on(.deleteProject, use: deleteProject)
 
     routes.on(.createTask, use: createTask)
@@ -68,6 +71,8 @@ struct ProjectsController: RouteCollection {
       try page.check(revision: 0)
       return TaskListResponse(project: nil, inbox: OwnerCounters.empty.inboxView, tasks: [])
     }
+    // Headings are few: every page carries the project's, so a page read alone can draw its groups.
+    var headings: [HeadingView] = []
     let store = SQLProjectsStore(req.db)
     let firstPage = page.revision == nil
     var tasks: [TaskItem] = []
@@ -78,6 +83,7 @@ struct ProjectsController: RouteCollection {
     if let projectID = list.projectID {
       guard let item = try await store.project(projectID, of: userID) else { throw ProjectsError.projectNotFound }
       (project, inbox, revision) = (item.view, nil, item.revision)
+      headings = try await store.headings(userID, of: projectID).map(\.view)
     } else {
       let owner = try await store.owner(userID)
       (project, inbox, revision) = (nil, owner.inboxView, owner.revision)
@@ -85,7 +91,8 @@ struct ProjectsController: RouteCollection {
     try page.check(revision: revision)
     if firstPage { tasks = try await store.tasks(userID, in: list, page: page) }
     let next = page.next(read: tasks.count, revision: revision)
-    return TaskListResponse(project: project, inbox: inbox, tasks: tasks.prefix(page.limit ?? .max).map(\.view), next: next)
+    return TaskListResponse(
+      project: project, inbox: inbox, tasks: tasks.prefix(page.limit ?? .max).map(\.view), next: next, headings: headings)
   }
 
   // MARK: Projects
@@ -134,9 +141,58 @@ struct ProjectsController: RouteCollection {
     return .noContent
   }
 
+  // MARK: Headings
+
+  /// `POST /api/projects/{id}/headings` `{name?}`: a heading at the end of the project's headings (a blank name
+  /// gives the default). An `Idempotency-Key` makes a retry answer as the first did.
+  @Sendable func createHeading(req: Request) async throws -> Response {
+    let projectID = try ProjectInput.id(req.parameters.get("id"), notFound: .projectNotFound)
+    let body = try req.decodeJSON(HeadingRequest.self)
+    let heading = NewHeading(id: UUID(), projectID: projectID, name: try ProjectInput.headingName(body.name) ?? ProjectLimits.defaultHeadingName)
+    guard let userID = req.currentSession?.userID else { throw ProjectsError.projectNotFound }
+    return try await perform(.addHeading(heading), of: userID, queue: projectID, idempotency: try Self.idempotency(req, userID), on: req) { done in
+      try StoredResponse(Self.headingsChange(done, project: projectID, heading: heading.id), status: .created)
+    }.response
+  }
+
+  /// `PATCH /api/projects/{id}/headings/{headingId}` `{name?, position?}`: a new name, a new place, or both.
+  @Sendable func updateHeading(req: Request) async throws -> Response {
+    let projectID = try ProjectInput.id(req.parameters.get("id"), notFound: .projectNotFound)
+    let headingID = try ProjectInput.id(req.parameters.get("headingId"), notFound: .headingNotFound)
+    let body = try req.decodeJSON(HeadingRequest.self)
+    let name = try ProjectInput.headingName(body.name)
+    guard let userID = req.currentSession?.userID else { throw ProjectsError.headingNotFound }
+    return try await perform(.editHeading(headingID, in: projectID, name: name, to: body.position), of: userID, queue: projectID, on: req) {
+      done in
+      try StoredResponse(Self.headingsChange(done, project: projectID, heading: headingID))
+    }.response
+  }
+
+  /// `DELETE /api/projects/{id}/headings/{headingId}`: the heading goes; its tasks stay in the project, under
+  /// no heading. Answers the project's headings as they are after it.
+  @Sendable func deleteHeading(req: Request) async throws -> Response {
+    let projectID = try ProjectInput.id(req.parameters.get("id"), notFound: .projectNotFound)
+    let headingID = try ProjectInput.id(req.parameters.get("headingId"), notFound: .headingNotFound)
+    guard let userID = req.currentSession?.userID else { throw ProjectsError.headingNotFound }
+    return try await perform(.deleteHeading(headingID, in: projectID), of: userID, queue: projectID, on: req) { done in
+      try StoredResponse(Self.headingsChange(done, project: projectID, heading: nil))
+    }.response
+  }
+
+  /// The answer to a heading change: the heading as stored, the project's headings in order, the project.
+  static func headingsChange(_ done: Handled, project: UUID, heading: UUID?) throws -> HeadingsResponse {
+    guard let row = done.saved.projects.first(where: { $0.id == project }) ?? done.board.projects[project] else {
+      throw ProjectsError.projectNotFound
+    }
+    var headings = done.board.headings.filter { $0.value.projectID == project }
+    for stored in done.saved.headings { headings[stored.id] = stored }
+    let ordered = TaskBoard(headings: headings).headingOrder(of: project)
+    return HeadingsResponse(heading: heading.flatMap { headings[$0]?.view }, headings: ordered.map(\.view), project: row.view)
+  }
+
   // MARK: Tasks
 
-  /// `POST /api/tasks` `{title, notes?, priority?, dueDate?, projectId?}`; an `Idempotency-Key` makes a retry
+  /// `POST /api/tasks` `{title, notes?, priority?, dueDate?, projectId?, headingId?}`; an `Idempotency-Key` makes a retry
   /// answer as the first did.
   @Sendable func createTask(req: Request) async throws -> Response {
     let body = try req.decodeJSON(TaskRequest.self)
@@ -145,9 +201,12 @@ struct ProjectsController: RouteCollection {
     if case .set(let date) = body.dueDate { dueDate = try ProjectInput.dueDate(date) }
     var projectID: UUID?
     if case .set(let id?) = body.projectId { projectID = try ProjectInput.id(id, notFound: .projectNotFound) }
+    // Straight under a heading of its project (refused when the heading is not that project's).
+    var headingID: UUID?
+    if case .set(let id?) = body.headingId { headingID = try ProjectInput.id(id, notFound: .headingNotFound) }
     let task = NewTask(
       id: UUID(), projectID: projectID, title: try ProjectInput.title(rawTitle), notes: try ProjectInput.notes(body.notes) ?? "",
-      priority: try ProjectInput.priority(body.priority) ?? .none, dueDate: dueDate, completed: body.completed ?? false)
+      priority: try ProjectInput.priority(body.priority) ?? .none, dueDate: dueDate, completed: body.completed ?? false, headingID: headingID)
     let userID = try await req.userIDCreatingGuest()
     return try await perform(.addTask(task), of: userID, idempotency: try Self.idempotency(req, userID), on: req) { done in
       try StoredResponse(Self.taskChange(done, task: task.id), status: .created)
@@ -168,6 +227,11 @@ struct ProjectsController: RouteCollection {
     case .unchanged: break
     case .set(nil): edit.projectID = .some(nil)
     case .set(let raw?): edit.projectID = .some(try ProjectInput.id(raw, notFound: .projectNotFound))
+    }
+    switch body.headingId {
+    case .unchanged: break
+    case .set(nil): edit.headingID = .some(nil)
+    case .set(let raw?): edit.headingID = .some(try ProjectInput.id(raw, notFound: .headingNotFound))
     }
     let preference = try req.context.motionPreference()
     let command: TaskBoardCommand =
@@ -360,13 +424,23 @@ struct ProjectsController: RouteCollection {
       let store = SQLProjectsStore(req.db)
       let projects = try await store.projects(userID)
       let byProject = Dictionary(grouping: try await store.allTasks(userID), by: \.projectID)
-      func exported(_ task: TaskItem) -> ProjectsExport.Task {
-        ProjectsExport.Task(title: task.title, notes: task.notes, priority: task.priority.rawValue, dueDate: task.dueDate, completed: task.completed)
+      let headings = Dictionary(grouping: try await store.allHeadings(userID), by: \.projectID)
+      func exported(_ task: TaskItem, headings: [HeadingItem] = []) -> ProjectsExport.Task {
+        ProjectsExport.Task(
+          title: task.title, notes: task.notes, priority: task.priority.rawValue, dueDate: task.dueDate, completed: task.completed,
+          heading: task.headingID.flatMap { id in headings.firstIndex { $0.id == id } })
       }
       export = ProjectsExport(
-        inbox: (byProject[nil] ?? []).map(exported),
+        inbox: (byProject[nil] ?? []).map { exported($0) },
         projects: projects.map { project in
-          ProjectsExport.Project(name: project.name, color: project.color, notes: project.notes, tasks: (byProject[project.id] ?? []).map(exported))
+          let own = headings[project.id] ?? []
+          // A project's tasks in its list's order: without a heading first, then each heading's.
+          let place = Dictionary(uniqueKeysWithValues: own.enumerated().map { ($1.id, $0) })
+          let tasks = (byProject[project.id] ?? []).enumerated()
+            .sorted { ($0.element.headingID.flatMap { place[$0] } ?? -1, $0.offset) < ($1.element.headingID.flatMap { place[$0] } ?? -1, $1.offset) }
+            .map { exported($0.element, headings: own) }
+          return ProjectsExport.Project(
+            name: project.name, color: project.color, notes: project.notes, tasks: tasks, headings: own.isEmpty ? nil : own.map(\.name))
         })
     }
     let response = try await export.encodeResponse(for: req)
@@ -456,11 +530,13 @@ extension ProjectsFile {
   /// The content of an export file.
   init(_ export: ProjectsExport) {
     func task(_ task: ProjectsExport.Task) -> Task {
-      Task(title: task.title, notes: task.notes, priority: task.priority, dueDate: task.dueDate, completed: task.completed)
+      Task(title: task.title, notes: task.notes, priority: task.priority, dueDate: task.dueDate, completed: task.completed, heading: task.heading)
     }
     self.init(
       format: export.format, version: export.version, inbox: export.inbox.map(task),
-      projects: export.projects.map { Project(name: $0.name, color: $0.color, notes: $0.notes, tasks: $0.tasks.map(task)) })
+      projects: export.projects.map {
+        Project(name: $0.name, color: $0.color, notes: $0.notes, tasks: $0.tasks.map(task), headings: $0.headings ?? [])
+      })
   }
 }
 

@@ -6,8 +6,8 @@ import Vapor
 extension ProjectsError: APIErrorConvertible {
   public var status: HTTPResponseStatus {
     switch self {
-    case .projectNotFound, .taskNotFound: .notFound
-    case .tooManyProjects, .listChanged, .projectArchived, .editConflict, .nothingToUndo, .undoStale: .conflict
+    case .projectNotFound, .taskNotFound, .headingNotFound: .notFound
+    case .tooManyProjects, .tooManyHeadings, .listChanged, .projectArchived, .editConflict, .nothingToUndo, .undoStale: .conflict
     default: .badRequest
     }
   }

@@ -48,14 +48,28 @@ struct SQLProjectsStore: ProjectsStore {
     let completed_at: Date?
     let position: Int
     let version: Int
+    let heading_id: UUID?
 
     var item: TaskItem {
       TaskItem(
         id: id, projectID: project_id, title: title, notes: notes, priority: TaskPriority(level: priority) ?? .none, dueDate: due_date,
-        completed: completed, completedAt: completed_at, position: position, version: version)
+        completed: completed, completedAt: completed_at, position: position, version: version, headingID: heading_id)
     }
 
-    static let columns = "id, project_id, title, notes, priority, due_date, completed, completed_at, position, version"
+    static let columns = "id, project_id, title, notes, priority, due_date, completed, completed_at, position, version, heading_id"
+    /// The columns of the table named `t`.
+    static let qualifiedColumns = columns.split(separator: ", ").map { "t.\($0) AS \($0)" }.joined(separator: ", ")
+  }
+
+  private struct HeadingRow: Decodable {
+    let id: UUID
+    let project_id: UUID
+    let name: String
+    let position: Int
+
+    var item: HeadingItem { HeadingItem(id: id, projectID: project_id, name: name, position: position) }
+
+    static let columns = "id, project_id, name, position"
   }
 
   private struct OwnerRow: Decodable {
@@ -81,6 +95,7 @@ struct SQLProjectsStore: ProjectsStore {
     let completed_at: Date?
     let position: Int
     let version: Int
+    let heading_id: UUID?
     let p_name: String?
     let p_color: String?
     let p_notes: String?
@@ -124,8 +139,11 @@ struct SQLProjectsStore: ProjectsStore {
     let completedAt: Double?
     let position: Int
     let version: Int
+    /// Missing in steps stored before headings existed.
+    let headingID: UUID?
 
     init(_ task: TaskItem) {
+      headingID = task.headingID
       id = task.id
       projectID = task.projectID
       title = task.title
@@ -141,7 +159,8 @@ struct SQLProjectsStore: ProjectsStore {
     var item: TaskItem {
       TaskItem(
         id: id, projectID: projectID, title: title, notes: notes, priority: TaskPriority(level: priority) ?? .none, dueDate: dueDate,
-        completed: completed, completedAt: completedAt.map(Date.init(timeIntervalSince1970:)), position: position, version: version)
+        completed: completed, completedAt: completedAt.map(Date.init(timeIntervalSince1970:)), position: position, version: version,
+        headingID: headingID)
     }
 
     static func encode(_ task: TaskItem?) throws -> String? {
@@ -201,7 +220,47 @@ struct SQLProjectsStore: ProjectsStore {
     try await tasks(user, in: list, page: .whole)
   }
 
+  func headings(_ user: UUID, of project: UUID) async throws -> [HeadingItem] {
+    try await headings(user, ofProjects: [project])
+  }
+
+  /// Every heading of the person, each project's in their order (an export).
+  func allHeadings(_ user: UUID) async throws -> [HeadingItem] {
+    try await sql.raw("SELECT \(unsafeRaw: HeadingRow.columns) FROM project_headings WHERE user_id = \(bind: user) ORDER BY position, id")
+      .all(decoding: HeadingRow.self).map(\.item)
+  }
+
+  /// Every heading of these projects, in their order.
+  private func headings(_ user: UUID, ofProjects projects: Set<UUID>) async throws -> [HeadingItem] {
+    guard !projects.isEmpty else { return [] }
+    return try await sql.select().column(SQLRaw(HeadingRow.columns)).from(ProjectTables.headings)
+      .where("user_id", .equal, SQLBind(user)).where("project_id", .in, SQLBind.group(Array(projects)))
+      .orderBy("position").orderBy("id")
+      .all(decoding: HeadingRow.self).map(\.item)
+  }
+
+  private func headings(_ user: UUID, ids: Set<UUID>) async throws -> [HeadingItem] {
+    guard !ids.isEmpty else { return [] }
+    return try await sql.select().column(SQLRaw(HeadingRow.columns)).from(ProjectTables.headings)
+      .where("user_id", .equal, SQLBind(user)).where("id", .in, SQLBind.group(Array(ids)))
+      .all(decoding: HeadingRow.self).map(\.item)
+  }
+
   func tasks(_ user: UUID, in list: TaskList, page: TaskPage) async throws -> [TaskItem] {
+    if let projectID = list.projectID {
+      // A project's tasks without a heading first, then each heading's in the headings' order (the id last:
+      // pages read with OFFSET need one order that never ties). NULLs sort differently on the two databases,
+      // so the group is a CASE.
+      var query: SQLQueryString = """
+        SELECT \(unsafeRaw: TaskRow.qualifiedColumns) FROM project_tasks t LEFT JOIN project_headings h ON h.id = t.heading_id
+        WHERE t.user_id = \(bind: user) AND t.project_id = \(bind: projectID)
+        ORDER BY CASE WHEN h.id IS NULL THEN 0 ELSE 1 END, h.position, h.id, t.position, t.created_at, t.id
+        """
+      // SQLite takes an OFFSET only after a LIMIT: "the rest" is a limit no list reaches.
+      if let limit = page.readLimit ?? (page.offset > 0 ? Int(Int32.max) : nil) { query.appendInterpolation(unsafeRaw: " LIMIT \(limit)") }
+      if page.offset > 0 { query.appendInterpolation(unsafeRaw: " OFFSET \(page.offset)") }
+      return try await sql.raw(query).all(decoding: TaskRow.self).map(\.item)
+    }
     let query = sql.select().column(SQLRaw(TaskRow.columns)).from(ProjectTables.tasks).where("user_id", .equal, SQLBind(user))
     if let projectID = list.projectID {
       query.where("project_id", .equal, SQLBind(projectID))
@@ -264,11 +323,13 @@ struct SQLProjectsStore: ProjectsStore {
       inner.undo = false
       inner.task = step.taskID
       inner.projects.formUnion(step.footprint.projects)
+      inner.headings.formUnion(step.footprint.headings)
       var board = try await board(inner, of: user)
       if board.tasks[step.taskID] == nil {
         // The task is gone (the step deleted it): the list it goes back to, and the counters, read on their own.
         board.owner = try await owner(user)
         for project in try await projects(user, ids: inner.projects) { board.projects[project.id] = project }
+        for heading in try await headings(user, ids: inner.headings) { board.headings[heading.id] = heading }
       }
       board.undo = [step]
       return board
@@ -282,7 +343,7 @@ struct SQLProjectsStore: ProjectsStore {
           """
           SELECT t.id AS id, t.project_id AS project_id, t.title AS title, t.notes AS notes, t.priority AS priority,
             t.due_date AS due_date, t.completed AS completed, t.completed_at AS completed_at, t.position AS position, t.version AS version,
-            p.name AS p_name, p.color AS p_color, p.notes AS p_notes, p.position AS p_position, p.total_count AS p_total,
+            t.heading_id AS heading_id, p.name AS p_name, p.color AS p_color, p.notes AS p_notes, p.position AS p_position, p.total_count AS p_total,
             p.completed_count AS p_completed, p.revision AS p_revision, p.archived AS p_archived,
             o.inbox_total AS inbox_total, o.inbox_completed AS inbox_completed, o.revision AS o_revision, o.next_position AS next_position
           FROM project_tasks t
@@ -294,7 +355,8 @@ struct SQLProjectsStore: ProjectsStore {
       else { return board }  // not this person's: the command is refused
       board.tasks[id] = TaskItem(
         id: row.id, projectID: row.project_id, title: row.title, notes: row.notes, priority: TaskPriority(level: row.priority) ?? .none,
-        dueDate: row.due_date, completed: row.completed, completedAt: row.completed_at, position: row.position, version: row.version)
+        dueDate: row.due_date, completed: row.completed, completedAt: row.completed_at, position: row.position, version: row.version,
+        headingID: row.heading_id)
       if let projectID = row.project_id, let name = row.p_name, let color = row.p_color, let notes = row.p_notes, let position = row.p_position,
         let total = row.p_total, let completed = row.p_completed, let revision = row.p_revision
       {
@@ -327,6 +389,8 @@ struct SQLProjectsStore: ProjectsStore {
     if footprint.projectCount {
       board.projectCount = try await projectCount(user)
     }
+    for heading in try await headings(user, ofProjects: footprint.headingsOf) { board.headings[heading.id] = heading }
+    for heading in try await headings(user, ids: footprint.headings.subtracting(board.headings.keys)) { board.headings[heading.id] = heading }
     return board
   }
 
@@ -392,7 +456,8 @@ struct SQLProjectsStore: ProjectsStore {
             """
             UPDATE project_tasks SET project_id = \(bind: task.projectID), title = \(bind: task.title), notes = \(bind: task.notes),
               priority = \(bind: task.priority.level), due_date = \(bind: task.dueDate), completed = \(bind: task.completed),
-              completed_at = \(bind: task.completedAt), position = \(bind: task.position), version = \(bind: task.version), updated_at = \(bind: now)
+              completed_at = \(bind: task.completedAt), position = \(bind: task.position), version = \(bind: task.version),
+              heading_id = \(bind: task.headingID), updated_at = \(bind: now)
             WHERE id = \(bind: task.id) AND user_id = \(bind: user) AND version = \(bind: expected)
             RETURNING \(unsafeRaw: TaskRow.columns)
             """
@@ -444,6 +509,7 @@ struct SQLProjectsStore: ProjectsStore {
         keep(row.item)
       case .projectDeleted(let id):
         try await sql.raw("DELETE FROM project_tasks WHERE project_id = \(bind: id) AND user_id = \(bind: user)").run()
+        try await sql.raw("DELETE FROM project_headings WHERE project_id = \(bind: id) AND user_id = \(bind: user)").run()
         let gone = try await sql.raw("DELETE FROM projects WHERE id = \(bind: id) AND user_id = \(bind: user) RETURNING id").first()
         guard gone != nil else { return nil }
       case .projectsAtMost(let limit):
@@ -452,9 +518,46 @@ struct SQLProjectsStore: ProjectsStore {
         try await setPositions(table: ProjectTables.tasks, ids: ids, user: user, bumpRevision: false)
       case .projectsOrdered(let ids):
         try await setPositions(table: ProjectTables.projects, ids: ids, user: user, bumpRevision: true)
+      case .headingInserted(let heading):
+        guard
+          let row = try await sql.raw(
+            """
+            INSERT INTO project_headings (id, user_id, project_id, name, position, created_at, updated_at)
+            VALUES (\(bind: heading.id), \(bind: user), \(bind: heading.projectID), \(bind: heading.name), \(bind: heading.position + shift),
+              \(bind: now), \(bind: now))
+            RETURNING \(unsafeRaw: HeadingRow.columns)
+            """
+          ).first(decoding: HeadingRow.self)
+        else { return nil }
+        saved.headings.append(row.item)
+      case .headingRenamed(let id, let name):
+        guard
+          let row = try await sql.raw(
+            """
+            UPDATE project_headings SET name = \(bind: name), updated_at = \(bind: now) WHERE id = \(bind: id) AND user_id = \(bind: user)
+            RETURNING \(unsafeRaw: HeadingRow.columns)
+            """
+          ).first(decoding: HeadingRow.self)
+        else { return nil }
+        saved.headings.append(row.item)
+      case .headingsOrdered(let ids):
+        try await setPositions(table: ProjectTables.headings, ids: ids, user: user, bumpRevision: false)
+      case .headingDeleted(let id):
+        let gone = try await sql.raw("DELETE FROM project_headings WHERE id = \(bind: id) AND user_id = \(bind: user) RETURNING id").first()
+        guard gone != nil else { return nil }
+        try await sql.raw("UPDATE project_tasks SET heading_id = NULL WHERE user_id = \(bind: user) AND heading_id = \(bind: id)").run()
       }
     }
     try await insert(inserts, of: user, at: now)
+    // A task saved under a heading deleted meanwhile is judged again (and refused). The change wrote its
+    // project's row before this read, as a heading's deletion does before it goes: whichever is second
+    // waits for the first to commit, then either sees the heading gone here or clears this task with the rest.
+    let underHeadings = saved.tasks.filter { $0.headingID != nil }
+    if !underHeadings.isEmpty {
+      let found = try await headings(user, ids: Set(underHeadings.compactMap(\.headingID)))
+      let homes = Dictionary(found.map { ($0.id, $0.projectID) }, uniquingKeysWith: { first, _ in first })
+      guard underHeadings.allSatisfy({ homes[$0.headingID!] == $0.projectID }) else { return nil }
+    }
     return saved
   }
 
@@ -495,16 +598,16 @@ struct SQLProjectsStore: ProjectsStore {
 
   /// Inserts tasks, many rows a statement (an import of hundreds of lines is a few statements).
   private func insert(_ tasks: [TaskItem], of user: UUID, at now: Date) async throws {
-    // 13 binds a row; stay well under SQLite's limit of 32,766 variables a statement.
+    // 14 binds a row; stay well under SQLite's limit of 32,766 variables a statement.
     for chunk in stride(from: 0, to: tasks.count, by: 500) {
       let insert = sql.insert(into: ProjectTables.tasks).columns(
         "id", "user_id", "project_id", "title", "notes", "priority", "due_date", "completed", "completed_at", "position", "version",
-        "created_at", "updated_at")
+        "created_at", "updated_at", "heading_id")
       for task in tasks[chunk..<min(chunk + 500, tasks.count)] {
         insert.values(
           SQLBind(task.id), SQLBind(user), SQLBind(task.projectID), SQLBind(task.title), SQLBind(task.notes),
           SQLBind(task.priority.level), SQLBind(task.dueDate), SQLBind(task.completed), SQLBind(task.completedAt),
-          SQLBind(task.position), SQLBind(task.version), SQLBind(now), SQLBind(now))
+          SQLBind(task.position), SQLBind(task.version), SQLBind(now), SQLBind(now), SQLBind(task.headingID))
       }
       try await insert.run()
     }
@@ -591,8 +694,14 @@ extension TaskItem {
   var view: TaskView {
     TaskView(
       id: id.uuidString, projectId: projectID?.uuidString, title: title, notes: notes, priority: priority.rawValue, dueDate: dueDate,
-      completed: completed, completedAt: completedAt?.timeIntervalSince1970, position: position, revision: version)
+      completed: completed, completedAt: completedAt?.timeIntervalSince1970, position: position, revision: version,
+      headingId: headingID?.uuidString)
   }
+}
+
+extension HeadingItem {
+  /// As the API shows it.
+  var view: HeadingView { HeadingView(id: id.uuidString, projectId: projectID.uuidString, name: name, position: position) }
 }
 
 extension UndoStep {

@@ -17,11 +17,14 @@ public struct TaskItem: Hashable, Sendable {
   public var position: Int
   /// Goes up with every saved change; a save names the version it changed, so a concurrent change is never lost.
   public var version: Int
+  /// The heading of its project it sits under (nil: none; always nil in the Inbox).
+  public var headingID: UUID?
 
   public init(
     id: UUID, projectID: UUID?, title: String, notes: String = "", priority: TaskPriority = .none, dueDate: String? = nil,
-    completed: Bool = false, completedAt: Date? = nil, position: Int, version: Int = 0
+    completed: Bool = false, completedAt: Date? = nil, position: Int, version: Int = 0, headingID: UUID? = nil
   ) {
+    self.headingID = headingID
     self.id = id
     self.projectID = projectID
     self.title = title
@@ -64,6 +67,24 @@ public struct ProjectItem: Hashable, Sendable {
 
   /// A project whose every task is done (and which has one): a task completed in it finishes it.
   public var isFinished: Bool { counts.isComplete }
+}
+
+/// A named group of a project's tasks (Things' headings, Todoist's sections). Not a task: a project's counts,
+/// ring and completion know nothing of headings. A project's tasks without a heading come first, then each
+/// heading's tasks in the headings' order.
+public struct HeadingItem: Hashable, Sendable {
+  public let id: UUID
+  public let projectID: UUID
+  public var name: String
+  /// Place among its project's headings (smaller first).
+  public var position: Int
+
+  public init(id: UUID, projectID: UUID, name: String, position: Int) {
+    self.id = id
+    self.projectID = projectID
+    self.name = name
+    self.position = position
+  }
 }
 
 /// A person's own counters: the Inbox's kept counts, the change counter (the live stream's event id) and

@@ -25,6 +25,15 @@ public enum ProjectInput {
     return name.isEmpty ? ProjectLimits.defaultName : name
   }
 
+  /// A heading's name: as a project's (one line, trimmed, at most ``ProjectLimits/maxNameLength``), blank
+  /// giving ``ProjectLimits/defaultHeadingName``; nil when none was given.
+  public static func headingName(_ raw: String?) throws(ProjectsError) -> String? {
+    guard let raw else { return nil }
+    guard fits(raw, ProjectLimits.maxNameLength) else { throw .tooLong(field: "name", limit: ProjectLimits.maxNameLength) }
+    let name = oneLine(raw).trimmingCharacters(in: .whitespacesAndNewlines)
+    return name.isEmpty ? ProjectLimits.defaultHeadingName : name
+  }
+
   /// A task's title: one line of text, trimmed, not empty.
   public static func title(_ raw: String) throws(ProjectsError) -> String {
     guard fits(raw, ProjectLimits.maxTitleLength) else { throw .tooLong(field: "title", limit: ProjectLimits.maxTitleLength) }

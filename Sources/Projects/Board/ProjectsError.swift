@@ -32,6 +32,12 @@ public enum ProjectsError: Error, Hashable, Sendable {
   /// The last change of this task (by title) can no longer be taken back: the task or its list is gone, or a
   /// batch change (not on the undo list) changed the task since.
   case undoStale(String)
+  /// A heading this person's project does not have (deleted in another window, or never there).
+  case headingNotFound
+  /// A task put under a heading of another project than the one it is (or goes) in.
+  case headingInOtherProject
+  /// A project already holds ``ProjectLimits/maxHeadingsPerProject`` headings.
+  case tooManyHeadings
 
   /// The stable code clients switch on.
   public var code: String {
@@ -56,6 +62,9 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .editConflict: "edit_conflict"
     case .nothingToUndo: "nothing_to_undo"
     case .undoStale: "undo_stale"
+    case .headingNotFound: "heading_not_found"
+    case .headingInOtherProject: "heading_in_other_project"
+    case .tooManyHeadings: "too_many_headings"
     }
   }
 
@@ -83,11 +92,14 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .invalidBatch(let count):
       count == 0
         ? "Select at least one task." : "At most \(ProjectLimits.maxTasksPerBatch) tasks can be changed at once (\(count) were selected)."
-    case .projectArchived(let name): "“\(name)” is archived. Unarchive it to add or move tasks into it."
+    case .projectArchived(let name): "“\(name)” is archived. Unarchive it to add tasks or headings to it, or move tasks into it."
     case .editConflict(let task): "“\(task.title)” was changed somewhere else since you began. Choose which to keep: yours or the one saved."
     case .nothingToUndo: "There is nothing to undo."
     case .undoStale(let title):
       "“\(title)” has changed since (it or its project was deleted, or it was changed with other selected tasks), so that change can't be undone. It was taken off the undo list; undo again for the one before."
+    case .headingNotFound: "That heading was not found. It may have been deleted in another window."
+    case .headingInOtherProject: "A task can only go under a heading of its own project."
+    case .tooManyHeadings: "A project can have at most \(ProjectLimits.maxHeadingsPerProject) headings. Delete one to add another."
     }
   }
 }

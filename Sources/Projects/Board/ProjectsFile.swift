@@ -10,8 +10,11 @@ public struct ProjectsFile: Hashable, Sendable {
     public var priority: String
     public var dueDate: String?
     public var completed: Bool
+    /// Its heading's place in its project's `headings` (nil: none).
+    public var heading: Int?
 
-    public init(title: String, notes: String, priority: String, dueDate: String?, completed: Bool) {
+    public init(title: String, notes: String, priority: String, dueDate: String?, completed: Bool, heading: Int? = nil) {
+      self.heading = heading
       self.title = title
       self.notes = notes
       self.priority = priority
@@ -25,8 +28,11 @@ public struct ProjectsFile: Hashable, Sendable {
     public var color: String
     public var notes: String
     public var tasks: [Task]
+    /// Heading names in their order.
+    public var headings: [String]
 
-    public init(name: String, color: String, notes: String, tasks: [Task]) {
+    public init(name: String, color: String, notes: String, tasks: [Task], headings: [String] = []) {
+      self.headings = headings
       self.name = name
       self.color = color
       self.notes = notes
@@ -71,7 +77,10 @@ public struct ProjectsFile: Hashable, Sendable {
       if TaskPriority(rawValue: task.priority) == nil { problems.append("\(place): “\(task.priority)” is not a priority.") }
       if let date = task.dueDate, CalendarDay(date) == nil { problems.append("\(place): “\(date)” is not a date (YYYY-MM-DD).") }
     }
-    for (index, task) in inbox.enumerated() { checkTask(task, "Inbox task \(index + 1)") }
+    for (index, task) in inbox.enumerated() {
+      checkTask(task, "Inbox task \(index + 1)")
+      if task.heading != nil { problems.append("Inbox task \(index + 1): a task in the Inbox has no heading.") }
+    }
     for (index, project) in projects.enumerated() {
       let place = "Project \(index + 1)"
       let name = project.name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -80,7 +89,18 @@ public struct ProjectsFile: Hashable, Sendable {
       }
       if ProjectColor(rawValue: project.color) == nil { problems.append("\(place): “\(project.color)” is not a project colour.") }
       if !ProjectInput.fits(project.notes, ProjectLimits.maxNotesLength) { problems.append("\(place): the notes are too long.") }
-      for (taskIndex, task) in project.tasks.enumerated() { checkTask(task, "\(place), task \(taskIndex + 1)") }
+      for (taskIndex, task) in project.tasks.enumerated() {
+        checkTask(task, "\(place), task \(taskIndex + 1)")
+        if let heading = task.heading, !project.headings.indices.contains(heading) {
+          problems.append("\(place), task \(taskIndex + 1): heading \(heading) is not one of the project's \(project.headings.count) headings (counted from 0).")
+        }
+      }
+      if project.headings.count > ProjectLimits.maxHeadingsPerProject {
+        problems.append("\(place): at most \(ProjectLimits.maxHeadingsPerProject) headings.")
+      }
+      for (index, heading) in project.headings.enumerated() where !ProjectInput.fits(heading, ProjectLimits.maxNameLength) {
+        problems.append("\(place), heading \(index + 1): a heading's name has at most \(ProjectLimits.maxNameLength) characters.")
+      }
     }
     if taskCount > ProjectLimits.maxTasksPerImport {
       problems.append("the file has \(taskCount) tasks; at most \(ProjectLimits.maxTasksPerImport) at once.")
@@ -101,14 +121,23 @@ public struct ProjectsFile: Hashable, Sendable {
     for item in self.inbox { inbox.append(try task(item)) }
     var imported: [ImportedProject] = []
     for project in projects {
+      let projectID = newID()
+      var headings: [NewHeading] = []
+      for name in project.headings {
+        headings.append(NewHeading(id: newID(), projectID: projectID, name: try ProjectInput.headingName(name) ?? ProjectLimits.defaultHeadingName))
+      }
       var tasks: [NewTask] = []
-      for item in project.tasks { tasks.append(try task(item)) }
+      for item in project.tasks {
+        var new = try task(item)
+        new.headingID = item.heading.map { headings[$0].id }
+        tasks.append(new)
+      }
       imported.append(
         ImportedProject(
           project: NewProject(
-            id: newID(), name: try ProjectInput.name(project.name) ?? ProjectLimits.defaultName, color: ProjectColor(rawValue: project.color) ?? .default,
+            id: projectID, name: try ProjectInput.name(project.name) ?? ProjectLimits.defaultName, color: ProjectColor(rawValue: project.color) ?? .default,
             notes: ProjectInput.notesText(project.notes)),
-          tasks: tasks))
+          tasks: tasks, headings: headings))
     }
     return .importItems(inbox: inbox, projects: imported)
   }

@@ -17,7 +17,10 @@ public protocol ProjectsStore: Sendable {
   /// Some of the person's projects, in their order (missing ones are left out).
   func projects(_ user: UUID, ids: Set<UUID>) async throws -> [ProjectItem]
   func project(_ id: UUID, of user: UUID) async throws -> ProjectItem?
-  /// The tasks of one list in their order.
+  /// The headings of one project in their order (none for another person's project).
+  func headings(_ user: UUID, of project: UUID) async throws -> [HeadingItem]
+  /// The tasks of one list in their order: a project's tasks without a heading first, then each heading's
+  /// tasks in the headings' order; by position within each group.
   func tasks(_ user: UUID, in list: TaskList) async throws -> [TaskItem]
   /// Part of one list in its order: `page.offset` tasks left out, then at most `page.readLimit` (one more than
   /// the page asks for, so the caller knows whether more follow).
@@ -71,8 +74,16 @@ public actor InMemoryProjectsStore: ProjectsStore {
 
   public func project(_ id: UUID, of user: UUID) -> ProjectItem? { wholeBoard(of: user).projects[id] }
 
+  public func headings(_ user: UUID, of project: UUID) -> [HeadingItem] { wholeBoard(of: user).headingOrder(of: project) }
+
   public func tasks(_ user: UUID, in list: TaskList) -> [TaskItem] {
-    ordered(wholeBoard(of: user).tasks.values.filter { $0.projectID == list.projectID })
+    let board = wholeBoard(of: user)
+    // The group a task is in: none first (-1), then the headings' places.
+    let group = Dictionary(uniqueKeysWithValues: (list.projectID.map(board.headingOrder(of:)) ?? []).enumerated().map { ($1.id, $0) })
+    func place(_ task: TaskItem) -> Int { task.headingID.flatMap { group[$0] } ?? -1 }
+    return ordered(board.tasks.values.filter { $0.projectID == list.projectID }).enumerated()
+      .sorted { (place($0.element), $0.offset) < (place($1.element), $1.offset) }
+      .map(\.element)
   }
 
   public func tasks(_ user: UUID, in list: TaskList, page: TaskPage) -> [TaskItem] {
@@ -105,6 +116,7 @@ public actor InMemoryProjectsStore: ProjectsStore {
     guard let saved = board.apply(effects, at: now) else { return nil }
     for case .taskInserted(let task) in effects { sequence[task.id] = sequence.count }
     for case .projectInserted(let project) in effects { sequence[project.id] = sequence.count }
+    for case .headingInserted(let heading) in effects { sequence[heading.id] = sequence.count }
     boards[user] = board
     return saved
   }

@@ -19,11 +19,14 @@ public struct TaskBoard: Hashable, Sendable {
   public var projectCount: Int
   /// The person's undo list, newest last (all of it for a whole board; the last step for an undo).
   public var undo: [UndoStep]
+  /// The headings loaded (all of them for a whole board).
+  public var headings: [UUID: HeadingItem]
 
   public init(
     owner: OwnerCounters = .empty, projects: [UUID: ProjectItem] = [:], tasks: [UUID: TaskItem] = [:], projectCount: Int? = nil,
-    undo: [UndoStep] = []
+    undo: [UndoStep] = [], headings: [UUID: HeadingItem] = [:]
   ) {
+    self.headings = headings
     self.owner = owner
     self.undo = undo
     self.projects = projects
@@ -42,10 +45,14 @@ public struct TaskBoard: Hashable, Sendable {
         // An archived project is finished with: nothing new goes in until it is unarchived.
         if list.archived { throw .projectArchived(list.name) }
       }
+      if let heading = new.headingID {
+        guard let under = headings[heading] else { throw .headingNotFound }
+        guard under.projectID == new.projectID else { throw .headingInOtherProject }
+      }
       let first = owner.reserve(1)
       let task = TaskItem(
         id: new.id, projectID: new.projectID, title: new.title, notes: new.notes, priority: new.priority, dueDate: new.dueDate,
-        completed: new.completed, completedAt: new.completed ? now : nil, position: first)
+        completed: new.completed, completedAt: new.completed ? now : nil, position: first, headingID: new.headingID)
       tasks[task.id] = task
       return changed(
         [.positionsReserved(count: 1, first: first), .taskInserted(task), count(task.projectID, .added(completed: task.completed))]
@@ -61,6 +68,16 @@ public struct TaskBoard: Hashable, Sendable {
       }
       var after = task
       after.projectID = target
+      // A task keeps its heading in its project; moved to another, it goes under none unless the edit names one.
+      switch edit.headingID {
+      case .none: after.headingID = moved ? nil : task.headingID
+      case .some(nil): after.headingID = nil
+      case .some(let headingID?):
+        guard let heading = headings[headingID] else { throw .headingNotFound }
+        guard heading.projectID == target else { throw .headingInOtherProject }
+        after.headingID = headingID
+      }
+      let regrouped = after.headingID != task.headingID
       after.title = edit.title ?? task.title
       after.notes = edit.notes ?? task.notes
       after.priority = edit.priority ?? task.priority
@@ -72,14 +89,14 @@ public struct TaskBoard: Hashable, Sendable {
       if let base = edit.baseRevision, base != task.version, !after.hasSameContent(as: task) { throw .editConflict(task) }
       after.version += 1
       var effects: [TaskBoardEffect] = []
-      if moved {
-        // A moved task goes to the end of its new list.
+      if moved || regrouped {
+        // A moved task goes to the end of its new list (or of its new heading's tasks).
         let first = owner.reserve(1)
         after.position = first
         effects.append(.positionsReserved(count: 1, first: first))
       }
       tasks[id] = after
-      effects.append(.taskSaved(after, expectedVersion: task.version, placed: moved))
+      effects.append(.taskSaved(after, expectedVersion: task.version, placed: moved || regrouped))
       // What each list's counts do: leaving one and joining another, or a toggle in place.
       if moved {
         effects.append(count(task.projectID, .removed(completed: task.completed)))
@@ -143,6 +160,7 @@ public struct TaskBoard: Hashable, Sendable {
       projects[id] = nil
       projectCount -= 1
       tasks = tasks.filter { $0.value.projectID != id }
+      headings = headings.filter { $0.value.projectID != id }
       return changed([.projectDeleted(id)])
 
     case .orderProjects(let ids):
@@ -156,12 +174,21 @@ public struct TaskBoard: Hashable, Sendable {
     case .importItems(let inbox, let imported):
       guard projectCount + imported.count <= ProjectLimits.maxProjects else { throw .tooManyProjects }
       let taskCount = inbox.count + imported.reduce(0) { $0 + $1.tasks.count }
-      var position = owner.reserve(taskCount + imported.count)
-      var effects: [TaskBoardEffect] = [.positionsReserved(count: taskCount + imported.count, first: position)]
+      let headingCount = imported.reduce(0) { $0 + $1.headings.count }
+      // A file's headings are its projects' own (ProjectsFile checks them whole; a command made otherwise too).
+      for item in imported {
+        let ids = Set(item.headings.map(\.id))
+        guard item.headings.count <= ProjectLimits.maxHeadingsPerProject, item.tasks.allSatisfy({ $0.headingID.map(ids.contains) ?? true }) else {
+          throw .invalidImport("a task names a heading its project does not have.")
+        }
+      }
+      guard inbox.allSatisfy({ $0.headingID == nil }) else { throw .invalidImport("a task in the Inbox has no heading.") }
+      var position = owner.reserve(taskCount + imported.count + headingCount)
+      var effects: [TaskBoardEffect] = [.positionsReserved(count: taskCount + imported.count + headingCount, first: position)]
       func add(_ new: NewTask, to projectID: UUID?) {
         let task = TaskItem(
           id: new.id, projectID: projectID, title: new.title, notes: new.notes, priority: new.priority, dueDate: new.dueDate,
-          completed: new.completed, completedAt: new.completed ? now : nil, position: position)
+          completed: new.completed, completedAt: new.completed ? now : nil, position: position, headingID: new.headingID)
         position += 1
         tasks[task.id] = task
         effects.append(.taskInserted(task))
@@ -176,6 +203,12 @@ public struct TaskBoard: Hashable, Sendable {
         projects[project.id] = project
         projectCount += 1
         effects.append(.projectInserted(project))
+        for new in item.headings {
+          let heading = HeadingItem(id: new.id, projectID: project.id, name: new.name, position: position)
+          position += 1
+          headings[heading.id] = heading
+          effects.append(.headingInserted(heading))
+        }
         for task in item.tasks { add(task, to: project.id) }
       }
       effects.append(count(nil, CountDelta(total: inbox.count, completed: inbox.filter(\.completed).count)))
@@ -187,7 +220,55 @@ public struct TaskBoard: Hashable, Sendable {
 
     case .undo:
       return try takeBack()
+
+    case .addHeading(let new):
+      guard let project = projects[new.projectID] else { throw .projectNotFound }
+      if project.archived { throw .projectArchived(project.name) }
+      guard headings.values.count(where: { $0.projectID == new.projectID }) < ProjectLimits.maxHeadingsPerProject else {
+        throw .tooManyHeadings
+      }
+      // After every heading the project has: its position comes from the owner's counter, as a task's does.
+      let first = owner.reserve(1)
+      let heading = HeadingItem(id: new.id, projectID: new.projectID, name: new.name, position: first)
+      headings[heading.id] = heading
+      // The project's revision goes up (its list looks different), its counts do not move.
+      return changed([.positionsReserved(count: 1, first: first), count(new.projectID, .none), .headingInserted(heading)])
+
+    case .editHeading(let id, let project, let name, let place):
+      guard let heading = headings[id], heading.projectID == project else { throw .headingNotFound }
+      var effects: [TaskBoardEffect] = []
+      // The new order first: the renamed row a store answers with then carries its new place.
+      if let place {
+        var order = headingOrder(of: project).map(\.id)
+        let from = order.firstIndex(of: id) ?? 0
+        let to = min(max(place, 0), order.count - 1)
+        if from != to {
+          order.remove(at: from)
+          order.insert(id, at: to)
+          for (position, id) in order.enumerated() { headings[id]?.position = position }
+          effects.append(.headingsOrdered(order))
+        }
+      }
+      if let name, name != heading.name {
+        headings[id]?.name = name
+        effects.append(.headingRenamed(id, name: name))
+      }
+      guard !effects.isEmpty else { return [] }
+      return changed([count(project, .none)] + effects)
+
+    case .deleteHeading(let id, let project):
+      guard headings[id]?.projectID == project else { throw .headingNotFound }
+      headings[id] = nil
+      for (taskID, task) in tasks where task.headingID == id { tasks[taskID]?.headingID = nil }
+      // The project's row first: a store that writes it first holds it while the heading goes, so a task put
+      // under this heading at the same time is either cleared with the others or refused (see the SQL store).
+      return changed([count(project, .none), .headingDeleted(id)])
     }
+  }
+
+  /// The loaded headings of `project`, in their order.
+  public func headingOrder(of project: UUID) -> [HeadingItem] {
+    headings.values.filter { $0.projectID == project }.sorted { ($0.position, $0.id.uuidString) < ($1.position, $1.id.uuidString) }
   }
 
   /// Undo: the last step's task goes back to what it was before the step, if it is still as the step left it.
@@ -206,8 +287,9 @@ public struct TaskBoard: Hashable, Sendable {
     var effects: [TaskBoardEffect] = [.undoTaken(step)]
     switch (step.before, current) {
     case (let before?, nil):
-      // A deleted task comes back exactly as it was, in its place.
+      // A deleted task comes back exactly as it was, in its place (under its heading, if that is still there).
       var restored = before
+      restored.headingID = restored.headingID.flatMap { headings[$0] == nil ? nil : $0 }
       restored.version = before.version + 1
       tasks[before.id] = restored
       effects += [.taskInserted(restored), count(before.projectID, .added(completed: before.completed))]
@@ -216,6 +298,7 @@ public struct TaskBoard: Hashable, Sendable {
       effects += [.taskDeleted(current.id, expectedVersion: current.version), count(current.projectID, .removed(completed: current.completed))]
     case (let before?, let current?):
       var restored = before
+      restored.headingID = restored.headingID.flatMap { headings[$0] == nil ? nil : $0 }
       restored.version = current.version + 1
       tasks[before.id] = restored
       effects.append(.taskSaved(restored, expectedVersion: current.version, placed: false))
@@ -284,6 +367,7 @@ public struct TaskBoard: Hashable, Sendable {
       for (offset, task) in moving.enumerated() {
         var after = task
         after.projectID = target
+        after.headingID = nil
         after.position = first + offset
         after.version += 1
         tasks[task.id] = after
@@ -301,7 +385,8 @@ public struct TaskBoard: Hashable, Sendable {
   private mutating func record(_ before: TaskItem?, _ after: TaskItem?) -> [TaskBoardEffect] {
     // The name of the list a moved task went to (loaded: a move's footprint names it).
     let target = after?.projectID.flatMap { projects[$0]?.name }
-    guard let step = UndoStep.of(before, after, seq: owner.revision + 1, target: target) else { return [] }
+    let heading = after?.headingID.flatMap { headings[$0]?.name }
+    guard let step = UndoStep.of(before, after, seq: owner.revision + 1, target: target, heading: heading) else { return [] }
     Self.push(step, on: &undo)
     return [.undoRecorded(step)]
   }
@@ -413,6 +498,22 @@ public struct TaskBoard: Hashable, Sendable {
         guard board.projects.removeValue(forKey: id) != nil else { return nil }
         board.projectCount -= 1
         board.tasks = board.tasks.filter { $0.value.projectID != id }
+        board.headings = board.headings.filter { $0.value.projectID != id }
+      case .headingInserted(var heading):
+        guard board.projects[heading.projectID] != nil else { return nil }
+        heading.position += shift
+        board.headings[heading.id] = heading
+        saved.headings.append(heading)
+      case .headingRenamed(let id, let name):
+        guard var heading = board.headings[id] else { return nil }
+        heading.name = name
+        board.headings[id] = heading
+        saved.headings.append(heading)
+      case .headingsOrdered(let ids):
+        for (position, id) in ids.enumerated() { board.headings[id]?.position = position }
+      case .headingDeleted(let id):
+        guard board.headings.removeValue(forKey: id) != nil else { return nil }
+        for (taskID, task) in board.tasks where task.headingID == id { board.tasks[taskID]?.headingID = nil }
       case .projectsAtMost(let limit):
         guard board.projectCount <= limit else { return nil }
       case .tasksOrdered(let ids):
@@ -423,6 +524,10 @@ public struct TaskBoard: Hashable, Sendable {
           board.projects[id]?.revision += 1
         }
       }
+    }
+    // A task saved under a heading that is gone meanwhile: judged again (and refused).
+    for task in saved.tasks {
+      if let heading = task.headingID, board.headings[heading]?.projectID != task.projectID { return nil }
     }
     saved.owner = board.owner
     self = board
@@ -439,7 +544,10 @@ public struct TaskBoard: Hashable, Sendable {
       slice.undo = [step]
       footprint.task = step.taskID
       footprint.projects.formUnion(step.footprint.projects)
+      footprint.headings.formUnion(step.footprint.headings)
     }
+    for id in footprint.headings { slice.headings[id] = headings[id] }
+    for heading in headings.values where footprint.headingsOf.contains(heading.projectID) { slice.headings[heading.id] = heading }
     var projectIDs = footprint.projects
     if let id = footprint.task, let task = tasks[id] {
       slice.tasks[id] = task

@@ -10,11 +10,14 @@ public struct NewTask: Hashable, Sendable {
   public var priority: TaskPriority
   public var dueDate: String?
   public var completed: Bool
+  /// A heading of its project to go under (nil: none).
+  public var headingID: UUID?
 
   public init(
     id: UUID, projectID: UUID?, title: String, notes: String = "", priority: TaskPriority = .none, dueDate: String? = nil,
-    completed: Bool = false
+    completed: Bool = false, headingID: UUID? = nil
   ) {
+    self.headingID = headingID
     self.id = id
     self.projectID = projectID
     self.title = title
@@ -34,6 +37,10 @@ public struct TaskEdit: Hashable, Sendable {
   public var dueDate: String??
   public var completed: Bool?
   public var projectID: UUID??
+  /// `.some(id)` puts the task under that heading of its project (of the project it moves to, when it moves);
+  /// `.some(nil)` takes it out of its heading. Nil: it keeps its heading, unless it moves to another project,
+  /// which clears it.
+  public var headingID: UUID??
   /// The task's version the edit was made on, when the client sends it: an edit made on an older version than
   /// the stored one is refused with ``ProjectsError/editConflict(_:)`` (and the task as it is now), so the
   /// person chooses. Nil: the edit wins over whatever came before (older clients).
@@ -41,8 +48,9 @@ public struct TaskEdit: Hashable, Sendable {
 
   public init(
     title: String? = nil, notes: String? = nil, priority: TaskPriority? = nil, dueDate: String?? = nil, completed: Bool? = nil,
-    projectID: UUID?? = nil, baseRevision: Int? = nil
+    projectID: UUID?? = nil, headingID: UUID?? = nil, baseRevision: Int? = nil
   ) {
+    self.headingID = headingID
     self.baseRevision = baseRevision
     self.title = title
     self.notes = notes
@@ -84,12 +92,28 @@ public struct ProjectEdit: Hashable, Sendable {
   }
 }
 
+/// A heading to add at the end of its project's headings. The caller picks its id.
+public struct NewHeading: Hashable, Sendable {
+  public let id: UUID
+  public var projectID: UUID
+  public var name: String
+
+  public init(id: UUID, projectID: UUID, name: String = ProjectLimits.defaultHeadingName) {
+    self.id = id
+    self.projectID = projectID
+    self.name = name
+  }
+}
+
 /// A project brought in by an import, with its tasks.
 public struct ImportedProject: Hashable, Sendable {
   public var project: NewProject
   public var tasks: [NewTask]
+  /// Its headings in order (the project's id is the one `project` names); a task names one by `headingID`.
+  public var headings: [NewHeading]
 
-  public init(project: NewProject, tasks: [NewTask]) {
+  public init(project: NewProject, tasks: [NewTask], headings: [NewHeading] = []) {
+    self.headings = headings
     self.project = project
     self.tasks = tasks
   }
@@ -126,14 +150,21 @@ public enum TaskBoardCommand: Hashable, Sendable {
   /// was. Refused when there is nothing to undo; when the task changed since in a way the step cannot take
   /// back (its project was deleted), the step is taken off the list and the undo is refused.
   case undo
+  /// A heading at the end of its project's headings.
+  case addHeading(NewHeading)
+  /// A heading of the project (second id) gets a new name (nil: as it is) and goes to place `to` among its
+  /// project's headings (0 first; past the end: last; nil: where it is).
+  case editHeading(UUID, in: UUID, name: String?, to: Int?)
+  /// A heading of the project goes; its tasks stay in the project, under no heading.
+  case deleteHeading(UUID, in: UUID)
 
   /// What a store loads for this command: only what it touches, so a change costs the same in a list of
   /// ten tasks as in one of ten thousand.
   public var footprint: Footprint {
     switch self {
-    case .addTask(let task): Footprint(projects: Set([task.projectID].compactMap { $0 }))
+    case .addTask(let task): Footprint(projects: Set([task.projectID].compactMap { $0 }), headings: Set([task.headingID].compactMap { $0 }))
     case .editTask(let id, let edit):
-      Footprint(task: id, projects: Set([edit.projectID ?? nil].compactMap { $0 }))
+      Footprint(task: id, projects: Set([edit.projectID ?? nil].compactMap { $0 }), headings: Set([edit.headingID ?? nil].compactMap { $0 }))
     case .setCompleted(let id, _), .deleteTask(let id): Footprint(task: id)
     case .orderTasks(let list, _): Footprint(projects: Set([list.projectID].compactMap { $0 }), tasksOf: list)
     case .addProject, .importItems: Footprint(projectCount: true)
@@ -143,6 +174,9 @@ public enum TaskBoardCommand: Hashable, Sendable {
       if case .move(let target?) = change { Footprint(projects: [target], taskIDs: Set(ids)) } else { Footprint(taskIDs: Set(ids)) }
     // The last step first, then what it names (see ``UndoStep/footprint``).
     case .undo: Footprint(undo: true)
+    case .addHeading(let heading): Footprint(projects: [heading.projectID], headingsOf: [heading.projectID])
+    case .editHeading(_, let project, _, _), .deleteHeading(_, let project):
+      Footprint(projects: [project], headingsOf: [project])
     }
   }
 
@@ -171,11 +205,17 @@ public struct Footprint: Hashable, Sendable {
   public var taskIDs: Set<UUID>
   /// The person's last undo step, with the task it names and the lists that task is in and goes back to.
   public var undo: Bool
+  /// Headings by id (the one a task goes under).
+  public var headings: Set<UUID>
+  /// Every heading of these projects (a heading added, renamed, moved or deleted).
+  public var headingsOf: Set<UUID>
 
   public init(
     task: UUID? = nil, projects: Set<UUID> = [], tasksOf: TaskList? = nil, allProjects: Bool = false, projectCount: Bool = false,
-    taskIDs: Set<UUID> = [], undo: Bool = false
+    taskIDs: Set<UUID> = [], undo: Bool = false, headings: Set<UUID> = [], headingsOf: Set<UUID> = []
   ) {
+    self.headings = headings
+    self.headingsOf = headingsOf
     self.undo = undo
     self.task = task
     self.taskIDs = taskIDs
@@ -224,6 +264,15 @@ public enum TaskBoardEffect: Hashable, Sendable {
   /// The command is refused with this error, and what else the effects say is still written (a stale undo
   /// step is taken off the list). The answer is the refusal.
   case refused(ProjectsError)
+  /// A new heading (its position from this change's reserved block, as a task's).
+  case headingInserted(HeadingItem)
+  /// A heading's new name (else the change is judged again when the heading is gone).
+  case headingRenamed(UUID, name: String)
+  /// These headings of one project take positions 0, 1, 2… in this order.
+  case headingsOrdered([UUID])
+  /// The heading is gone (else the change is judged again) and every task under it is under none. The tasks'
+  /// versions stay: what a person edits of them did not change.
+  case headingDeleted(UUID)
 }
 
 /// What a store kept for a change: the rows as they are after it.
@@ -233,8 +282,11 @@ public struct SavedChange: Hashable, Sendable {
   public var tasks: [TaskItem]
   /// Projects inserted, edited or counted, in the order of the effects (each once).
   public var projects: [ProjectItem]
+  /// Headings inserted or renamed, as stored.
+  public var headings: [HeadingItem]
 
-  public init(owner: OwnerCounters, tasks: [TaskItem] = [], projects: [ProjectItem] = []) {
+  public init(owner: OwnerCounters, tasks: [TaskItem] = [], projects: [ProjectItem] = [], headings: [HeadingItem] = []) {
+    self.headings = headings
     self.owner = owner
     self.tasks = tasks
     self.projects = projects

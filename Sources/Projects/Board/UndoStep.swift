@@ -35,12 +35,14 @@ public struct UndoStep: Hashable, Sendable {
 
   /// What undoing this step reads: the task as it is now and the lists it is in and goes back to.
   public var footprint: Footprint {
-    Footprint(task: taskID, projects: Set([before?.projectID, after?.projectID].compactMap { $0 }))
+    Footprint(
+      task: taskID, projects: Set([before?.projectID, after?.projectID].compactMap { $0 }), headings: Set([before?.headingID].compactMap { $0 }))
   }
 
   /// The step for a change of a task from `before` to `after` (nil when the change is not one a person
-  /// would take back: nothing a person sees changed). `target` is the name of the list a moved task went to.
-  static func of(_ before: TaskItem?, _ after: TaskItem?, seq: Int, target: String?) -> UndoStep? {
+  /// would take back: nothing a person sees changed). `target` is the name of the list a moved task went to,
+  /// `heading` the name of the heading it went under (nil: none).
+  static func of(_ before: TaskItem?, _ after: TaskItem?, seq: Int, target: String?, heading: String? = nil) -> UndoStep? {
     guard let changed = before ?? after else { return nil }
     let kind: Kind
     switch (before, after) {
@@ -48,7 +50,7 @@ public struct UndoStep: Hashable, Sendable {
     case (_, nil): kind = .deleted
     case (let before?, let after?):
       if before.hasSameContent(as: after) { return nil }
-      if before.projectID != after.projectID {
+      if before.projectID != after.projectID || before.headingID != after.headingID {
         kind = .moved
       } else if before.completed != after.completed, before.hasSameContent(as: after, ignoringDone: true) {
         kind = after.completed ? .completed : .reopened
@@ -63,7 +65,12 @@ public struct UndoStep: Hashable, Sendable {
       case .completed: "Completed \(quoted)"
       case .reopened: "Reopened \(quoted)"
       case .edited: "Edited \(quoted)"
-      case .moved: "Moved \(quoted) to \(target ?? "the Inbox")"
+      case .moved:
+        if before?.projectID == after?.projectID {
+          heading.map { "Moved \(quoted) under “\($0)”" } ?? "Moved \(quoted) out of its heading"
+        } else {
+          "Moved \(quoted) to \(target ?? "the Inbox")"
+        }
       case .deleted: "Deleted \(quoted)"
       }
     return UndoStep(seq: seq, kind: kind, taskID: changed.id, before: before, after: after, label: label)
@@ -71,10 +78,10 @@ public struct UndoStep: Hashable, Sendable {
 }
 
 extension TaskItem {
-  /// Whether a person would see the same task: list, title, notes, priority, due date and done state (its
+  /// Whether a person would see the same task: list, heading, title, notes, priority, due date and done state (its
   /// place in the list and its version are not what they changed).
   public func hasSameContent(as other: TaskItem, ignoringDone: Bool = false) -> Bool {
-    id == other.id && projectID == other.projectID && title == other.title && notes == other.notes && priority == other.priority
+    id == other.id && projectID == other.projectID && headingID == other.headingID && title == other.title && notes == other.notes && priority == other.priority
       && dueDate == other.dueDate && (ignoringDone || completed == other.completed)
   }
 }

@@ -1,0 +1,227 @@
+// Projects: headings inside a project — their rows in the task list, adding (g), renaming (a click or Enter),
+// deleting (its tasks stay in the project, under no heading), and a task's place under one by dragging it or
+// with Alt+↑/↓. The server keeps every rule (names, limits, which heading a task may go under); the page draws
+// what it answers.
+import { announce } from "../lib/announce.js";
+import { api, newIdempotencyKey } from "../lib/api.js";
+import { $, h } from "../lib/dom.js";
+import { plural } from "../lib/format.js";
+import { confirmDialog } from "./dialogs.js";
+import { renderHeader, renderSidebar, renderTasks } from "./render.js";
+import { change, currentProject, listHeadings, showError, shownItems, sortTasks, state, taskById, upsertProject } from "./state.js";
+
+// MARK: Rows
+
+/** What a heading's row shows: a row is drawn again only when this changes. */
+export function headingRowState(item) {
+  return `${item.heading.name}|${item.count}|${state.editingHeading === item.heading.id}`;
+}
+
+/** The row of a heading (an entry of shownItems): its name (a button that renames it), its count and Delete. */
+export function headingRow(item) {
+  const { heading, count } = item;
+  const editing = state.editingHeading === heading.id;
+  const nameId = `heading-${heading.id}`;
+  const name = editing
+    ? h("input", {
+        class: "pj-heading-input", id: nameId, value: heading.name, "data-focus": "heading-input", "data-testid": "heading-name-input",
+        "aria-label": "Heading name", maxlength: state.limits && state.limits.name, enterkeyhint: "done",
+      })
+    : h("button", {
+        class: "pj-heading-name", type: "button", id: nameId, "data-action": "rename-heading", "data-focus": "heading-name",
+        "data-testid": "heading-name", title: "Rename",
+      }, heading.name);
+  return h("li", {
+    class: "pj-heading", "data-testid": "heading-row", "data-heading-id": heading.id, "data-row-key": `heading:${heading.id}`,
+    "aria-labelledby": nameId,
+  },
+  h("h3", { class: "pj-heading-title" }, name),
+  h("span", { class: "pj-heading-count muted small", "data-testid": "heading-count" }, plural(count, "task")),
+  h("button", {
+    class: "button quiet pj-small pj-heading-delete", type: "button", "data-action": "delete-heading", "data-focus": "heading-delete",
+    "data-testid": "heading-delete",
+  }, "Delete", h("span", { class: "vh", text: ` heading ${heading.name}` })));
+}
+
+function headingRowFor(headingId) {
+  return $("#task-list").querySelector(`[data-heading-id="${CSS.escape(headingId)}"]`);
+}
+
+// MARK: Changes
+
+/** Takes a HeadingsResponse: the project's headings in order, and the project (its revision moved, its counts not). */
+function applyHeadings(response, projectId) {
+  upsertProject(response.project);
+  if (state.list && state.list.key === projectId) {
+    state.list.headings = response.headings;
+    sortTasks(state.list.tasks);
+    // Our own change: the list is one revision on, with nothing else between (else the live stream refetches it).
+    if (response.project.revision === state.list.revision + 1) state.list.revision = response.project.revision;
+  }
+  renderSidebar();
+  renderHeader();
+  renderTasks();
+}
+
+const path = (projectId, headingId = "") =>
+  `/api/projects/${encodeURIComponent(projectId)}/headings${headingId ? `/${encodeURIComponent(headingId)}` : ""}`;
+
+/** Adds a heading at the end of the open project's headings and opens its name for typing (key g). */
+export async function addHeading() {
+  const project = currentProject();
+  // An archived project is refused by the server, in its words (the page keeps no copy of the rule).
+  if (!project || state.agenda) return;
+  const key = newIdempotencyKey();
+  const response = await change(() => api(path(project.id), { method: "POST", body: {}, idempotencyKey: key }));
+  if (!response || !response.heading) return;
+  applyHeadings(response, project.id);
+  announce(`Added a heading to ${project.name}. Type its name and press Enter.`);
+  startRenaming(response.heading.id);
+}
+
+/** Opens a heading's name for editing, in its row. */
+export function startRenaming(headingId) {
+  state.editingHeading = headingId;
+  renderTasks();
+  const row = headingRowFor(headingId);
+  if (!row) {
+    state.editingHeading = null;
+    return;
+  }
+  row.scrollIntoView({ block: "nearest" });
+  const input = row.querySelector("[data-testid=heading-name-input]");
+  input.focus();
+  input.select();
+}
+
+/** Ends editing a heading's name: `save` sends the new one (a blank one becomes the server's default). */
+function finishRenaming(input, save) {
+  const headingId = state.editingHeading;
+  if (!headingId) return;
+  state.editingHeading = null;
+  const heading = listHeadings().find((one) => one.id === headingId);
+  const name = input.value.trim();
+  const projectId = state.list && state.list.key;
+  // Out of the field first: a render waits while someone types in the list.
+  input.blur();
+  renderTasks();
+  headingRowFor(headingId)?.querySelector("[data-testid=heading-name]")?.focus({ preventScroll: true });
+  if (!save || !heading || name === heading.name) return;
+  change(() => api(path(projectId, headingId), { method: "PATCH", body: { name } })).then((response) => {
+    if (!response) return;
+    applyHeadings(response, projectId);
+    announce(`Renamed the heading to ${response.heading ? response.heading.name : name}.`);
+  });
+}
+
+/** Deletes a heading after asking, saying where its tasks go (they stay in the project, under no heading). */
+async function deleteHeading(headingId) {
+  const project = currentProject();
+  const heading = listHeadings().find((one) => one.id === headingId);
+  if (!project || !heading) return;
+  const count = state.list.tasks.filter((task) => task.headingId === headingId).length;
+  const ok = await confirmDialog({
+    title: `Delete the heading “${heading.name}”?`,
+    text: count
+      ? `Its ${plural(count, "task")} stay${count === 1 ? "s" : ""} in ${project.name}, without a heading. No task is deleted.`
+      : `It has no tasks. Nothing else in ${project.name} changes.`,
+    confirm: "Delete heading",
+  });
+  if (!ok) {
+    headingRowFor(headingId)?.querySelector("[data-testid=heading-delete]")?.focus();
+    return;
+  }
+  const response = await change(() => api(path(project.id, headingId), { method: "DELETE" }));
+  if (!response) return;
+  // Its tasks are under no heading now (the server did the same; a refetch would agree).
+  if (state.list && state.list.key === project.id) {
+    state.list.tasks = state.list.tasks.map((task) => (task.headingId === headingId ? { ...task, headingId: null } : task));
+  }
+  applyHeadings(response, project.id);
+  announce(count ? `Deleted the heading ${heading.name}; its ${plural(count, "task")} moved to the top of ${project.name}.` : `Deleted the heading ${heading.name}.`);
+  $("#add-task").focus({ preventScroll: true });
+}
+
+// MARK: A task's place
+
+/**
+ * The heading a task dropped at `index` of `keys` (task ids and "heading:<id>" keys, in their new order) is
+ * under: the heading row above it, or the heading of the task above it; at the top, the group of the row
+ * below it (a long list drags only the rows drawn, which may begin inside a heading's tasks).
+ */
+function headingAt(keys, index) {
+  const above = keys[index - 1];
+  if (above !== undefined) return above.startsWith("heading:") ? above.slice(8) : (taskById(above)?.headingId ?? null);
+  const below = keys[index + 1];
+  if (below === undefined || below.startsWith("heading:")) return null;
+  return taskById(below)?.headingId ?? null;
+}
+
+/**
+ * Commits a new order of the task list's rows (drawn task and heading rows, their keys in `keys`): a task that
+ * crossed a heading row goes under that heading first, then the tasks take the new order. `commitOrder`
+ * is the plain reorder (changes.js).
+ */
+export function commitPlacement(keys, movedId, commitOrder, setHeading) {
+  const ids = keys.filter((key) => !key.startsWith("heading:"));
+  const task = taskById(movedId);
+  if (!task || !listHeadings().length) return commitOrder(ids, movedId);
+  const target = headingAt(keys, keys.indexOf(movedId));
+  if ((task.headingId ?? null) === target) return commitOrder(ids, movedId);
+  const heading = listHeadings().find((one) => one.id === target);
+  // Shown at once where it was dropped; the server's answers follow (the heading first, then the order).
+  const index = state.list.tasks.findIndex((one) => one.id === movedId);
+  state.list.tasks[index] = { ...task, headingId: target };
+  setHeading(movedId, target).then((response) => {
+    if (response) announce(target ? `${task.title} is under ${heading ? heading.name : "its heading"} now.` : `${task.title} is under no heading now.`);
+  });
+  commitOrder(ids, movedId);
+}
+
+/**
+ * Alt+↑/↓ on a task: one row up or down among the rows shown, heading rows too, so a task at the top of a
+ * heading's tasks moves out above it, into the group before.
+ */
+export function stepPlacement(taskId, step, commitOrder, setHeading) {
+  const keys = shownItems().map((item) => item.id);
+  const from = keys.indexOf(taskId);
+  const to = from + step;
+  if (from < 0 || to < 0 || to >= keys.length) return false;
+  keys.splice(to, 0, keys.splice(from, 1)[0]);
+  state.cursor = taskId;
+  commitPlacement(keys, taskId, commitOrder, setHeading);
+  return true;
+}
+
+// MARK: Wiring
+
+/** The heading rows' buttons and name field, by delegation on the task list; the "Add heading" button. */
+export function wireHeadings() {
+  const list = $("#task-list");
+  list.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-action]");
+    const row = event.target.closest("[data-heading-id]");
+    if (!button || !row) return;
+    if (button.dataset.action === "rename-heading") startRenaming(row.dataset.headingId);
+    else if (button.dataset.action === "delete-heading") deleteHeading(row.dataset.headingId);
+  });
+  list.addEventListener("keydown", (event) => {
+    const input = event.target.closest(".pj-heading-input");
+    if (!input) return;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      finishRenaming(input, true);
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      finishRenaming(input, false);
+    }
+  });
+  list.addEventListener("focusout", (event) => {
+    if (event.target.closest(".pj-heading-input") && state.editingHeading) finishRenaming(event.target, true);
+  });
+  $("#add-heading").addEventListener("click", () => {
+    if (!currentProject()) return showError("Headings are for projects: open one first.");
+    addHeading();
+  });
+}

@@ -1,0 +1,208 @@
+import CompletionAPI
+import CompletionClient
+import Foundation
+import Testing
+import Vapor
+
+@testable import CompletionServer
+
+/// Headings inside a project over real HTTP: the routes, their refusals, the task list's order and pages, live
+/// updates, and the Swift client's methods.
+@Suite("Projects API: headings")
+struct ProjectsHeadingsAPITests {
+  static func code(_ client: TestClient, _ response: TestResponse) throws -> String {
+    try client.decode(APIErrorBody.self, from: response).code
+  }
+
+  static func list(_ client: TestClient, _ project: ProjectView, query: String = "") async throws -> TaskListResponse {
+    try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(project.id)/tasks\(query)"))
+  }
+
+  @Test("Headings are added, renamed, reordered and deleted; tasks go under them and the list comes grouped; counts never move")
+  func headingsEndToEnd() async throws {
+    try await withTestApp { client, app in
+      let garden = try await ProjectsAPITests.project(client, "Garden")
+      var tasks: [TaskView] = []
+      for title in ["Seeds", "Dig", "Water", "Rake"] { tasks.append(try #require(try await ProjectsAPITests.task(client, title, in: garden).task)) }
+      _ = try await ProjectsAPITests.toggle(client, tasks[1].id, true)
+      let countsBefore = try await Self.list(client, garden).project.map { [$0.completed, $0.total] }
+
+      // Add: 201, the heading at the end, control characters out; an Idempotency-Key replays the first answer.
+      let key: HTTPHeaders = ["Idempotency-Key": UUID().uuidString]
+      let created = try await client.send(.POST, "/api/projects/\(garden.id)/headings", json: HeadingRequest(name: " Spring\u{1B}[31m "), headers: key)
+      #expect(created.status == .created)
+      let spring = try #require(try client.decode(HeadingsResponse.self, from: created).heading)
+      #expect(spring.name == "Spring [31m" && spring.projectId == garden.id)
+      let replay = try await client.send(.POST, "/api/projects/\(garden.id)/headings", json: HeadingRequest(name: " Spring\u{1B}[31m "), headers: key)
+      #expect(replay.headers.first(name: "Idempotent-Replayed") == "true" && replay.body == created.body)
+      let autumnAnswer = try client.decode(
+        HeadingsResponse.self, from: try await client.send(.POST, "/api/projects/\(garden.id)/headings", json: HeadingRequest(name: "Autumn")))
+      let autumn = try #require(autumnAnswer.heading)
+      #expect(autumnAnswer.headings.map(\.name) == ["Spring [31m", "Autumn"])
+      #expect(autumnAnswer.project.revision > garden.revision && [autumnAnswer.project.completed, autumnAnswer.project.total] == countsBefore)
+
+      // Tasks under headings: the view carries the heading, the list comes grouped, its headings with it.
+      for (task, heading) in [(tasks[0], autumn), (tasks[2], spring), (tasks[3], autumn)] {
+        let moved = try client.decode(
+          TaskChangeResponse.self, from: try await client.send(.PATCH, "/api/tasks/\(task.id)", json: TaskRequest(headingId: .set(heading.id))))
+        #expect(moved.task?.headingId == heading.id)
+      }
+      var list = try await Self.list(client, garden)
+      #expect(list.tasks.map(\.title) == ["Dig", "Water", "Seeds", "Rake"])
+      #expect(list.headings.map(\.id) == [spring.id, autumn.id])
+      #expect(list.tasks.map(\.headingId) == [nil, spring.id, autumn.id, autumn.id])
+      #expect(list.project.map { [$0.completed, $0.total] } == countsBefore)
+      // Pages of the grouped list put together are the list; each carries the headings.
+      let first = try await Self.list(client, garden, query: "?limit=3")
+      let rest = try await Self.list(client, garden, query: "?limit=3&after=\(try #require(first.next))")
+      #expect((first.tasks + rest.tasks).map(\.id) == list.tasks.map(\.id) && rest.headings == list.headings)
+
+      // Rename and move in one request; past the end means last.
+      let edited = try client.decode(
+        HeadingsResponse.self,
+        from: try await client.send(.PATCH, "/api/projects/\(garden.id)/headings/\(autumn.id)", json: HeadingRequest(name: "Fall", position: 0)))
+      #expect(edited.headings.map(\.name) == ["Fall", "Spring [31m"] && edited.heading?.name == "Fall")
+      list = try await Self.list(client, garden)
+      #expect(list.tasks.map(\.title) == ["Dig", "Seeds", "Rake", "Water"])
+      let last = try client.decode(
+        HeadingsResponse.self, from: try await client.send(.PATCH, "/api/projects/\(garden.id)/headings/\(autumn.id)", json: HeadingRequest(position: 9)))
+      #expect(last.headings.map(\.id) == [spring.id, autumn.id])
+
+      // Refusals with stable codes.
+      let shed = try await ProjectsAPITests.project(client, "Shed")
+      let tools = try #require(
+        try client.decode(HeadingsResponse.self, from: try await client.send(.POST, "/api/projects/\(shed.id)/headings", json: HeadingRequest(name: "Tools"))).heading)
+      var response = try await client.send(.PATCH, "/api/tasks/\(tasks[1].id)", json: TaskRequest(headingId: .set(tools.id)))
+      #expect(response.status == .badRequest)
+      #expect(try Self.code(client, response) == "heading_in_other_project")
+      response = try await client.send(.PATCH, "/api/tasks/\(tasks[1].id)", json: TaskRequest(headingId: .set(UUID().uuidString)))
+      #expect(response.status == .notFound)
+      #expect(try Self.code(client, response) == "heading_not_found")
+      response = try await client.send(.PATCH, "/api/projects/\(garden.id)/headings/\(tools.id)", json: HeadingRequest(name: "x"))
+      #expect(response.status == .notFound)
+      #expect(try Self.code(client, response) == "heading_not_found")
+      response = try await client.send(.PATCH, "/api/projects/\(garden.id)/headings/nope", json: HeadingRequest(name: "x"))
+      #expect(try Self.code(client, response) == "invalid_id")
+      response = try await client.send(.POST, "/api/projects/\(garden.id)/headings", json: HeadingRequest(name: String(repeating: "h", count: 121)))
+      #expect(try Self.code(client, response) == "too_long")
+      response = try await client.send(.POST, "/api/projects/\(UUID().uuidString)/headings", json: HeadingRequest(name: "x"))
+      #expect(response.status == .notFound)
+      #expect(try Self.code(client, response) == "project_not_found")
+      // Another person finds nothing of these.
+      let other = client.stranger()
+      _ = try await ProjectsAPITests.project(other, "Theirs")
+      #expect(try await other.send(.POST, "/api/projects/\(garden.id)/headings", json: HeadingRequest(name: "x")).status == .notFound)
+      #expect(try await other.send(.DELETE, "/api/projects/\(garden.id)/headings/\(spring.id)").status == .notFound)
+      #expect(try await other.send(.PATCH, "/api/projects/\(garden.id)/headings/\(spring.id)", json: HeadingRequest(name: "x")).status == .notFound)
+
+      // A new task can go straight under a heading of its project, not under another project's.
+      let sharpened = try client.decode(
+        TaskChangeResponse.self,
+        from: try await client.send(.POST, "/api/tasks", json: TaskRequest(title: "Sharpen", projectId: .set(shed.id), headingId: .set(tools.id))))
+      #expect(sharpened.task?.headingId == tools.id && sharpened.projects.first?.total == 1)
+      response = try await client.send(.POST, "/api/tasks", json: TaskRequest(title: "x", projectId: .set(garden.id), headingId: .set(tools.id)))
+      #expect(try Self.code(client, response) == "heading_in_other_project")
+      response = try await client.send(.POST, "/api/tasks", json: TaskRequest(title: "x", headingId: .set(tools.id)))
+      #expect(try Self.code(client, response) == "heading_in_other_project")
+
+      // Moving a task to another project clears its heading.
+      let movedAway = try client.decode(
+        TaskChangeResponse.self, from: try await client.send(.PATCH, "/api/tasks/\(tasks[3].id)", json: TaskRequest(projectId: .set(shed.id))))
+      #expect(movedAway.task?.projectId == shed.id && movedAway.task?.headingId == nil)
+
+      // Deleting a heading keeps its tasks in the project, under none; the counts stay.
+      let deleted = try await client.send(.DELETE, "/api/projects/\(garden.id)/headings/\(spring.id)")
+      #expect(deleted.status == .ok)
+      let afterDelete = try client.decode(HeadingsResponse.self, from: deleted)
+      #expect(afterDelete.heading == nil && afterDelete.headings.map(\.id) == [autumn.id])
+      list = try await Self.list(client, garden)
+      #expect(list.tasks.first { $0.id == tasks[2].id }?.headingId == nil)
+      #expect(list.tasks.map(\.title) == ["Dig", "Water", "Seeds"])
+      #expect(try await client.send(.DELETE, "/api/projects/\(garden.id)/headings/\(spring.id)").status == .notFound)
+      try await ProjectsAPITests.verify(app)
+    }
+  }
+
+  @Test("A heading added in one window reaches another's live stream (the project's revision moves, so the page reads its list again)")
+  func live() async throws {
+    try await withTestApp { client, _ in
+      let garden = try await ProjectsAPITests.project(client, "Garden")
+      let stream = try await EventStreamReader(client)
+      let snapshot = try await stream.next()
+      let knownRevision = snapshot.projects.first { $0.id == garden.id }?.revision ?? 0
+      _ = try await client.send(.POST, "/api/projects/\(garden.id)/headings", json: HeadingRequest(name: "Spring"))
+      var update = try await stream.next()
+      while update.revision < snapshot.revision + 1 { update = try await stream.next() }
+      let changed = update.projects.first { $0.id == garden.id }
+      #expect((changed?.revision ?? 0) > knownRevision && changed?.total == 0)
+      try await stream.close()
+      #expect(try await Self.list(client, garden).headings.map(\.name) == ["Spring"])
+    }
+  }
+
+  @Test("Export keeps headings and which tasks are under them; importing the file brings them back; a task naming a heading its project lacks refuses the file")
+  func exportAndImport() async throws {
+    try await withTestApp { client, _ in
+      let garden = try await ProjectsAPITests.project(client, "Garden")
+      let seeds = try #require(try await ProjectsAPITests.task(client, "Seeds", in: garden).task)
+      _ = try await ProjectsAPITests.task(client, "Dig", in: garden)
+      let spring = try #require(
+        try client.decode(HeadingsResponse.self, from: try await client.send(.POST, "/api/projects/\(garden.id)/headings", json: HeadingRequest(name: "Spring"))).heading)
+      _ = try await client.send(.POST, "/api/projects/\(garden.id)/headings", json: HeadingRequest(name: "Empty"))
+      _ = try await client.send(.PATCH, "/api/tasks/\(seeds.id)", json: TaskRequest(headingId: .set(spring.id)))
+      let file = try client.decode(ProjectsExport.self, from: try await client.send(.GET, "/api/projects/export"))
+      let exported = try #require(file.projects.first)
+      #expect(exported.headings == ["Spring", "Empty"])
+      #expect(exported.tasks.map(\.title) == ["Dig", "Seeds"] && exported.tasks.map(\.heading) == [nil, 0])
+
+      // Into a fresh account: the same headings, the same task under the same one.
+      let other = client.stranger()
+      #expect(try await other.send(.POST, "/api/projects/import", json: file).status == .ok)
+      let again = try other.decode(ProjectsExport.self, from: try await other.send(.GET, "/api/projects/export"))
+      #expect(again == file)
+
+      // A task naming a heading its project does not have, or an Inbox task with one: the whole file is refused.
+      let bad = ProjectsExport(
+        inbox: [ProjectsExport.Task(title: "Loose", notes: "", priority: "none", dueDate: nil, completed: false, heading: 0)],
+        projects: [
+          ProjectsExport.Project(
+            name: "Shed", color: "gray", notes: "", tasks: [ProjectsExport.Task(title: "Oil", notes: "", priority: "none", dueDate: nil, completed: false, heading: 1)],
+            headings: ["Tools"])
+        ])
+      let refused = try await other.send(.POST, "/api/projects/import", json: bad)
+      #expect(refused.status == .badRequest)
+      #expect(try Self.code(other, refused) == "invalid_import")
+      let message = try other.decode(APIErrorBody.self, from: refused).message
+      #expect(message.contains("Inbox task 1") && message.contains("Project 1, task 1: heading 1"), "\(message)")
+      #expect(try other.decode(ProjectsExport.self, from: try await other.send(.GET, "/api/projects/export")).projects.count == 1)
+    }
+  }
+
+  @Test("The Swift client: a typed method for each heading route and for putting a task under one")
+  func swiftClient() async throws {
+    try await withTestApp { client, _ in
+      let api = CompletionClient(server: client.base)
+      let garden = try await api.createProject(ProjectRequest(name: "Garden"))
+      let task = try #require(try await api.createTask(TaskRequest(title: "Seeds", projectId: .set(garden.id))).task)
+      let spring = try #require(try await api.createHeading(inProject: garden.id, name: "Spring").heading)
+      let summer = try #require(try await api.createHeading(inProject: garden.id).heading)
+      #expect(summer.name == "Untitled Heading")
+      let renamed = try await api.updateHeading(summer.id, inProject: garden.id, name: "Summer", position: 0)
+      #expect(renamed.headings.map(\.name) == ["Summer", "Spring"])
+      #expect(try await api.setHeading(ofTask: task.id, to: spring.id).task?.headingId == spring.id)
+      #expect(try await api.tasks(inProject: garden.id).tasks.first?.headingId == spring.id)
+      do {
+        _ = try await api.setHeading(ofTask: task.id, to: UUID().uuidString)
+        Issue.record("a heading that is not there was accepted")
+      } catch let error as APIError {
+        #expect(error.errorCode == .headingNotFound)
+      }
+      // The command line shows the tasks under their headings.
+      let listed = try await TaskConsole(client: api).list(project: "Garden")
+      #expect(listed.hasSuffix("\n  Summer\n      (no tasks)\n  Spring\n    [ ] \(TaskConsole.shortID(task.id))  Seeds"), "\(listed)")
+      let gone = try await api.deleteHeading(spring.id, inProject: garden.id)
+      #expect(gone.headings.map(\.id) == [summer.id])
+      #expect(try await api.tasks(inProject: garden.id).tasks.map(\.headingId) == [nil])
+    }
+  }
+}
