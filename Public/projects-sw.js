@@ -58,7 +58,9 @@ self.addEventListener("fetch", (event) => {
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   const paths = Array.isArray(data.keep) ? data.keep : [];
-  const headers = { Accept: "application/json", "X-CompletionKit": "1", "Time-Zone": String(data.timeZone || "UTC") };
+  // The page's API headers, as plain strings (nothing else is sent on its behalf).
+  const headers = {};
+  for (const [name, value] of Object.entries(data.headers && typeof data.headers === "object" ? data.headers : {})) headers[name] = String(value);
   event.waitUntil((async () => {
     for (const path of paths) {
       const url = new URL(path, self.location.origin);

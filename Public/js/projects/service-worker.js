@@ -2,7 +2,7 @@
 // draws from so a reload without a connection opens it. A page loaded before the worker served it (the first
 // visit) has fetched its answers past the worker: the worker is asked to fetch `paths()` itself and keep them —
 // the page draws nothing twice. `document.body.dataset.offlineReady` says when a reload would open offline.
-import { timeZone } from "../lib/api.js";
+import { apiHeaders } from "../lib/api.js";
 
 export function keepForOffline(paths) {
   if (!("serviceWorker" in navigator)) return;
@@ -15,7 +15,8 @@ export function keepForOffline(paths) {
     workers.ready.then((registration) => {
       const channel = new MessageChannel();
       channel.port1.onmessage = ready;
-      registration.active.postMessage({ keep: paths(), timeZone: timeZone() }, [channel.port2]);
+      // The page's own API headers (the person's Time-Zone among them), so the kept answers are the ones it asks for.
+      registration.active.postMessage({ keep: paths(), headers: apiHeaders() }, [channel.port2]);
     });
   }
   workers.register("/projects-sw.js", { scope: "/projects" }).catch(() => {
