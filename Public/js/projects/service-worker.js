@@ -15,7 +15,7 @@ export function keepForOffline(paths) {
     workers.ready.then((registration) => {
       const channel = new MessageChannel();
       channel.port1.onmessage = ready;
-      // The page's own API headers (the person's Time-Zone among them), so the kept answers are the ones it asks for.
+      // The page's own API headers (the person's time zone among them), so the kept answers are the ones it asks for.
       registration.active.postMessage({ keep: paths(), headers: apiHeaders() }, [channel.port2]);
     });
   }
