@@ -96,20 +96,20 @@ struct GroupCommitTests {
         try await User(displayName: "held", isGuest: true).create(on: db)
         return true
       }
-      while !ran.names.contains("first") { await Task.yield() }
+      try await waitUntil("the first write runs") { ran.names.contains("first") }
       async let background = runner.write(on: db, priority: .background) { db -> Bool? in
         ran.add("background")
         try await User(displayName: "copied", isGuest: true).create(on: db)
         return true
       }
-      while runner.writes.waiting?.background != 1 { await Task.yield() }
+      try await waitUntil("the background write waits") { runner.writes.waiting?.background == 1 }
       // A request's write arrives after the background one, while it is still waiting.
       async let request = runner.write(on: db) { db -> Bool? in
         ran.add("request")
         try await User(displayName: "asked", isGuest: true).create(on: db)
         return true
       }
-      while runner.writes.waiting?.normal != 1 { await Task.yield() }
+      try await waitUntil("the other write waits") { runner.writes.waiting?.normal == 1 }
       open.yield()
       open.finish()
       let landed = try await [first, background, request]
@@ -138,12 +138,12 @@ struct GroupCommitTests {
         for await _ in gate { break }
         return true
       }
-      while !ran.names.contains("first") { await Task.yield() }
+      try await waitUntil("the first write runs") { ran.names.contains("first") }
       async let background = runner.write(on: db, priority: .background) { _ -> Bool? in
         ran.add("background")
         return true
       }
-      while runner.writes.waiting?.background != 1 { await Task.yield() }
+      try await waitUntil("the background write waits") { runner.writes.waiting?.background == 1 }
       // Every write queues the next before its group ends: without a bound, another write would always be waiting.
       let patience = GroupCommit.backgroundPatience
       struct Next: Sendable { let task: Task<Void, any Error>? }
@@ -152,13 +152,13 @@ struct GroupCommitTests {
           ran.add("request")
           guard index < patience * 2 else { return Next(task: nil) }
           let task = Task { try await chain(index + 1) }
-          while runner.writes.waiting?.normal == 0 { await Task.yield() }
+          try await waitUntil("the next write waits") { runner.writes.waiting?.normal != 0 }
           return Next(task: task)
         }
         try await next?.task?.value
       }
       async let requests: Void = chain(0)
-      while runner.writes.waiting?.normal != 1 { await Task.yield() }
+      try await waitUntil("the other write waits") { runner.writes.waiting?.normal == 1 }
       open.yield()
       open.finish()
       _ = try await (first, background, requests)
@@ -404,4 +404,17 @@ private final class Ran: Sendable {
 
   func add(_ name: String) { list.withLock { $0.append(name) } }
   var names: [String] { list.withLock { $0 } }
+}
+
+/// Yields until `condition` holds; records an issue and throws (instead of spinning for ever) after a minute.
+private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+  let deadline = ContinuousClock.now + .seconds(60)
+  while !condition() {
+    guard ContinuousClock.now < deadline else {
+      Issue.record("never happened: \(what)")
+      throw CancellationError()
+    }
+    try Task.checkCancellation()
+    await Task.yield()
+  }
 }
