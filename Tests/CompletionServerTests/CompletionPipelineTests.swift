@@ -168,6 +168,23 @@ struct CompletionPipelineTests {
     }
   }
 
+  @Test("Celebration settings are written through group commit on SQLite, in turn with the other writes")
+  func celebrationSettingsTakeTheirTurn() async throws {
+    try await withTestApp { client, app in
+      guard app.serverOptions.database.kind == "sqlite" else { return }
+      // Signed in first: the guest this makes is a write of its own.
+      #expect(try await client.send(.GET, "/api/account/celebrations").status == .ok)
+      _ = try await client.send(.PUT, "/api/account/celebrations", json: CelebrationSettings(optedOut: []))
+      let before = try #require(app.services.runner.writes.groupCommitStats).writes
+      // A write on one of the driver's pooled connections would not count here; it also sleeps in SQLite's busy
+      // handler (1, 2, 5, 10, 15, 20… ms) whenever the writer holds the lock, as it does half the time while the
+      // feed copier runs.
+      #expect(try await client.send(.PUT, "/api/account/celebrations", json: CelebrationSettings(optedOut: ["cryptogram"])).status == .ok)
+      #expect(try #require(app.services.runner.writes.groupCommitStats).writes == before + 1)
+      #expect(try client.decode(CelebrationSettings.self, from: try await client.send(.GET, "/api/account/celebrations")).optedOut == ["cryptogram"])
+    }
+  }
+
   @Test("Two servers on one database: concurrent moves on both are never lost, the solve pays once")
   func twoServersShareOneDatabase() async throws {
     // A shared database: the CI's PostgreSQL, or a SQLite file both servers open.

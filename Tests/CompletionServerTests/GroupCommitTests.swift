@@ -3,6 +3,7 @@ import Fluent
 import FluentSQL
 import FluentSQLiteDriver
 import Foundation
+import Synchronization
 import Testing
 import Vapor
 
@@ -72,6 +73,99 @@ struct GroupCommitTests {
       #expect(singleNames == 9)
       let stats = app.services.runner.writes.groupCommitStats
       #expect(stats?.writes ?? 0 >= 30)
+    }
+  }
+
+  @Test("A background write lets the writes waiting beside it go first, and runs in a group of its own", .timeLimit(.minutes(2)))
+  func backgroundWriteLetsWaitingWritesGoFirst() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-group-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let options = ServerOptions(
+      database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
+    try await withTestApp(options: options) { _, app in
+      let runner = app.services.runner
+      let db = app.db
+      let ran = Ran()
+      let (gate, open) = AsyncStream.makeStream(of: Void.self)
+      let groupsBefore = try #require(runner.writes.groupCommitStats).groups
+      // A first write holds the writer until the others are queued behind it.
+      async let first = runner.write(on: db) { db -> Bool? in
+        ran.add("first")
+        for await _ in gate { break }
+        try await User(displayName: "held", isGuest: true).create(on: db)
+        return true
+      }
+      try await waitUntil("the first write runs") { ran.names.contains("first") }
+      async let background = runner.write(on: db, priority: .background) { db -> Bool? in
+        ran.add("background")
+        try await User(displayName: "copied", isGuest: true).create(on: db)
+        return true
+      }
+      try await waitUntil("the background write waits") { runner.writes.waiting?.background == 1 }
+      // A request's write arrives after the background one, while it is still waiting.
+      async let request = runner.write(on: db) { db -> Bool? in
+        ran.add("request")
+        try await User(displayName: "asked", isGuest: true).create(on: db)
+        return true
+      }
+      try await waitUntil("the other write waits") { runner.writes.waiting?.normal == 1 }
+      open.yield()
+      open.finish()
+      let landed = try await [first, background, request]
+      #expect(landed == [true, true, true])
+      #expect(ran.names == ["first", "request", "background"])
+      // Three groups: the background write shared none, so the request never waited for its statements.
+      #expect(try #require(runner.writes.groupCommitStats).groups - groupsBefore == 3)
+      #expect(try await User.query(on: db).filter(\.$displayName ~~ ["held", "copied", "asked"]).count() == 3)
+    }
+  }
+
+  @Test("A background write is not held back for ever: it runs after a bounded number of other groups", .timeLimit(.minutes(2)))
+  func backgroundWriteIsNotStarved() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-group-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let options = ServerOptions(
+      database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
+    try await withTestApp(options: options) { _, app in
+      let runner = app.services.runner
+      let db = app.db
+      let ran = Ran()
+      let (gate, open) = AsyncStream.makeStream(of: Void.self)
+      async let first = runner.write(on: db) { _ -> Bool? in
+        ran.add("first")
+        for await _ in gate { break }
+        return true
+      }
+      try await waitUntil("the first write runs") { ran.names.contains("first") }
+      async let background = runner.write(on: db, priority: .background) { _ -> Bool? in
+        ran.add("background")
+        return true
+      }
+      try await waitUntil("the background write waits") { runner.writes.waiting?.background == 1 }
+      // Every write queues the next before its group ends: without a bound, another write would always be waiting.
+      let patience = GroupCommit.backgroundPatience
+      struct Next: Sendable { let task: Task<Void, any Error>? }
+      @Sendable func chain(_ index: Int) async throws {
+        let next = try await runner.write(on: db) { _ -> Next? in
+          ran.add("request")
+          guard index < patience * 2 else { return Next(task: nil) }
+          let task = Task { try await chain(index + 1) }
+          try await waitUntil("the next write waits") { runner.writes.waiting?.normal != 0 }
+          return Next(task: task)
+        }
+        try await next?.task?.value
+      }
+      async let requests: Void = chain(0)
+      try await waitUntil("the other write waits") { runner.writes.waiting?.normal == 1 }
+      open.yield()
+      open.finish()
+      _ = try await (first, background, requests)
+      let names = ran.names
+      let position = try #require(names.firstIndex(of: "background"))
+      #expect(position <= 1 + patience, "ran after \(position - 1) groups of other writes")
+      #expect(names.filter { $0 == "request" }.count == patience * 2 + 1)
     }
   }
 
@@ -301,5 +395,26 @@ struct GroupCommitBesidePooledWritesTests {
       let names = try await sql.raw("SELECT name FROM scratch ORDER BY name").all(decodingColumn: "name", as: String.self)
       #expect(names == ["taken"])
     }
+  }
+}
+
+/// Names of writes in the order they ran.
+private final class Ran: Sendable {
+  private let list = Mutex<[String]>([])
+
+  func add(_ name: String) { list.withLock { $0.append(name) } }
+  var names: [String] { list.withLock { $0 } }
+}
+
+/// Yields until `condition` holds; records an issue and throws (instead of spinning for ever) after a minute.
+private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+  let deadline = ContinuousClock.now + .seconds(60)
+  while !condition() {
+    guard ContinuousClock.now < deadline else {
+      Issue.record("never happened: \(what)")
+      throw CancellationError()
+    }
+    try Task.checkCancellation()
+    await Task.yield()
   }
 }

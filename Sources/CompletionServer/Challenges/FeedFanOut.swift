@@ -5,8 +5,9 @@ import NIOConcurrencyHelpers
 import Vapor
 
 /// Copies posts waiting in the feed outbox into their followers' feeds (``FanOut/copyLater``): a batch of
-/// followers per short write through the one writer, so other writes take their turns between batches and a
-/// completion's own transaction never grows with its author's followers. Until a post is copied, followers
+/// followers per short background write through the one writer (``WritePriority/background``: it waits while any
+/// other write waits and shares no group with them, so a request's write waits for one batch in flight at most),
+/// and a completion's own transaction never grows with its author's followers. Until a post is copied, followers
 /// merge it in when they read, so it is in their feeds from the moment the completion commits.
 ///
 /// Woken after each completion, and every second anyway: a post another process wrote (PostgreSQL), or that a
@@ -75,7 +76,8 @@ final class FeedFanOut: LifecycleHandler, Sendable {
         var more = true
         while more, batches < batchesPerDrain, !Task.isCancelled {
           let started = ContinuousClock.now
-          let outcome = try await app.services.runner.write(on: app.db) { db in
+          // Background: a batch waits while any other write waits, and never shares their group.
+          let outcome = try await app.services.runner.write(on: app.db, priority: .background) { db in
             try await SQLChallengesStore(db).copyFanOutBatch(of: post, size: FanOutBatch.size)
           }
           batches += 1

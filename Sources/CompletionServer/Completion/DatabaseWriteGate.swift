@@ -40,20 +40,27 @@ struct DatabaseWriteGate: Sendable {
   var groupCommitStats: (groups: Int, writes: Int)? { group?.stats.withLock { $0 } }
   /// The connection groups commit on (nil without group commit).
   var writer: SQLiteWriter? { group?.writer }
+  /// Writes queued for the writer and not yet in a group (nil without group commit).
+  var waiting: (normal: Int, background: Int)? { group?.waiting }
 
   /// Runs `body` atomically and durably: its writes commit together or not at all. When `body` returns nil
   /// (a lost version check) or throws, nothing it wrote stays, and the nil or the error is passed on.
   /// `singleStatement` says that `body` writes with one statement at most, which is atomic by itself: it
   /// then needs no savepoint in a group, and no transaction of its own when it commits alone.
+  ///
+  /// `priority` ``WritePriority/background`` is for work nobody waits on (the feed copier's batches): on SQLite it
+  /// runs in a group of its own, only when no other write is waiting (see ``GroupCommit``); on PostgreSQL every
+  /// write is its own transaction anyway.
   func transaction<T: Sendable>(
-    on db: any Database, singleStatement: Bool = false, _ body: @escaping @Sendable (any Database) async throws -> T?
+    on db: any Database, singleStatement: Bool = false, priority: WritePriority = .normal,
+    _ body: @escaping @Sendable (any Database) async throws -> T?
   ) async throws -> T? {
-    guard let metrics else { return try await unmeasured(on: db, singleStatement: singleStatement, body) }
+    guard let metrics else { return try await unmeasured(on: db, singleStatement: singleStatement, priority: priority, body) }
     // The ledger entries `body` records are counted only once its transaction has committed.
     let tally = LedgerTally()
     metrics.writeTransaction(1)
     defer { metrics.writeTransaction(-1) }
-    let result = try await unmeasured(on: db, singleStatement: singleStatement) { db in
+    let result = try await unmeasured(on: db, singleStatement: singleStatement, priority: priority) { db in
       // A group may run its writes twice (see GroupCommit): count only the run that commits.
       tally.reset()
       return try await LedgerTally.$current.withValue(tally) { try await body(db) }
@@ -63,9 +70,10 @@ struct DatabaseWriteGate: Sendable {
   }
 
   private func unmeasured<T: Sendable>(
-    on db: any Database, singleStatement: Bool, _ body: @escaping @Sendable (any Database) async throws -> T?
+    on db: any Database, singleStatement: Bool, priority: WritePriority,
+    _ body: @escaping @Sendable (any Database) async throws -> T?
   ) async throws -> T? {
-    if let group { return try await group.submit(on: db, singleStatement: singleStatement, body) }
+    if let group { return try await group.submit(on: db, singleStatement: singleStatement, priority: priority, body) }
     if singleStatement { return try await body(db) }
     do {
       return try await db.transaction { db in
@@ -78,7 +86,21 @@ struct DatabaseWriteGate: Sendable {
   }
 }
 
+/// Whose turn a write takes on SQLite's one writer.
+enum WritePriority: Sendable {
+  /// Joins the next group with every other write waiting (a request's write).
+  case normal
+  /// Work nobody is waiting on: runs in a group of its own, and only when no normal write waits, so a request's
+  /// write waits at most for the one background write in flight, never for a queue of them or inside their group.
+  case background
+}
+
 /// Leader-follower group commit (see ``DatabaseWriteGate``).
+///
+/// Background writes (``WritePriority/background``) wait in a queue of their own and run one per group, when no
+/// normal write waits. A pooled write that finds SQLite's write lock taken sleeps in SQLite's busy handler
+/// (1, 2, 5, 10, 15, 20, 25 ms… between tries), so with the feed copier holding the writer half the time such a
+/// write took 35–56 ms at p99; queued here, a write waits its turn without sleeping, behind one batch at most.
 final class GroupCommit: Sendable {
   /// A queued write: runs inside the group's transaction and reports how it went once the group committed.
   private struct Job: Sendable {
@@ -92,8 +114,18 @@ final class GroupCommit: Sendable {
 
   private struct State {
     var pending: [Job] = []
+    /// Background writes, oldest first (see ``WritePriority/background``).
+    var background: [Job] = []
+    /// Groups of normal writes committed while the oldest background write waited.
+    var passedOver = 0
     var leading = false
+
+    var isEmpty: Bool { pending.isEmpty && background.isEmpty }
   }
+
+  /// Groups of normal writes a background write lets go first before it runs anyway: a steady stream of
+  /// requests slows the copier down but never stops it.
+  static let backgroundPatience = 16
 
   private let state = Mutex(State())
   /// The most writes one commit takes (1: no grouping, each write commits alone, one at a time).
@@ -109,9 +141,15 @@ final class GroupCommit: Sendable {
   /// Counts groups and writes, for the benchmark's report.
   let stats = Mutex<(groups: Int, writes: Int)>((0, 0))
 
+  /// Writes queued and not yet taken into a group, normal and background.
+  var waiting: (normal: Int, background: Int) {
+    state.withLock { ($0.pending.count, $0.background.count) }
+  }
+
   /// Queues `body` and waits until the group it joined has committed.
   func submit<T: Sendable>(
-    on db: any Database, singleStatement: Bool, _ body: @escaping @Sendable (any Database) async throws -> T?
+    on db: any Database, singleStatement: Bool, priority: WritePriority = .normal,
+    _ body: @escaping @Sendable (any Database) async throws -> T?
   ) async throws -> T? {
     let outcome = Outcome<T>()
     let job = Job(
@@ -128,7 +166,10 @@ final class GroupCommit: Sendable {
       singleStatement: singleStatement,
       finish: { commitError in outcome.settle(commitError) })
     let leads = state.withLock { state -> Bool in
-      state.pending.append(job)
+      switch priority {
+      case .normal: state.pending.append(job)
+      case .background: state.background.append(job)
+      }
       if state.leading { return false }
       state.leading = true
       return true
@@ -142,8 +183,7 @@ final class GroupCommit: Sendable {
   private func drain(on db: any Database, handOver: Bool = true) async {
     while true {
       let batch = state.withLock { state -> [Job] in
-        let batch = Array(state.pending.prefix(maxGroup))
-        state.pending.removeFirst(batch.count)
+        let batch = Self.nextGroup(&state, maxGroup: maxGroup)
         if batch.isEmpty { state.leading = false }
         return batch
       }
@@ -151,13 +191,26 @@ final class GroupCommit: Sendable {
       await commit(batch, on: db)
       if handOver {
         let more = state.withLock { state -> Bool in
-          if state.pending.isEmpty { state.leading = false }
-          return !state.pending.isEmpty
+          if state.isEmpty { state.leading = false }
+          return !state.isEmpty
         }
         if more { Task { await self.drain(on: db, handOver: false) } }
         return
       }
     }
+  }
+
+  /// The next group: the normal writes waiting, or, when none waits (or the oldest background write has let
+  /// ``backgroundPatience`` groups go first), one background write alone.
+  private static func nextGroup(_ state: inout State, maxGroup: Int) -> [Job] {
+    if !state.background.isEmpty, state.pending.isEmpty || state.passedOver >= backgroundPatience {
+      state.passedOver = 0
+      return [state.background.removeFirst()]
+    }
+    let batch = Array(state.pending.prefix(maxGroup))
+    state.pending.removeFirst(batch.count)
+    if !batch.isEmpty, !state.background.isEmpty { state.passedOver += 1 }
+    return batch
   }
 
   /// Runs `batch` in one transaction on the writer's connection and tells every caller how it went.

@@ -107,9 +107,11 @@ struct GameRunner: Sendable {
   }
 
   /// Runs `body` in one transaction (grouped with other waiting writes on SQLite). When `body` answers nil
-  /// the transaction is rolled back and nil returned.
-  func write<T: Sendable>(on db: any Database, _ body: @escaping @Sendable (any Database) async throws -> T?) async throws -> T? {
-    try await writes.transaction(on: db, body)
+  /// the transaction is rolled back and nil returned. `priority`: see ``WritePriority``.
+  func write<T: Sendable>(
+    on db: any Database, priority: WritePriority = .normal, _ body: @escaping @Sendable (any Database) async throws -> T?
+  ) async throws -> T? {
+    try await writes.transaction(on: db, priority: priority, body)
   }
 }
 
