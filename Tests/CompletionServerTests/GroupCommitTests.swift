@@ -14,14 +14,19 @@ import Vapor
 struct GroupCommitTests {
   struct Boom: Error {}
 
-  @Test("Concurrent writes on a SQLite file: the kept ones all land, a failed or lost one is undone alone")
-  func concurrentWritesLandOrRollBackAlone() async throws {
+  /// A server on a SQLite file of its own (group commit runs on a file, not in memory), removed afterwards.
+  static func withFileApp(_ body: (TestClient, Application) async throws -> Void) async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-group-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let options = ServerOptions(
       database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
-    try await withTestApp(options: options) { _, app in
+    try await withTestApp(options: options, body)
+  }
+
+  @Test("Concurrent writes on a SQLite file: the kept ones all land, a failed or lost one is undone alone")
+  func concurrentWritesLandOrRollBackAlone() async throws {
+    try await Self.withFileApp { _, app in
       let runner = app.services.runner
       let db = app.db
       let prefix = "group-\(UUID().uuidString.prefix(8))"
@@ -78,12 +83,7 @@ struct GroupCommitTests {
 
   @Test("A background write lets the writes waiting beside it go first, and runs in a group of its own", .timeLimit(.minutes(2)))
   func backgroundWriteLetsWaitingWritesGoFirst() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-group-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let options = ServerOptions(
-      database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
-    try await withTestApp(options: options) { _, app in
+    try await Self.withFileApp { _, app in
       let runner = app.services.runner
       let db = app.db
       let ran = Ran()
@@ -123,12 +123,7 @@ struct GroupCommitTests {
 
   @Test("A background write is not held back for ever: it runs after a bounded number of other groups", .timeLimit(.minutes(2)))
   func backgroundWriteIsNotStarved() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-group-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let options = ServerOptions(
-      database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
-    try await withTestApp(options: options) { _, app in
+    try await Self.withFileApp { _, app in
       let runner = app.services.runner
       let db = app.db
       let ran = Ran()
@@ -171,12 +166,7 @@ struct GroupCommitTests {
 
   @Test("When a group runs its writes again (one did not land), each new cryptogram game is still made once")
   func groupRunAgainCreatesEachGameOnce() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ck-group-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let options = ServerOptions(
-      database: .sqliteFile(path: folder.appendingPathComponent("db.sqlite").path), dataDirectory: folder, passwordCost: 4)
-    try await withTestApp(options: options) { client, app in
+    try await Self.withFileApp { client, app in
       let request = NewCryptogramGameRequest(mode: "random", length: .short, timeZone: "UTC")
       #expect(try await client.send(.POST, "/api/cryptogram/games", json: request).status == .ok)
       let runner = app.services.runner
