@@ -140,7 +140,7 @@ struct SessionMiddleware: AsyncMiddleware {
     if request.url.path == "/metrics" { return try await next.respond(to: request) }
     let (session, staleCookie) = try await Self.session(of: request)
     request.currentSession = session
-    if staleCookie, Self.changesSomething(request) {
+    if staleCookie, CrossSiteRequestMiddleware.changesState(request.method), !Self.sessionlessPaths.contains(request.url.path) {
       // The page sending this believes it is signed in: its change must not land in a new guest account
       // while it still says "Signed in as …". The refusal also clears the cookie (see APIErrorMiddleware).
       request.pendingSessionCookie = Sessions.expiredCookie(secure: request.application.serverOptions.secureCookies)
@@ -173,14 +173,6 @@ struct SessionMiddleware: AsyncMiddleware {
   /// The account requests that work without a session (they make or replace one, or end it), which a stale
   /// cookie must not block.
   private static let sessionlessPaths = Set([Endpoint.login, .register, .recoverAccount, .logout].map(\.pattern))
-
-  /// Whether `request` would store something: every method but GET, HEAD and OPTIONS, outside the sign-in paths.
-  private static func changesSomething(_ request: Request) -> Bool {
-    switch request.method {
-    case .GET, .HEAD, .OPTIONS: false
-    default: !sessionlessPaths.contains(request.url.path)
-    }
-  }
 
   private static func lookUp(_ secret: String, request: Request) async throws -> CurrentSession? {
     guard !secret.isEmpty else { return nil }
