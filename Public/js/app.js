@@ -1,6 +1,7 @@
 // Shared page shell: who is signed in, the calm-mode switch, and small helpers every page uses.
 // The API call and the clock format live in js/lib/; they are passed on here for the pages that import them from here.
 import { afterWrite, api, apiHeaders, onSessionEnded } from "./lib/api.js";
+import { h } from "./lib/dom.js";
 import { formatClock } from "./lib/format.js";
 import { bindCalmSwitch } from "./motion.js";
 
@@ -47,24 +48,10 @@ function showSessionEnded(message) {
   currentUser(true);
   renderWho();
   if (document.querySelector("#session-ended")) return;
-  const reload = document.createElement("button");
-  reload.type = "button";
-  reload.className = "button quiet";
-  reload.textContent = "Reload as a guest";
-  reload.addEventListener("click", () => location.reload());
-  const signIn = document.createElement("a");
-  signIn.className = "button primary";
-  signIn.href = "/#account";
-  signIn.textContent = "Sign in again";
-  const text = document.createElement("p");
-  text.textContent = message || "You were signed out, so nothing was saved.";
-  const banner = document.createElement("div");
-  banner.id = "session-ended";
-  banner.className = "session-ended";
-  banner.setAttribute("role", "alert");
-  banner.dataset.testid = "session-ended";
-  banner.append(text, signIn, reload);
-  document.body.prepend(banner);
+  document.body.prepend(h("div", { id: "session-ended", class: "session-ended", role: "alert", "data-testid": "session-ended" },
+    h("p", { text: message || "You were signed out, so nothing was saved." }),
+    h("a", { class: "button primary", href: "/#account" }, "Sign in again"),
+    h("button", { type: "button", class: "button quiet", onclick: () => location.reload() }, "Reload as a guest")));
 }
 
 onSessionEnded(showSessionEnded);
