@@ -280,7 +280,12 @@ struct BenchServer {
     try await client.shutdown()
     await app.server.shutdown()
     try await app.asyncShutdown()
-    try? FileManager.default.removeItem(at: folder)
+    // BENCH_KEEP=1 keeps the database for a look afterwards (a query plan on the benchmark's data).
+    if ProcessInfo.processInfo.environment["BENCH_KEEP"] == nil {
+      try? FileManager.default.removeItem(at: folder)
+    } else {
+      print("The database is kept in \(folder.path)")
+    }
   }
 }
 

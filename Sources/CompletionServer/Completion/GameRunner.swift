@@ -24,6 +24,38 @@ struct GameRunner: Sendable {
     /// The attempt acted on a remembered row and would answer without saving (a refusal, or nothing to
     /// save): no version check would catch a row that changed since, so decide again on a fresh load.
     case recheck
+    /// Load, decide and save in one transaction: `decide` reads what it needs on the transaction's
+    /// connection, handles, writes, and returns the response with what to run once the save is durable
+    /// (nil: a version check failed; run again). For a load of a few rows found by key: on SQLite the
+    /// writer runs them where it stands with its statements kept prepared, where a read of its own is a
+    /// trip to the driver's thread pool and a statement prepared again each time. A thrown refusal rolls
+    /// back and ends the request.
+    case decideInWrite(@Sendable (any Database) async throws -> Decided<Output>?)
+  }
+
+  /// What ``Step/decideInWrite(_:)`` returns: the response, whether anything was written, and what to run
+  /// once the save is durable (to tell open pages, say). A value, so a group commit that runs the step
+  /// again replaces it.
+  struct Decided<Output: Sendable>: Sendable {
+    let output: Output
+    /// Something was written: the answer is stored for a retry whatever its status, as a save's is. An
+    /// answer that wrote nothing is stored only when it is not a refusal (a refusal is judged again).
+    let wrote: Bool
+    let committed: (@Sendable () -> Void)?
+
+    /// An answer that wrote nothing.
+    init(_ output: Output) {
+      self.output = output
+      wrote = false
+      committed = nil
+    }
+
+    /// An answer to a change that was written.
+    init(saved output: Output, committed: (@Sendable () -> Void)?) {
+      self.output = output
+      wrote = true
+      self.committed = committed
+    }
   }
 
   /// How often a step is tried before the request gives up with `busy`.
@@ -99,6 +131,26 @@ struct GameRunner: Sendable {
           if let landed {
             committed?()
             return landed
+          }
+        case (.decideInWrite(let decide), let idempotency):
+          let decided: Decided<StoredResponse>?
+          do {
+            decided = try await write(on: db) { db -> Decided<StoredResponse>? in
+              guard let decided = try await decide(db) else { return nil }
+              // A lost race on the key means another attempt committed first: go round and replay it.
+              if let idempotency, decided.wrote || decided.output.status.code < 300, try await !idempotency.store(decided.output, at: now, on: db) {
+                return nil
+              }
+              return decided
+            }
+          } catch {
+            // As above: a refusal may be this very request's first attempt, committed by another server.
+            if let stored = try await idempotency?.replay(on: db) { return stored }
+            throw error
+          }
+          if let decided {
+            decided.committed?()
+            return decided.output
           }
         }
       }

@@ -280,7 +280,7 @@ struct ProjectsController: RouteCollection {
     }
     let ids = try body.taskIds.map { try ProjectInput.id($0, notFound: .taskNotFound) }
     guard let userID = req.currentSession?.userID else { throw ProjectsError.taskNotFound }
-    let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
+    let zone = req.context.timeZoneOrUTC.identifier
     let preference = try req.context.motionPreference()
     return try await perform(
       .batchTasks(ids, change), of: userID, queue: userID, idempotency: try Self.idempotency(req, userID), zone: zone, preference: preference,
@@ -306,7 +306,7 @@ struct ProjectsController: RouteCollection {
   /// stale step is taken off the list and its refusal is stored like an answer (a retry replays it).
   @Sendable func undo(req: Request) async throws -> Response {
     guard let userID = req.currentSession?.userID else { throw ProjectsError.nothingToUndo }
-    let zone = TimeZoneName.parse(req.headers.first(name: "Time-Zone"))?.identifier ?? "UTC"
+    let zone = req.context.timeZoneOrUTC.identifier
     let preference = try req.context.motionPreference()
     return try await perform(
       .undo, of: userID, queue: userID, idempotency: try Self.idempotency(req, userID), zone: zone, preference: preference, on: req
@@ -363,6 +363,10 @@ struct ProjectsController: RouteCollection {
   /// save. The save takes the effects and returns the answer, so a group commit that runs it again writes
   /// and answers the same. A lost version check loads and handles again; a refusal is thrown. `queue` orders
   /// requests in this process (by default a key's retries take turns, and keyless creates run freely).
+  ///
+  /// A command whose rows are found by key (a toggle, an edit: ``Footprint/readsByKey``) is loaded inside
+  /// the write that saves it, where it costs less than a read of its own (see
+  /// ``GameRunner/Step/decideInWrite(_:)``); a whole list, every project or a batch is read before.
   private func perform(
     _ command: TaskBoardCommand, of userID: UUID, queue: UUID? = nil, idempotency: IdempotencyKey? = nil, zone: String = "UTC",
     preference: MotionPreference = .full, on req: Request, respond: @escaping @Sendable (Handled) throws -> StoredResponse
@@ -370,25 +374,40 @@ struct ProjectsController: RouteCollection {
     let db = req.db
     let services = req.application.services
     let queue = queue ?? (idempotency == nil ? UUID() : userID)
+    let footprint = command.footprint
+    // What open pages are told once the change is durable.
+    let change = { @Sendable (effects: [TaskBoardEffect]) in
+      ProjectChange(userID: userID, projects: TaskBoard.touchedProjects(by: effects), all: command.changesEveryList)
+    }
+    // Writes what was decided and answers; nil when a version check failed.
+    let save = { @Sendable (handled: TaskBoard, effects: [TaskBoardEffect], now: Date, db: any Database) async throws -> StoredResponse? in
+      guard let saved = try await SQLProjectsStore(db).save(effects, of: userID, at: now) else { return nil }
+      var completion: ProjectCompletionView?
+      for project in TaskBoard.finished(by: effects, stored: saved.projects) {
+        completion = try await Self.recordCompletion(of: project, userID: userID, zone: zone, preference: preference, at: now, on: db)
+      }
+      try await services.projectsLive.announce(change(effects), on: db)
+      return try respond(Handled(board: handled, effects: effects, saved: saved, completion: completion))
+    }
     return try await services.runner.run(game: queue, on: db, idempotency: idempotency) { now, _ in
-      var board = try await SQLProjectsStore(db).board(command.footprint, of: userID)
+      if footprint.readsByKey {
+        return .decideInWrite { db in
+          var board = try await SQLProjectsStore(db).board(footprint, of: userID)
+          let effects = try board.handle(command, at: now)
+          guard !effects.isEmpty else {
+            return GameRunner.Decided(try respond(Handled(board: board, effects: [], saved: SavedChange(owner: board.owner), completion: nil)))
+          }
+          guard let output = try await save(board, effects, now, db) else { return nil }
+          return GameRunner.Decided(saved: output, committed: { services.projectsLive.committed(change(effects)) })
+        }
+      }
+      var board = try await SQLProjectsStore(db).board(footprint, of: userID)
       let effects = try board.handle(command, at: now)
       guard !effects.isEmpty else {
         return .respond(try respond(Handled(board: board, effects: [], saved: SavedChange(owner: board.owner), completion: nil)))
       }
       let handled = board
-      let change = ProjectChange(userID: userID, projects: TaskBoard.touchedProjects(by: effects), all: command.changesEveryList)
-      return .save(
-        commit: { db in
-          guard let saved = try await SQLProjectsStore(db).save(effects, of: userID, at: now) else { return nil }
-          var completion: ProjectCompletionView?
-          for project in TaskBoard.finished(by: effects, stored: saved.projects) {
-            completion = try await Self.recordCompletion(of: project, userID: userID, zone: zone, preference: preference, at: now, on: db)
-          }
-          try await services.projectsLive.announce(change, on: db)
-          return try respond(Handled(board: handled, effects: effects, saved: saved, completion: completion))
-        },
-        committed: { services.projectsLive.committed(change) })
+      return .save(commit: { db in try await save(handled, effects, now, db) }, committed: { services.projectsLive.committed(change(effects)) })
     }
   }
 

@@ -4,6 +4,7 @@ import Fluent
 import FluentSQL
 import Foundation
 import Projects
+import StreamingJSON
 
 /// The Projects store in SQL (SQLite and PostgreSQL). Every save keeps the counts in its own transaction
 /// (an increment, never a recount) and bumps the person's change counter once. Reads and writes alike take
@@ -164,7 +165,7 @@ struct SQLProjectsStore: ProjectsStore {
     }
 
     static func encode(_ task: TaskItem?) throws -> String? {
-      try task.map { String(decoding: try JSONEncoder().encode(StoredTask($0)), as: UTF8.self) }
+      try task.map { String(decoding: try StreamingJSONEncoder().encode(StoredTask($0)), as: UTF8.self) }
     }
 
     static func decode(_ text: String) -> TaskItem? {
