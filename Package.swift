@@ -52,6 +52,9 @@ let package = Package(
     .target(name: "Imaging", dependencies: ["CImaging"]),
     // A JSON encoder that writes while it encodes (no boxed tree): every API response goes through it.
     .target(name: "StreamingJSON"),
+    // One SQLite setting Swift cannot reach (a C function with a variable argument list): plans that do not
+    // depend on bound values, so the group-commit writer's kept statements stay prepared.
+    .target(name: "CSQLitePlans"),
     // Codable request/response types shared by the server, the tests and any Swift client.
     .target(name: "CompletionAPI", dependencies: ["CompletionCore", "Cryptogram", "KidsGame", "Projects", "Challenges", "StreamingJSON"]),
     // Vapor + Fluent: routes, models, migrations, auth, static web client.
@@ -66,6 +69,7 @@ let package = Package(
         "CompletionAPI",
         "StreamingJSON",
         "Imaging",
+        "CSQLitePlans",
         .product(name: "Vapor", package: "vapor"),
         .product(name: "Fluent", package: "fluent"),
         .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),

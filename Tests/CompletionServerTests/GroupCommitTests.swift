@@ -121,6 +121,55 @@ struct GroupCommitTests {
     }
   }
 
+  @Test("The writer's kept statements stay prepared: changes that bind new values re-prepare none of them")
+  func keptStatementsAreNotPreparedAgain() async throws {
+    try await Self.withFileApp { client, app in
+      let garden = try await ProjectsAPITests.project(client, "Garden")
+      let dig = try #require(try await ProjectsAPITests.task(client, "Dig", in: garden).task)
+      let sow = try #require(try await ProjectsAPITests.task(client, "Sow", in: garden).task)
+      // Each toggle binds another task, state and time (the last one finishes the project and records it).
+      for (index, task) in [dig, sow, dig, sow, dig, sow].enumerated() {
+        #expect(try await ProjectsAPITests.toggle(client, task.id, index % 4 < 2).status == .ok)
+      }
+      let writer = try #require(app.services.runner.writes.writer)
+      // SQLite's own list of the connection's statements (the `sqlite_stmt` table): how often each was prepared again.
+      let statements = try writer.run("SELECT sql, reprep, run FROM sqlite_stmt", [])
+      var ranAgain = 0
+      for row in statements {
+        guard case .integer(let runs) = row.value("run"), runs > 1 else { continue }
+        ranAgain += 1
+        #expect(row.value("reprep") == .integer(0), "\(row.value("sql").map { "\($0)" } ?? "")")
+      }
+      #expect(ranAgain >= 4)  // the toggle's load, task, list and undo statements at least
+    }
+  }
+
+  @Test("A background write commits without waiting for the disk; every other write, before and after it, with the configured sync")
+  func backgroundWriteSkipsTheSync() async throws {
+    try await Self.withFileApp { _, app in
+      let runner = app.services.runner
+      let db = app.db
+      let writer = try #require(runner.writes.writer)
+      // `PRAGMA synchronous` inside each write: 2 is FULL (the server's default), 1 NORMAL.
+      struct Level: Decodable { let synchronous: Int }
+      let level = { @Sendable (db: any Database) async throws -> Int? in
+        try await db.sql.raw("PRAGMA synchronous").first(decoding: Level.self)?.synchronous
+      }
+      #expect(try await runner.write(on: db) { db in try await level(db) } == 2)
+      let background = try await runner.write(on: db, priority: .background) { db -> Int? in
+        try await User(displayName: "copied in the background", isGuest: true).create(on: db)
+        return try await level(db)
+      }
+      #expect(background == 1)
+      #expect(try writer.currentSynchronous() == 2)
+      #expect(try await runner.write(on: db) { db in try await level(db) } == 2)
+      // Undone too, the setting comes back.
+      #expect(try await runner.write(on: db, priority: .background) { _ -> Bool? in nil } == nil)
+      #expect(try writer.currentSynchronous() == 2)
+      #expect(try await User.query(on: db).filter(\.$displayName == "copied in the background").count() == 1)
+    }
+  }
+
   @Test("A background write is not held back for ever: it runs after a bounded number of other groups", .timeLimit(.minutes(2)))
   func backgroundWriteIsNotStarved() async throws {
     try await Self.withFileApp { _, app in

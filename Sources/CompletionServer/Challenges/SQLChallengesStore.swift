@@ -440,6 +440,10 @@ struct SQLChallengesStore: ChallengesStore {
     // Both lists in one statement, so one snapshot: read apart, a post the outbox finished copying between the
     // two reads would be in neither (not yet copied for the first, no longer merged for the second).
     // The visibility rule of ``Post/access(for:)`` as a filter: others' posts while visible, one's own always.
+    // In the merged half the status is compared as `status || ''` so that SQLite cannot answer it from the
+    // index on status (nearly every post is visible): it would read every post of everyone and look each up
+    // in the viewer's follows, where the people followed and their few posts waiting are a handful of lookups
+    // (about 5 ms against 1.5 ms for a page of 50 on the benchmark's 10,000 people).
     let rows = try await sql.raw(
       """
       SELECT * FROM (
@@ -454,7 +458,7 @@ struct SQLChallengesStore: ChallengesStore {
         JOIN activities a ON a.user_id = fo.followee_id AND a.fanned_out = false
         JOIN users u ON u.id = a.user_id
         WHERE fo.follower_id = \(bind: viewer) AND a.type IN (\(binds: types)) \(Self.after(cursor, at: "a.at_micros", id: "a.id"))
-          AND a.status = 'visible'
+          AND a.status || '' = 'visible'
         ORDER BY a.at_micros DESC, a.id DESC LIMIT \(unsafeRaw: fetch)) AS merged
       """
     ).all()
