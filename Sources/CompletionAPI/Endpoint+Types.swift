@@ -76,6 +76,7 @@ extension Endpoint {
     case .getProjectsOverview: ProjectsOverview.self
     case .createProject, .updateProject: ProjectView.self
     case .createHeading, .updateHeading, .deleteHeading: HeadingsResponse.self
+    case .listHeadings: HeadingListResponse.self
     case .exportProjects: ProjectsExport.self
     case .importProjects: ProjectsImportResult.self
     case .previewImport: ProjectsImportPreview.self

@@ -76,6 +76,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
   case deleteProject
   case updateProject
   case listProjectTasks
+  case listHeadings
   case createHeading
   case updateHeading
   case deleteHeading
@@ -110,7 +111,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
   /// The HTTP method.
   public var method: String {
     switch self {
-    case .getCelebrations, .listSignIns, .getRecoveryCodeStatus, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .tasksToday, .tasksUpcoming, .searchTasks, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard, .getActivityVideoStatus, .getActivityVideo, .getCryptogramVideoStatus, .getCryptogramVideo, .getAccountLimits: "GET"
+    case .getCelebrations, .listSignIns, .getRecoveryCodeStatus, .getActivityCard, .listComments, .getChallengesOverview, .getChallenge, .getCurrentCryptogram, .getCryptogramGame, .getCryptogramCard, .shareCryptogram, .getCryptogramStats, .getCryptogramDailies, .getCryptogramDailyCard, .getFeed, .feedEvents, .getKidsState, .getKidsText, .getKidsVideoFile, .getMe, .getMotionCatalog, .getChoreography, .getStagger, .getWave, .getWiggle, .getPhoto, .getProjectsOverview, .listHeadings, .projectsEvents, .exportProjects, .listInboxTasks, .listProjectTasks, .listFollowers, .listFollowing, .getMyProfile, .getProfile, .listSystems, .tasksToday, .tasksUpcoming, .searchTasks, .getHealth, .getLiveness, .getReadiness, .getMetrics, .getPublicCard, .getActivityVideoStatus, .getActivityVideo, .getCryptogramVideoStatus, .getCryptogramVideo, .getAccountLimits: "GET"
     case .login, .logout, .logoutEverywhere, .register, .createToken, .changePassword, .recoverAccount, .regenerateRecoveryCodes, .addComment, .congratulate, .reportActivity, .completeChallenge, .joinChallenge, .leaveChallenge, .buyStreakFreeze, .createCryptogramGame, .abandonCryptogram, .continueCryptogram, .guessCryptogramLetter, .hintCryptogram, .pauseCryptogram, .restartCryptogram, .resumeCryptogram, .sendKidsEvent, .launchKids, .uploadKidsVideo, .uploadPhoto, .createProject, .createHeading, .importProjects, .previewImport, .follow, .createTask, .startActivityVideo, .startCryptogramVideo, .undoTaskChange, .batchTasks: "POST"
     case .setCelebrations, .orderProjects, .orderTasks: "PUT"
     case .updateActivity, .updateProject, .updateHeading, .updateTask: "PATCH"
@@ -191,6 +192,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case .deleteProject: "/api/projects/{id}"
     case .updateProject: "/api/projects/{id}"
     case .listProjectTasks: "/api/projects/{id}/tasks"
+    case .listHeadings: "/api/projects/headings"
     case .createHeading: "/api/projects/{id}/headings"
     case .updateHeading, .deleteHeading: "/api/projects/{id}/headings/{headingId}"
     case .follow: "/api/social/follow"

@@ -261,17 +261,31 @@ public struct HeadingRequest: Codable, Hashable, Sendable {
   }
 }
 
+/// `GET /api/projects/headings`: every heading of the person's projects, by project (in the projects' order),
+/// then in each project's order: what a move of several tasks offers as places.
+public struct HeadingListResponse: Codable, Hashable, Sendable {
+  public let headings: [HeadingView]
+
+  public init(headings: [HeadingView]) {
+    self.headings = headings
+  }
+}
+
 /// The answer to a heading change: the heading (nil after a delete), every heading of its project in order, and
 /// the project (its revision moved; its counts did not).
 public struct HeadingsResponse: Codable, Hashable, Sendable {
   public let heading: HeadingView?
   public let headings: [HeadingView]
   public let project: ProjectView
+  /// The change this request made, which `POST /api/tasks/undo` takes back (absent when nothing was renamed,
+  /// added or deleted: a new place alone).
+  public let undo: UndoStepView?
 
-  public init(heading: HeadingView?, headings: [HeadingView], project: ProjectView) {
+  public init(heading: HeadingView?, headings: [HeadingView], project: ProjectView, undo: UndoStepView? = nil) {
     self.heading = heading
     self.headings = headings
     self.project = project
+    self.undo = undo
   }
 }
 
@@ -425,41 +439,52 @@ public struct TaskChangeResponse: Codable, Hashable, Sendable {
   }
 }
 
-/// A change of a task a person can take back, as a toast shows it.
+/// A change of a task or heading a person can take back, as a toast shows it.
 public struct UndoStepView: Codable, Hashable, Sendable {
-  /// `added`, `completed`, `reopened`, `edited`, `moved` or `deleted`.
+  /// `added`, `completed`, `reopened`, `edited`, `moved` or `deleted` (a task's), `heading_added`,
+  /// `heading_renamed` or `heading_deleted` (a heading's).
   public let kind: String
-  public let taskId: String
-  /// What the change did, for people: "Completed “Water the plants”".
+  /// The task the change was of (absent for a heading's).
+  public let taskId: String?
+  /// The heading the change was of, and its project (absent for a task's).
+  public let headingId: String?
+  public let projectId: String?
+  /// What the change did, for people: "Completed “Water the plants”", "Deleted heading “Spring”".
   public let label: String
 
-  public init(kind: String, taskId: String, label: String) {
+  public init(kind: String, taskId: String?, headingId: String? = nil, projectId: String? = nil, label: String) {
     self.kind = kind
     self.taskId = taskId
+    self.headingId = headingId
+    self.projectId = projectId
     self.label = label
   }
 }
 
 /// `POST /api/tasks/batch`: several tasks completed or reopened (`done`) or moved (`projectId`, null for the
-/// Inbox) at once; exactly one of the two.
+/// Inbox; with `headingId`, under that heading of the project) at once; exactly one of the two.
 public struct TaskBatchRequest: Codable, Hashable, Sendable {
   public var taskIds: [String]
   public var done: Bool?
   public var projectId: FieldUpdate<String>
+  /// A heading of `projectId` every task goes under (only with `projectId`).
+  public var headingId: String?
 
-  public init(taskIds: [String], done: Bool? = nil, projectId: FieldUpdate<String> = .unchanged) {
+  public init(taskIds: [String], done: Bool? = nil, projectId: FieldUpdate<String> = .unchanged, headingId: String? = nil) {
     self.taskIds = taskIds
     self.done = done
     self.projectId = projectId
+    self.headingId = headingId
   }
 
-  private enum CodingKeys: String, CodingKey { case taskIds, done, projectId }
+  private enum CodingKeys: String, CodingKey { case taskIds, done, projectId, headingId }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     taskIds = try container.decode([String].self, forKey: .taskIds)
     done = try container.decodeIfPresent(Bool.self, forKey: .done)
     projectId = container.contains(.projectId) ? .set(try container.decodeIfPresent(String.self, forKey: .projectId)) : .unchanged
+    headingId = try container.decodeIfPresent(String.self, forKey: .headingId)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -469,6 +494,7 @@ public struct TaskBatchRequest: Codable, Hashable, Sendable {
     if case .set(let id) = projectId {
       if let id { try container.encode(id, forKey: .projectId) } else { try container.encodeNil(forKey: .projectId) }
     }
+    try container.encodeIfPresent(headingId, forKey: .headingId)
   }
 }
 

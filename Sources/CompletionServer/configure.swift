@@ -51,6 +51,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(CreateProjectUndo())  // each person's last task changes, so an undo is done on the server and reaches every window
   app.migrations.add(AddProjectArchived())  // archived projects leave the sidebar's list and keep their counts
   app.migrations.add(CreateProjectHeadings())  // headings inside a project, each task under one of them or none
+  app.migrations.add(AddProjectUndoHeading())  // a heading added, renamed or deleted is on the undo list too
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens

@@ -414,6 +414,46 @@ struct ClientModelTests {
       #expect(model.listedProjects.map(\.id) == [project.id])
   }
 
+  @Test("Projects: the model's open list comes as sections — tasks under no heading, then each heading in the server's order with its tasks; a heading's undo reads them again")
+  func projectSections() async throws {
+    try await withTestApp { test in try await Self.projectSections(test) }
+  }
+
+  @MainActor static func projectSections(_ test: TestClient) async throws {
+    let api = CompletionClient(server: test.base)
+    let model = ProjectsModel(client: api, clock: ManualModelClock())
+    await model.createProject(name: "Garden")
+    let garden = try #require(model.openProject)
+    let spring = try #require(try await api.createHeading(inProject: garden.id, name: "Spring").heading)
+    let summer = try #require(try await api.createHeading(inProject: garden.id, name: "Summer").heading)
+    let autumn = try #require(try await api.createHeading(inProject: garden.id, name: "Autumn").heading)
+    for (title, heading) in [("Dig", summer), ("Sow", spring), ("Water", nil), ("Weed", summer)] as [(String, HeadingView?)] {
+      let task = try #require(try await api.createTask(TaskRequest(title: title, projectId: .set(garden.id))).task)
+      if let heading { _ = try await api.setHeading(ofTask: task.id, to: heading.id) }
+    }
+    _ = try await api.updateHeading(autumn.id, inProject: garden.id, position: 0)
+    await model.open(garden.id)
+    func drawn() -> [String] { model.sections.map { "\($0.heading?.name ?? "-"): \($0.tasks.map(\.title).joined(separator: ","))" } }
+    #expect(drawn() == ["-: Water", "Autumn: ", "Spring: Sow", "Summer: Dig,Weed"])
+
+    // Summer deleted elsewhere (the same person): its tasks go to the top; the model's undo brings it back.
+    _ = try await api.deleteHeading(summer.id, inProject: garden.id)
+    await model.open(garden.id)
+    #expect(drawn() == ["-: Dig,Water,Weed", "Autumn: ", "Spring: Sow"])
+    await model.undo()
+    #expect(model.problem == nil)
+    #expect(drawn() == ["-: Water", "Autumn: ", "Spring: Sow", "Summer: Dig,Weed"])
+
+    // Grouping alone: no loose tasks and headings leave the first section out; an unknown heading counts as none.
+    let task = { (id: String, heading: String?) in
+      TaskView(id: id, projectId: "p", title: id, notes: "", priority: "none", dueDate: nil, completed: false, completedAt: nil, position: 0, headingId: heading)
+    }
+    let heading = HeadingView(id: "h", projectId: "p", name: "H", position: 0)
+    #expect(TaskSection.of([task("a", "h")], headings: [heading]).map(\.id) == ["h"])
+    #expect(TaskSection.of([task("a", "gone")], headings: [heading]).map { $0.tasks.map(\.id) } == [["a"], []])
+    #expect(TaskSection.of([], headings: []).map(\.id) == [""])
+  }
+
   @Test("The terminal cryptogram: fits 80×24 and a narrow window, plain under NO_COLOR, keys read from raw bytes and lines, the solved sequence appears at the core's times")
   func terminalCryptogram() async throws {
     try await withTestApp { test, app in try await Self.terminalCryptogram(test, app) }

@@ -178,6 +178,141 @@ struct ProjectsHeadingsAPITests {
     }
   }
 
+  @Test("A batch moves several tasks under a heading at once, all or none; every heading is listed for the move; the Swift client does both")
+  func batchUnderHeading() async throws {
+    try await withTestApp { client, _ in
+      let garden = try await ProjectsAPITests.project(client, "Garden")
+      let shed = try await ProjectsAPITests.project(client, "Shed")
+      let seeds = try #require(try await ProjectsAPITests.task(client, "Seeds", in: garden).task)
+      let rake = try #require(try await ProjectsAPITests.task(client, "Rake", in: shed).task)
+      let loose = try #require(try await ProjectsAPITests.task(client, "Loose", in: nil).task)
+      func heading(_ project: ProjectView, _ name: String) async throws -> HeadingView {
+        let created = try await client.send(.POST, "/api/projects/\(project.id)/headings", json: HeadingRequest(name: name))
+        return try #require(try client.decode(HeadingsResponse.self, from: created).heading)
+      }
+      let spring = try await heading(garden, "Spring")
+      let tools = try await heading(shed, "Tools")
+      let autumn = try await heading(garden, "Autumn")
+
+      // Every heading, by project in the projects' order, then in each project's order.
+      let all = try client.decode(HeadingListResponse.self, from: try await client.send(.GET, "/api/projects/headings"))
+      #expect(all.headings.map(\.id) == [spring.id, autumn.id, tools.id])
+
+      // Refusals, with nothing moved: another project's heading, one that is not there, one with the Inbox, one
+      // without a project or with done; a task that is not there refuses the others too.
+      let ids = [rake.id, loose.id, seeds.id]
+      let refusals: [(TaskBatchRequest, HTTPStatus, String)] = [
+        (TaskBatchRequest(taskIds: ids, projectId: .set(garden.id), headingId: tools.id), .badRequest, "heading_in_other_project"),
+        (TaskBatchRequest(taskIds: ids, projectId: .set(garden.id), headingId: UUID().uuidString), .notFound, "heading_not_found"),
+        (TaskBatchRequest(taskIds: ids, projectId: .set(nil), headingId: spring.id), .badRequest, "heading_in_other_project"),
+        (TaskBatchRequest(taskIds: ids, headingId: spring.id), .badRequest, "invalid_batch"),
+        (TaskBatchRequest(taskIds: ids, done: true, headingId: spring.id), .badRequest, "invalid_batch"),
+        (TaskBatchRequest(taskIds: ids + [UUID().uuidString], projectId: .set(garden.id), headingId: spring.id), .notFound, "task_not_found"),
+      ]
+      for (body, status, code) in refusals {
+        let refused = try await client.send(.POST, "/api/tasks/batch", json: body)
+        #expect(try refused.status == status && Self.code(client, refused) == code, "\(body)")
+      }
+      #expect(try await Self.list(client, garden).tasks.map(\.headingId) == [nil])
+      #expect(try await Self.list(client, shed).tasks.map(\.title) == ["Rake"])
+
+      // All three under Autumn, in the order named: counts move once per list, nothing goes on the undo list.
+      let moved = try await client.send(
+        .POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: ids, projectId: .set(garden.id), headingId: autumn.id))
+      #expect(moved.status == .ok)
+      let answer = try client.decode(TaskBatchResponse.self, from: moved)
+      #expect(answer.tasks.map(\.id) == ids && answer.tasks.allSatisfy { $0.headingId == autumn.id && $0.projectId == garden.id })
+      #expect(answer.projects.first { $0.id == garden.id }?.total == 3 && answer.projects.first { $0.id == shed.id }?.total == 0)
+      #expect(answer.inbox.total == 0)
+      let list = try await Self.list(client, garden)
+      #expect(list.tasks.map(\.title) == ["Rake", "Loose", "Seeds"] && list.tasks.allSatisfy { $0.headingId == autumn.id })
+
+      // The Swift client: every heading, and a move under one.
+      let api = CompletionClient(server: client.base)
+      let kitchen = try await api.createProject(ProjectRequest(name: "Kitchen"))
+      let shelf = try #require(try await api.createHeading(inProject: kitchen.id, name: "Shelf").heading)
+      #expect(try await api.allHeadings().map(\.id) == [shelf.id])
+      var mine: [String] = []
+      for title in ["Paint", "Tiles"] { mine.append(try #require(try await api.createTask(TaskRequest(title: title)).task?.id)) }
+      let byClient = try await api.moveTasks(mine, toProject: kitchen.id, heading: shelf.id)
+      #expect(byClient.tasks.map(\.headingId) == [shelf.id, shelf.id])
+      do {
+        _ = try await api.moveTasks(mine, toProject: kitchen.id, heading: spring.id)  // not this person's
+        Issue.record("another person's heading was accepted")
+      } catch let error as APIError {
+        #expect(error.errorCode == .headingNotFound)
+      }
+    }
+  }
+
+  @Test("Adding, renaming and deleting a heading are undone by POST /api/tasks/undo: a deletion comes back at its place with its tasks, live in another window")
+  func undoHeadings() async throws {
+    try await withTestApp { client, _ in
+      let garden = try await ProjectsAPITests.project(client, "Garden")
+      var headings: [HeadingView] = []
+      for name in ["Spring", "Summer", "Autumn"] {
+        let created = try client.decode(
+          HeadingsResponse.self, from: try await client.send(.POST, "/api/projects/\(garden.id)/headings", json: HeadingRequest(name: name)))
+        #expect(created.undo?.kind == "heading_added" && created.undo?.headingId == created.heading?.id && created.undo?.taskId == nil)
+        headings.append(try #require(created.heading))
+      }
+      var tasks: [TaskView] = []
+      for title in ["Seeds", "Dig", "Rake"] { tasks.append(try #require(try await ProjectsAPITests.task(client, title, in: garden).task)) }
+      for task in tasks.prefix(2) {
+        _ = try await client.send(.PATCH, "/api/tasks/\(task.id)", json: TaskRequest(headingId: .set(headings[1].id)))
+      }
+      let before = try await Self.list(client, garden)
+      let stream = try await EventStreamReader(client)
+      _ = try await stream.next()
+
+      // Delete Summer: the answer offers its undo; the undo brings it back in the middle with both tasks.
+      let deleted = try client.decode(
+        HeadingsResponse.self, from: try await client.send(.DELETE, "/api/projects/\(garden.id)/headings/\(headings[1].id)"))
+      #expect(deleted.undo == UndoStepView(kind: "heading_deleted", taskId: nil, headingId: headings[1].id, projectId: garden.id, label: "Deleted heading “Summer”"))
+      _ = try await stream.next()
+      let undone = try await client.send(.POST, "/api/tasks/undo", contentType: nil, headers: ["Idempotency-Key": UUID().uuidString])
+      #expect(undone.status == .ok)
+      let answer = try client.decode(TaskChangeResponse.self, from: undone)
+      #expect(answer.undone?.kind == "heading_deleted" && answer.undone?.headingId == headings[1].id && answer.task == nil)
+      #expect(answer.projects.map(\.id) == [garden.id])
+      // Another window hears of it: the project's revision moved, so it reads the list again.
+      let update = try await stream.next()
+      #expect(update.projects.first { $0.id == garden.id }?.revision == answer.projects.first?.revision)
+      let after = try await Self.list(client, garden)
+      #expect(after.headings.map(\.id) == before.headings.map(\.id) && after.tasks.map(\.id) == before.tasks.map(\.id))
+      #expect(after.tasks.map(\.headingId) == [nil, headings[1].id, headings[1].id])
+      try await stream.close()
+
+      // Rename, then undo: the old name.
+      let renamed = try client.decode(
+        HeadingsResponse.self,
+        from: try await client.send(.PATCH, "/api/projects/\(garden.id)/headings/\(headings[2].id)", json: HeadingRequest(name: "Fall")))
+      #expect(renamed.undo?.label == "Renamed heading “Autumn” to “Fall”")
+      let unrenamed = try client.decode(TaskChangeResponse.self, from: try await client.send(.POST, "/api/tasks/undo", contentType: nil))
+      #expect(unrenamed.undone?.kind == "heading_renamed")
+      #expect(try await Self.list(client, garden).headings.map(\.name) == ["Spring", "Summer", "Autumn"])
+      // A new place alone is not on the undo list: the next undo takes back the task moved under Summer.
+      let placed = try client.decode(
+        HeadingsResponse.self,
+        from: try await client.send(.PATCH, "/api/projects/\(garden.id)/headings/\(headings[2].id)", json: HeadingRequest(position: 0)))
+      #expect(placed.undo == nil)
+      let next = try client.decode(TaskChangeResponse.self, from: try await client.send(.POST, "/api/tasks/undo", contentType: nil))
+      #expect(next.undone?.taskId == tasks[1].id && next.undone?.kind == "moved")
+
+      // Undo of an add: the heading goes. A deleted project makes a heading's step stale.
+      let winter = try #require(
+        try client.decode(
+          HeadingsResponse.self, from: try await client.send(.POST, "/api/projects/\(garden.id)/headings", json: HeadingRequest(name: "Winter"))
+        ).heading)
+      _ = try await client.send(.POST, "/api/tasks/undo", contentType: nil)
+      #expect(!(try await Self.list(client, garden).headings.map(\.id).contains(winter.id)))
+      _ = try await client.send(.PATCH, "/api/projects/\(garden.id)/headings/\(headings[0].id)", json: HeadingRequest(name: "Early"))
+      #expect(try await client.send(.DELETE, "/api/projects/\(garden.id)").status == .noContent)
+      let stale = try await client.send(.POST, "/api/tasks/undo", contentType: nil)
+      #expect(try stale.status == .conflict && Self.code(client, stale) == "undo_stale")
+    }
+  }
+
   @Test("The Swift client: a typed method for each heading route and for putting a task under one")
   func swiftClient() async throws {
     try await withTestApp { client, _ in

@@ -1,5 +1,6 @@
 import CompletionCore
 import Fluent
+import FluentSQL
 import Foundation
 import Projects
 import PropertyBased
@@ -328,8 +329,59 @@ struct ProjectsStoreTests {
     try await perform(store, .deleteTask(ids[3]), user)
     try await perform(store, .undo, user)
     #expect(try await store.tasks(user, ids: [ids[3]]).first?.headingID == autumn)
+    // Several under a heading at once: all or none (another project's heading refuses every one).
+    await #expect(throws: ProjectsError.headingInOtherProject) {
+      try await store.perform(.batchTasks([ids[1], ids[0]], .move(to: garden, heading: tools)), of: user, at: now)
+    }
+    #expect(try await store.tasks(user, ids: [ids[0], ids[1]]).map(\.headingID) == [nil, nil])
+    let batch = try await perform(store, .batchTasks([ids[0], ids[1]], .move(to: garden, heading: autumn)), user)
+    #expect(batch.saved.tasks.map(\.id) == [ids[0], ids[1]] && batch.saved.tasks.allSatisfy { $0.headingID == autumn })
+    #expect(Set(batch.saved.projects.map(\.id)) == [garden, shed])
+    #expect(try await store.tasks(user, in: .project(garden)).map(\.title) == ["c", "e", "d", "a", "b"])
+    try await expectCountsMatch(store, user)
     try await perform(store, .deleteProject(garden), user)
     #expect(try await store.headings(user, of: garden).isEmpty)
+    try await expectCountsMatch(store, user)
+  }
+
+  /// A heading's add, rename and delete taken back on a store: a deleted heading comes back at its place with
+  /// the tasks that were under it (and still are in the project under none), as stored; the undo list holds
+  /// heading steps beside task steps.
+  static func headingUndoRules(_ store: some ProjectsStore, _ user: UUID) async throws {
+    let garden = UUID()
+    try await perform(store, .addProject(NewProject(id: garden, name: "Garden")), user)
+    let spring = UUID(), summer = UUID(), autumn = UUID()
+    for (id, name) in [(spring, "Spring"), (summer, "Summer"), (autumn, "Autumn")] {
+      try await perform(store, .addHeading(NewHeading(id: id, projectID: garden, name: name)), user)
+    }
+    var ids: [UUID] = []
+    for title in ["a", "b", "c"] {
+      ids.append(UUID())
+      try await perform(store, .addTask(NewTask(id: ids.last!, projectID: garden, title: title, headingID: title == "c" ? nil : summer)), user)
+    }
+    let before = try await store.tasks(user, in: .project(garden))
+    #expect(before.map(\.title) == ["c", "a", "b"])
+    let deleted = try await perform(store, .deleteHeading(summer, in: garden), user)
+    #expect(deleted.effects.contains { if case .undoRecorded(let step) = $0 { step.heading?.tasks == [ids[0], ids[1]] } else { false } })
+    let steps = try await store.undoSteps(user)
+    #expect(steps.last?.kind == .headingDeleted && steps.last?.heading?.tasks == [ids[0], ids[1]] && steps.last?.heading?.place == 1)
+    #expect(steps.last?.heading?.before?.name == "Summer" && steps.last?.label == "Deleted heading “Summer”")
+    #expect(try await store.tasks(user, in: .project(garden)).allSatisfy { $0.headingID == nil })
+    let undone = try await perform(store, .undo, user)
+    #expect(undone.saved.projects.map(\.id) == [garden])
+    #expect(try await store.headings(user, of: garden).map(\.name) == ["Spring", "Summer", "Autumn"])
+    #expect(try await store.tasks(user, in: .project(garden)) == before)
+    // Rename, undone; add, undone (a task put under it since by a batch stays in the project, under none).
+    try await perform(store, .editHeading(autumn, in: garden, name: "Fall", to: nil), user)
+    #expect(try await store.undoSteps(user).last?.label == "Renamed heading “Autumn” to “Fall”")
+    try await perform(store, .undo, user)
+    #expect(try await store.headings(user, of: garden).map(\.name) == ["Spring", "Summer", "Autumn"])
+    let winter = UUID()
+    try await perform(store, .addHeading(NewHeading(id: winter, projectID: garden, name: "Winter")), user)
+    try await perform(store, .batchTasks([ids[2]], .move(to: garden, heading: winter)), user)
+    try await perform(store, .undo, user)
+    #expect(try await store.headings(user, of: garden).map(\.name) == ["Spring", "Summer", "Autumn"])
+    #expect(try await store.tasks(user, ids: [ids[2]]).first.map { [$0.projectID, $0.headingID] } == [garden, nil])
     try await expectCountsMatch(store, user)
   }
 
@@ -420,6 +472,7 @@ struct ProjectsStoreTests {
   func memoryRules() async throws {
     try await Self.rules(InMemoryProjectsStore(), UUID(), UUID())
     try await Self.headingRules(InMemoryProjectsStore(), UUID(), UUID())
+    try await Self.headingUndoRules(InMemoryProjectsStore(), UUID())
   }
 
   @Test("SQL store: the shared rules, and `projects verify` finds nothing wrong")
@@ -428,8 +481,40 @@ struct ProjectsStoreTests {
       let store = RunnerSQLStore(app: app)
       try await Self.rules(store, try await Self.newUser(on: app.db), try await Self.newUser(on: app.db))
       try await Self.headingRules(store, try await Self.newUser(on: app.db), try await Self.newUser(on: app.db))
+      try await Self.headingUndoRules(store, try await Self.newUser(on: app.db))
       let mismatches = try await SQLProjectsStore(app.db).verify().mismatches
       #expect(mismatches.isEmpty)
+    }
+  }
+
+  @Test("SQL store: an undo step stored before heading steps existed (no heading column value, a task without headingID) is read and taken back")
+  func oldUndoStepsStayReadable() async throws {
+    try await withTestApp { _, app in
+      let store = RunnerSQLStore(app: app)
+      let user = try await Self.newUser(on: app.db)
+      let garden = UUID(), task = UUID()
+      try await Self.perform(store, .addProject(NewProject(id: garden, name: "Garden")), user)
+      try await Self.perform(store, .addTask(NewTask(id: task, projectID: garden, title: "Water")), user)
+      try await Self.perform(store, .setCompleted(task, true), user)
+      // The completion's step as an older server wrote it: its own columns only, its tasks without headingID.
+      let sql = try #require(app.db as? any SQLDatabase)
+      let stored = try #require(try await store.undoSteps(user).last)
+      func old(_ done: Bool, _ version: Int) -> String {
+        #"{"id":"\#(task.uuidString)","projectID":"\#(garden.uuidString)","title":"Water","notes":"","priority":0,"completed":\#(done),"position":\#(stored.after!.position),"version":\#(version)}"#
+      }
+      try await sql.raw("DELETE FROM project_undo WHERE user_id = \(bind: user)").run()
+      try await sql.raw(
+        """
+        INSERT INTO project_undo (user_id, seq, kind, task_id, label, before_task, after_task, created_at)
+        VALUES (\(bind: user), \(bind: stored.seq), 'completed', \(bind: task), 'Completed “Water”', \(bind: old(false, 0)), \(bind: old(true, 1)),
+          \(bind: Date()))
+        """
+      ).run()
+      let read = try #require(try await store.undoSteps(user).last)
+      #expect(read.kind == .completed && read.heading == nil && read.before?.headingID == nil && read.after?.completed == true)
+      try await Self.perform(store, .undo, user)
+      #expect(try await store.tasks(user, ids: [task]).first?.completed == false)
+      #expect(try await store.undoSteps(user).isEmpty)
     }
   }
 

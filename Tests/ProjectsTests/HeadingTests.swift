@@ -131,6 +131,120 @@ struct HeadingTests {
     }
   }
 
+  @Test("A batch moves several tasks under a heading at once (from other lists and from the project itself), all or none")
+  func batchUnderHeading() throws {
+    var (board, garden, shed, tasks) = try Self.garden()
+    let spring = UUID(), tools = UUID()
+    try Self.run(&board, .addHeading(NewHeading(id: spring, projectID: garden, name: "Spring")))
+    try Self.run(&board, .addHeading(NewHeading(id: tools, projectID: shed, name: "Tools")))
+    let loose = UUID(), rake = UUID()
+    try Self.run(&board, .addTask(NewTask(id: loose, projectID: nil, title: "Loose")))
+    try Self.run(&board, .addTask(NewTask(id: rake, projectID: shed, title: "Rake", completed: true)))
+    let before = board
+    // A heading of another project, one that is not there, or one with the Inbox: refused, nothing changes.
+    #expect(throws: ProjectsError.headingInOtherProject) {
+      try board.handle(.batchTasks([tasks[0], loose], .move(to: garden, heading: tools)), at: Self.now)
+    }
+    #expect(throws: ProjectsError.headingNotFound) {
+      try board.handle(.batchTasks([tasks[0], loose], .move(to: garden, heading: UUID())), at: Self.now)
+    }
+    #expect(throws: ProjectsError.headingInOtherProject) {
+      try board.handle(.batchTasks([loose], .move(to: nil, heading: spring)), at: Self.now)
+    }
+    #expect(throws: ProjectsError.taskNotFound) {
+      try board.handle(.batchTasks([tasks[0], UUID()], .move(to: garden, heading: spring)), at: Self.now)
+    }
+    #expect(board == before)
+    // Two of the project's own tasks, one from the Inbox and one from another project, in the order named.
+    let effects = try Self.run(&board, .batchTasks([loose, tasks[1], rake, tasks[0]], .move(to: garden, heading: spring)))
+    for id in [loose, tasks[1], rake, tasks[0]] {
+      #expect(board.tasks[id]?.projectID == garden && board.tasks[id]?.headingID == spring)
+    }
+    let placed = [loose, tasks[1], rake, tasks[0]].compactMap { board.tasks[$0]?.position }
+    #expect(placed == placed.sorted() && Set(placed).count == 4)
+    // Counts: the project gains two (one done), the Inbox and Shed lose theirs; each list counted once.
+    #expect(board.projects[garden]?.counts == CompletionRatio(completed: 1, total: 4))
+    #expect(board.projects[shed]?.counts == CompletionRatio(completed: 0, total: 0))
+    #expect(board.owner.inbox.total == 0)
+    #expect(effects.count { if case .listCounted = $0 { true } else { false } } == 3)
+    #expect(board.recount().projects[garden] == board.projects[garden]?.counts)
+    // A batch is not on the undo list.
+    #expect(!effects.contains { if case .undoRecorded = $0 { true } else { false } })
+    // Tasks already under it stay as they are: nothing changes.
+    #expect(try board.handle(.batchTasks([loose, tasks[0]], .move(to: garden, heading: spring)), at: Self.now).isEmpty)
+    // A move to the project without a heading leaves a task of that project where it is.
+    #expect(try board.handle(.batchTasks([loose], .move(to: garden)), at: Self.now).isEmpty)
+  }
+
+  @Test("Adding, renaming and deleting a heading are on the undo list: a deletion comes back at its place with its tasks under it")
+  func undoHeadings() throws {
+    var (board, garden, shed, tasks) = try Self.garden()
+    let spring = UUID(), summer = UUID(), autumn = UUID()
+    for (id, name) in [(spring, "Spring"), (summer, "Summer"), (autumn, "Autumn")] {
+      let effects = try Self.run(&board, .addHeading(NewHeading(id: id, projectID: garden, name: name)))
+      let step = try #require(effects.lazy.compactMap { if case .undoRecorded(let step) = $0 { step } else { nil } }.first)
+      #expect(step.kind == .headingAdded && step.label == "Added heading “\(name)”" && step.taskID == id && step.heading?.projectID == garden)
+    }
+    for task in tasks { try Self.run(&board, .editTask(task, TaskEdit(headingID: .some(summer)))) }
+    let third = UUID()
+    try Self.run(&board, .addTask(NewTask(id: third, projectID: garden, title: "T2")))
+    let counts = board.projects[garden]?.counts
+    let versions = tasks.map { board.tasks[$0]?.version }
+
+    // Delete Summer (the middle one), with two tasks under it; undo: back in the middle, both under it again.
+    let deleted = try Self.run(&board, .deleteHeading(summer, in: garden))
+    let step = try #require(deleted.lazy.compactMap { if case .undoRecorded(let step) = $0 { step } else { nil } }.first)
+    #expect(step.kind == .headingDeleted && step.label == "Deleted heading “Summer”")
+    #expect(step.heading?.place == 1 && step.heading?.tasks == tasks)
+    #expect(board.headingOrder(of: garden).map(\.name) == ["Spring", "Autumn"])
+    // One of its tasks goes elsewhere meanwhile (another project): it stays there. The move is its own step.
+    try Self.run(&board, .editTask(tasks[0], TaskEdit(projectID: .some(shed))))
+    try Self.run(&board, .undo)
+    #expect(board.tasks[tasks[0]]?.projectID == garden && board.tasks[tasks[0]]?.headingID == nil)
+    let undone = try Self.run(&board, .undo)
+    #expect(undone.contains(.undoTaken(step)))
+    #expect(board.headingOrder(of: garden).map(\.name) == ["Spring", "Summer", "Autumn"])
+    #expect(board.headingOrder(of: garden).map(\.position) == [0, 1, 2])
+    #expect(tasks.map { board.tasks[$0]?.headingID } == [summer, summer])
+    // Put back under it, its tasks keep their versions (what a person edits of them did not change).
+    #expect(board.tasks[tasks[1]]?.version == versions[1])
+    #expect(board.tasks[third]?.headingID == nil)
+    #expect(board.projects[garden]?.counts == counts)
+    #expect(TaskBoard.touchedProjects(by: undone) == [garden])
+
+    // Rename Spring; undo gives the old name back.
+    let renamed = try Self.run(&board, .editHeading(spring, in: garden, name: "Early spring", to: 2))
+    #expect(renamed.contains { if case .undoRecorded(let step) = $0 { step.label == "Renamed heading “Spring” to “Early spring”" } else { false } })
+    try Self.run(&board, .undo)
+    #expect(board.headings[spring]?.name == "Spring")
+    // A new place alone is not a step: undo then reaches the change before it.
+    let moved = try Self.run(&board, .editHeading(spring, in: garden, name: nil, to: 0))
+    #expect(!moved.contains { if case .undoRecorded = $0 { true } else { false } })
+
+    // Undo of an add removes the heading; a task put under it since (by a batch, not on the undo list) stays
+    // in the project, under none.
+    let winter = UUID()
+    try Self.run(&board, .addHeading(NewHeading(id: winter, projectID: garden, name: "Winter")))
+    try Self.run(&board, .batchTasks([third], .move(to: garden, heading: winter)))
+    #expect(board.tasks[third]?.headingID == winter)
+    try Self.run(&board, .undo)
+    #expect(board.headings[winter] == nil && board.tasks[third]?.projectID == garden && board.tasks[third]?.headingID == nil)
+    #expect(board.projects[garden]?.counts == counts)
+    #expect(board.headingOrder(of: garden).map(\.id) == [spring, summer, autumn])
+
+    // A heading's step is stale once its project is gone: refused and taken off the list.
+    try Self.run(&board, .editHeading(summer, in: garden, name: "High summer", to: nil))
+    var elsewhere = board
+    try Self.run(&elsewhere, .deleteProject(garden))
+    let stale = try Self.run(&elsewhere, .undo)
+    #expect(stale.contains(.refused(.undoStale("High summer"))) && elsewhere.undo.count == board.undo.count - 1)
+    // Or once the heading is gone (deleted, that deletion then dropped from the list as a batch would not be on it).
+    try Self.run(&board, .deleteHeading(summer, in: garden))
+    board.undo.removeLast()
+    let gone = try Self.run(&board, .undo)
+    #expect(gone.contains(.refused(.undoStale("High summer"))) && board.headings[summer] == nil)
+  }
+
   @Test("Headings are renamed and reordered (to a place, clamped to the ends); another project's heading is not found")
   func editAndOrder() throws {
     var (board, garden, shed, _) = try Self.garden()
@@ -181,6 +295,15 @@ struct HeadingTests {
     #expect(board.tasks[tasks[0]]?.headingID == spring)
     try Self.run(&board, .deleteTask(tasks[0]))
     try Self.run(&board, .deleteHeading(spring, in: garden))
+    // The heading's deletion is the newest step: undone first (back, without the task, which is gone), then the task's.
+    try Self.run(&board, .undo)
+    #expect(board.headings[spring] != nil && board.tasks[tasks[0]] == nil)
+    try Self.run(&board, .undo)
+    #expect(board.tasks[tasks[0]]?.headingID == spring)
+    // With the heading gone and its deletion off the list (pushed out by newer steps), the task comes back under none.
+    try Self.run(&board, .deleteTask(tasks[0]))
+    try Self.run(&board, .deleteHeading(spring, in: garden))
+    board.undo.removeLast()
     try Self.run(&board, .undo)
     #expect(board.tasks[tasks[0]]?.projectID == garden && board.tasks[tasks[0]]?.headingID == nil)
   }

@@ -150,6 +150,19 @@ export function undoLast() {
       return null;
     }
     const fromToast = $("#undo-toast").contains(document.activeElement);
+    if (answer.undone.headingId) {
+      // A heading's change: no task row came back, its project's did; the list is read again as the server
+      // has it (a deleted heading returns at its place with its tasks under it). Not awaited: this queue runs it next.
+      for (const project of answer.projects) upsertProject(project);
+      sortProjects();
+      updateInbox(answer.inbox);
+      renderSidebar();
+      renderHeader();
+      if (state.list && state.list.key === answer.undone.projectId) refreshList();
+      showUndoNote(`Undone: ${answer.undone.label}.`);
+      if (fromToast) $("#add-task").focus({ preventScroll: true });
+      return answer;
+    }
     applyTaskChange(answer, answer.undone.taskId);
     if (state.agenda) refreshAgenda(); // Today, Upcoming or a search shows it as the server has it now
     showUndoNote(`Undone: ${answer.undone.label}.`);

@@ -52,8 +52,10 @@ export function openSelector(taskId, many = null) {
   const task = many ? many.tasks[0] : taskById(taskId);
   if (!task) return;
   const dialog = $("#selector");
-  // One task of the open project may also go under one of its headings (listed after the project).
-  const headings = !many && task.projectId && task.projectId === state.selected ? listHeadings() : [];
+  // One task of the open project may also go under one of its headings (listed after the project); several
+  // tasks under a heading of any project (`many.headings`, every project's, as the server listed them).
+  const headings = many ? many.headings || [] : task.projectId && task.projectId === state.selected ? listHeadings() : [];
+  const headingsOf = (project) => (many || project.id === task.projectId ? headings.filter((heading) => heading.projectId === project.id) : []);
   const currentKey = many && many.tasks.some((other) => (other.projectId ?? INBOX) !== (task.projectId ?? INBOX)) ? null
     : task.headingId && headings.length ? `heading:${task.headingId}` : task.projectId ?? INBOX;
   $("#selector-task").textContent = many ? `${many.tasks.length} selected tasks` : `“${task.title}”`;
@@ -72,8 +74,8 @@ export function openSelector(taskId, many = null) {
     // Archived projects take no tasks.
     ...state.projects.filter((project) => !project.archived || project.id === currentKey || (!many && project.id === task.projectId))
       .flatMap((project) => [
-        option(project.id, headings.length && project.id === task.projectId ? `${project.name} (no heading)` : project.name, ringElement(project.id, 12)),
-        ...(project.id === task.projectId ? headings.map((heading) => option(`heading:${heading.id}`, `${project.name} › ${heading.name}`, "")) : []),
+        option(project.id, !many && headings.length && project.id === task.projectId ? `${project.name} (no heading)` : project.name, ringElement(project.id, 12)),
+        ...headingsOf(project).map((heading) => option(`heading:${heading.id}`, `${project.name} › ${heading.name}`, "")),
       ]),
   ];
   const list = $("#selector-options");

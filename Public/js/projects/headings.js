@@ -7,6 +7,7 @@ import { api, newIdempotencyKey } from "../lib/api.js";
 import { $, h } from "../lib/dom.js";
 import { plural } from "../lib/format.js";
 import { confirmDialog } from "./dialogs.js";
+import { showUndo } from "./undo.js";
 import { renderHeader, renderSidebar, renderTasks } from "./render.js";
 import { change, currentProject, listHeadings, showError, shownItems, sortTasks, state, taskById, upsertProject } from "./state.js";
 
@@ -111,6 +112,9 @@ function finishRenaming(input, save) {
     if (!response) return;
     applyHeadings(response, projectId);
     announce(`Renamed the heading to ${response.heading ? response.heading.name : name}.`);
+    // The server keeps the old name on the undo list: the toast offers it back, as for a task's change (the
+    // name given a heading just added is part of adding it, which shows itself: z still takes it back).
+    if (response.undo && response.undo.kind !== "heading_added") showUndo(response.undo);
   });
 }
 
@@ -140,6 +144,8 @@ async function deleteHeading(headingId) {
   applyHeadings(response, project.id);
   announce(count ? `Deleted the heading ${heading.name}; its ${plural(count, "task")} moved to the top of ${project.name}.` : `Deleted the heading ${heading.name}.`);
   $("#add-task").focus({ preventScroll: true });
+  // Undo (the toast, z, Ctrl+Z) brings it back at its place with its tasks under it.
+  if (response.undo) showUndo(response.undo);
 }
 
 // MARK: A task's place

@@ -8,7 +8,7 @@ import { preference } from "../motion.js";
 import { completed, openSelector } from "./dialogs.js";
 import { renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
 import { hideUndo } from "./undo.js";
-import { change, INBOX, listName, shownTasks, sortProjects, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { change, INBOX, listName, shownTasks, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 /** The most tasks one batch may name: the server's limit, from the overview (null until it arrives). */
 function batchLimit() {
@@ -113,7 +113,9 @@ function applyBatch(response) {
     // Tasks moved into the open list join it at its end.
     const known = new Set(state.list.tasks.map((task) => task.id));
     const arrived = response.tasks.filter((task) => here(task) && !known.has(task.id));
-    if (arrived.length) state.list.tasks = [...state.list.tasks, ...arrived].sort((a, b) => a.position - b.position);
+    if (arrived.length) state.list.tasks = [...state.list.tasks, ...arrived];
+    // In the server's order: by heading, then by position (tasks put under a heading go to the end of its tasks).
+    if (arrived.length || response.tasks.length) sortTasks(state.list.tasks);
   }
   renderSidebar();
   renderHeader();
@@ -146,12 +148,33 @@ export function completePicks() {
   sendBatch({ done }, (count) => `${done ? "Completed" : "Reopened"} ${plural(count, "task")}.`);
 }
 
-export function movePicks() {
-  const tasks = pickedTasks();
+/** Every heading of the person's projects (the places Move… offers besides the lists), or none when unreachable. */
+async function allHeadings() {
+  try {
+    return (await api("/api/projects/headings")).headings;
+  } catch {
+    return []; // offline or refused: the lists alone are still offered
+  }
+}
+
+export async function movePicks() {
+  if (!pickedTasks().length) return;
+  const headings = await allHeadings();
+  const tasks = pickedTasks(); // as they are now: the list may have changed while the headings came
   if (!tasks.length) return;
   openSelector(null, {
     tasks,
-    onPick: (key) => sendBatch({ projectId: key === INBOX ? null : key }, (count) => `Moved ${plural(count, "task")} to ${listName(key)}.`),
+    headings,
+    onPick: (key) => {
+      if (!key.startsWith("heading:")) {
+        sendBatch({ projectId: key === INBOX ? null : key }, (count) => `Moved ${plural(count, "task")} to ${listName(key)}.`);
+        return;
+      }
+      const heading = headings.find((one) => one.id === key.slice(8));
+      if (!heading) return;
+      sendBatch({ projectId: heading.projectId, headingId: heading.id },
+        (count) => `Moved ${plural(count, "task")} under “${heading.name}” in ${listName(heading.projectId)}.`);
+    },
   });
 }
 

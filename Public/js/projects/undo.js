@@ -1,4 +1,4 @@
-// Projects: the undo toast. The server keeps each person's last task changes and takes them back (every window
+// Projects: the undo toast. The server keeps each person's last task and heading changes and takes them back (every window
 // follows through the live stream); this toast says what the last change did — in the server's words — with an
 // Undo button. The undo itself is sent by changes.js (button, z, Ctrl/Cmd+Z).
 import { announce } from "../lib/announce.js";

@@ -24,6 +24,12 @@ extension CompletionClient {
     try await sendExpectingNoContent(.deleteProject, id)
   }
 
+  /// Every heading of the person's projects, by project in the projects' order, then in each project's order.
+  public func allHeadings() async throws -> [HeadingView] {
+    let list: HeadingListResponse = try await send(.listHeadings)
+    return list.headings
+  }
+
   /// Adds a heading at the end of a project's headings ("Untitled Heading" when the name is left out or blank).
   public func createHeading(inProject projectID: String, name: String? = nil) async throws -> HeadingsResponse {
     try await send(.createHeading, projectID, body: .json(HeadingRequest(name: name)))
@@ -86,8 +92,9 @@ extension CompletionClient {
   }
 
   /// Moves several tasks at once to a project (nil: the Inbox), to the end of it in this order; all or none.
-  public func moveTasks(_ ids: [String], toProject projectID: String?) async throws -> TaskBatchResponse {
-    try await send(.batchTasks, body: .json(TaskBatchRequest(taskIds: ids, projectId: .set(projectID))))
+  /// With `headingID` (one of that project's headings) they go under it, to the end of its tasks.
+  public func moveTasks(_ ids: [String], toProject projectID: String?, heading headingID: String? = nil) async throws -> TaskBatchResponse {
+    try await send(.batchTasks, body: .json(TaskBatchRequest(taskIds: ids, projectId: .set(projectID), headingId: headingID)))
   }
 
   /// Deletes a task; the answer carries the counts after it.

@@ -23,6 +23,8 @@ public final class ProjectsModel {
   public private(set) var openList: String?
   /// The open list's tasks, in their order.
   public private(set) var tasks: [TaskView] = []
+  /// The open project's headings, in the server's order (none for the Inbox).
+  public private(set) var headings: [HeadingView] = []
   /// The last project completion (the celebration to play), until ``dismissCompletion()``.
   public private(set) var completion: ProjectCompletionView?
   /// The project that completion belongs to.
@@ -63,6 +65,9 @@ public final class ProjectsModel {
 
   /// The open project, or nil for the Inbox.
   public var openProject: ProjectView? { projects.first { $0.id == openList } }
+
+  /// The open list's tasks as sections: those under no heading, then each heading with its tasks.
+  public var sections: [TaskSection] { TaskSection.of(tasks, headings: headings) }
 
   // MARK: Loading and following
 
@@ -212,6 +217,12 @@ public final class ProjectsModel {
       let change = try await client.undoTaskChange(timeZone: timeZone.identifier, preference: preference)
       if change.task == nil, let id = change.undone?.taskId { tasks.removeAll { $0.id == id } }
       apply(change)
+      // A heading's change: no task came back, the list's groups did (a deleted heading with its tasks).
+      if change.undone?.headingId != nil {
+        try await loadTasks()
+        undoable = nil
+        return
+      }
       // A task that came back takes its old place.
       tasks.sort { $0.position < $1.position }
       undoable = nil
@@ -232,6 +243,7 @@ public final class ProjectsModel {
     let response = try await client.tasks(inProject: list)
     guard openList == list else { return }
     tasks = response.tasks
+    headings = response.headings
     if let project = response.project { upsert(project) }
     if let inbox = response.inbox { self.inbox = inbox }
   }
@@ -256,6 +268,7 @@ public final class ProjectsModel {
       if let openList, update.deleted.contains(openList) {
         self.openList = nil
         tasks = []
+        headings = []
       }
     }
   }

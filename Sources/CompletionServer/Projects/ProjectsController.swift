@@ -21,6 +21,7 @@ struct ProjectsController: RouteCollection {
     routes.on(.listInboxTasks) { try await self.tasks($0, in: .inbox) }
     routes.on(.listProjectTasks) { try await self.tasks($0, in: .project(try ProjectInput.id($0.parameters.get("id"), notFound: .projectNotFound))) }
     routes.on(.updateProject, use: updateProject)
+    routes.on(.listHeadings, use: listHeadings)
     routes.on(.createHeading, use: createHeading)
     routes.on(.updateHeading, use: updateHeading)
     routes.on(.deleteHeading, use: deleteHeading)
@@ -143,6 +144,17 @@ struct ProjectsController: RouteCollection {
 
   // MARK: Headings
 
+  /// `GET /api/projects/headings`: every heading of the person's projects, by project in the projects' order
+  /// (none for someone who has not started).
+  @Sendable func listHeadings(req: Request) async throws -> HeadingListResponse {
+    guard let userID = req.currentSession?.userID else { return HeadingListResponse(headings: []) }
+    let store = SQLProjectsStore(req.db)
+    async let projects = store.projects(userID)
+    async let headings = store.allHeadings(userID)
+    let byProject = Dictionary(grouping: try await headings, by: \.projectID)
+    return HeadingListResponse(headings: try await projects.flatMap { byProject[$0.id] ?? [] }.map(\.view))
+  }
+
   /// `POST /api/projects/{id}/headings` `{name?}`: a heading at the end of the project's headings (a blank name
   /// gives the default). An `Idempotency-Key` makes a retry answer as the first did.
   @Sendable func createHeading(req: Request) async throws -> Response {
@@ -187,7 +199,9 @@ struct ProjectsController: RouteCollection {
     var headings = done.board.headings.filter { $0.value.projectID == project }
     for stored in done.saved.headings { headings[stored.id] = stored }
     let ordered = TaskBoard(headings: headings).headingOrder(of: project)
-    return HeadingsResponse(heading: heading.flatMap { headings[$0]?.view }, headings: ordered.map(\.view), project: row.view)
+    let step = done.effects.lazy.compactMap { if case .undoRecorded(let step) = $0 { step } else { nil } }.first
+    return HeadingsResponse(
+      heading: heading.flatMap { headings[$0]?.view }, headings: ordered.map(\.view), project: row.view, undo: step?.view)
   }
 
   // MARK: Tasks
@@ -264,15 +278,17 @@ struct ProjectsController: RouteCollection {
     }.response
   }
 
-  /// `POST /api/tasks/batch` `{taskIds, done}` or `{taskIds, projectId}`: several tasks at once, all or none
-  /// (an unknown task refuses every one). An `Idempotency-Key` makes a retry answer as the first did.
+  /// `POST /api/tasks/batch` `{taskIds, done}` or `{taskIds, projectId, headingId?}`: several tasks at once, all
+  /// or none (an unknown task refuses every one; so does a heading the project does not have). An `Idempotency-Key` makes a retry answer as the first did.
   @Sendable func batchTasks(req: Request) async throws -> Response {
     let body = try req.decodeJSON(TaskBatchRequest.self)
     let change: TaskBatchChange
+    // A heading names where in the project the tasks go; it is checked against the project by the core.
+    let heading = try body.headingId.map { try ProjectInput.id($0, notFound: .headingNotFound) }
     switch (body.done, body.projectId) {
-    case (let done?, .unchanged): change = .complete(done)
-    case (nil, .set(nil)): change = .move(to: nil)
-    case (nil, .set(let raw?)): change = .move(to: try ProjectInput.id(raw, notFound: .projectNotFound))
+    case (let done?, .unchanged) where heading == nil: change = .complete(done)
+    case (nil, .set(nil)): change = .move(to: nil, heading: heading)
+    case (nil, .set(let raw?)): change = .move(to: try ProjectInput.id(raw, notFound: .projectNotFound), heading: heading)
     default: throw ProjectsError.unclearBatch
     }
     guard !body.taskIds.isEmpty, body.taskIds.count <= ProjectLimits.maxTasksPerBatch else {
@@ -317,6 +333,7 @@ struct ProjectsController: RouteCollection {
       guard let step = done.effects.lazy.compactMap({ if case .undoTaken(let step) = $0 { step } else { nil } }).first else {
         throw ProjectsError.nothingToUndo
       }
+      // A heading's step changes no task row (`task` is absent); its project's row moved (the list is read anew).
       let change = Self.taskChange(done, task: step.taskID)
       return try StoredResponse(
         TaskChangeResponse(task: change.task, projects: change.projects, inbox: change.inbox, completion: change.completion, undone: step.view))

@@ -111,7 +111,8 @@ struct SQLProjectsStore: ProjectsStore {
     let next_position: Int?
   }
 
-  /// A step of the undo list as stored; the tasks before and after it as JSON.
+  /// A step of the undo list as stored; the tasks before and after it as JSON, or a heading's change (the
+  /// `heading_step` column, added with heading steps: a task's step, and every step stored before, has none).
   private struct UndoRow: Decodable {
     let seq: Int
     let kind: String
@@ -119,12 +120,55 @@ struct SQLProjectsStore: ProjectsStore {
     let label: String
     let before_task: String?
     let after_task: String?
+    let heading_step: String?
+
+    static let columns = "seq, kind, task_id, label, before_task, after_task, heading_step"
 
     var step: UndoStep? {
       guard let kind = UndoStep.Kind(rawValue: kind) else { return nil }
+      let heading = heading_step.flatMap(StoredHeadingChange.decode)
+      // A heading's kind without its change (not written by this server) cannot be taken back.
+      if kind.rawValue.hasPrefix("heading_") && heading == nil { return nil }
       return UndoStep(
         seq: seq, kind: kind, taskID: task_id, before: before_task.flatMap(StoredTask.decode), after: after_task.flatMap(StoredTask.decode),
-        label: label)
+        label: label, heading: heading)
+    }
+  }
+
+  /// A heading's undo step as stored: the heading before and after, its place, the tasks that were under it.
+  private struct StoredHeadingChange: Codable {
+    struct Heading: Codable {
+      let id: UUID
+      let name: String
+      let position: Int
+    }
+    let projectID: UUID
+    let before: Heading?
+    let after: Heading?
+    let place: Int
+    let tasks: [UUID]
+
+    init(_ change: UndoStep.HeadingChange) {
+      projectID = change.projectID
+      before = change.before.map { Heading(id: $0.id, name: $0.name, position: $0.position) }
+      after = change.after.map { Heading(id: $0.id, name: $0.name, position: $0.position) }
+      place = change.place
+      tasks = change.tasks
+    }
+
+    var change: UndoStep.HeadingChange {
+      func item(_ heading: Heading?) -> HeadingItem? {
+        heading.map { HeadingItem(id: $0.id, projectID: projectID, name: $0.name, position: $0.position) }
+      }
+      return UndoStep.HeadingChange(projectID: projectID, before: item(before), after: item(after), place: place, tasks: tasks)
+    }
+
+    static func encode(_ change: UndoStep.HeadingChange?) throws -> String? {
+      try change.map { String(decoding: try JSONEncoder().encode(StoredHeadingChange($0)), as: UTF8.self) }
+    }
+
+    static func decode(_ text: String) -> UndoStep.HeadingChange? {
+      (try? JSONDecoder().decode(StoredHeadingChange.self, from: Data(text.utf8)))?.change
     }
   }
 
@@ -179,7 +223,7 @@ struct SQLProjectsStore: ProjectsStore {
   func lastUndoStep(_ user: UUID) async throws -> UndoStep? {
     try await sql.raw(
       """
-      SELECT seq, kind, task_id, label, before_task, after_task FROM project_undo WHERE user_id = \(bind: user)
+      SELECT \(unsafeRaw: UndoRow.columns) FROM project_undo WHERE user_id = \(bind: user)
       ORDER BY seq DESC LIMIT 1
       """
     ).first(decoding: UndoRow.self)?.step
@@ -188,7 +232,7 @@ struct SQLProjectsStore: ProjectsStore {
   /// The person's undo list, oldest first.
   func undoSteps(_ user: UUID) async throws -> [UndoStep] {
     try await sql.raw(
-      "SELECT seq, kind, task_id, label, before_task, after_task FROM project_undo WHERE user_id = \(bind: user) ORDER BY seq"
+      "SELECT \(unsafeRaw: UndoRow.columns) FROM project_undo WHERE user_id = \(bind: user) ORDER BY seq"
     ).all(decoding: UndoRow.self).compactMap(\.step)
   }
 
@@ -320,13 +364,10 @@ struct SQLProjectsStore: ProjectsStore {
     if footprint.undo {
       // The last step first, then what it names; the owner's counters even when its task is gone.
       guard let step = try await lastUndoStep(user) else { return TaskBoard(owner: try await owner(user)) }
-      var inner = footprint
-      inner.undo = false
-      inner.task = step.taskID
-      inner.projects.formUnion(step.footprint.projects)
-      inner.headings.formUnion(step.footprint.headings)
+      // What the step names: a task's, or a heading's project with its headings and the tasks once under it.
+      let inner = step.footprint
       var board = try await board(inner, of: user)
-      if board.tasks[step.taskID] == nil {
+      if step.heading == nil, board.tasks[step.taskID] == nil {
         // The task is gone (the step deleted it): the list it goes back to, and the counters, read on their own.
         board.owner = try await owner(user)
         for project in try await projects(user, ids: inner.projects) { board.projects[project.id] = project }
@@ -390,6 +431,14 @@ struct SQLProjectsStore: ProjectsStore {
     if footprint.projectCount {
       board.projectCount = try await projectCount(user)
     }
+    if !footprint.tasksUnder.isEmpty {
+      // A heading's deletion: the tasks under it (its undo step names them).
+      let under = try await sql.select().column(SQLRaw(TaskRow.columns)).from(ProjectTables.tasks)
+        .where("user_id", .equal, SQLBind(user)).where("heading_id", .in, SQLBind.group(Array(footprint.tasksUnder)))
+        .all(decoding: TaskRow.self)
+      for row in under { board.tasks[row.id] = row.item }
+    }
+    if footprint.lastUndoStep, let step = try await lastUndoStep(user) { board.undo = [step] }
     for heading in try await headings(user, ofProjects: footprint.headingsOf) { board.headings[heading.id] = heading }
     for heading in try await headings(user, ids: footprint.headings.subtracting(board.headings.keys)) { board.headings[heading.id] = heading }
     return board
@@ -431,9 +480,10 @@ struct SQLProjectsStore: ProjectsStore {
       case .undoRecorded(let step):
         try await sql.raw(
           """
-          INSERT INTO project_undo (user_id, seq, kind, task_id, label, before_task, after_task, created_at)
+          INSERT INTO project_undo (user_id, seq, kind, task_id, label, before_task, after_task, heading_step, created_at)
           VALUES (\(bind: user), \(bind: owner.revision), \(bind: step.kind.rawValue), \(bind: step.taskID), \(bind: step.label),
-            \(bind: try StoredTask.encode(step.before)), \(bind: try StoredTask.encode(step.after)), \(bind: now))
+            \(bind: try StoredTask.encode(step.before)), \(bind: try StoredTask.encode(step.after)),
+            \(bind: try StoredHeadingChange.encode(step.heading)), \(bind: now))
           """
         ).run()
         // Only the last few are kept.
@@ -547,6 +597,17 @@ struct SQLProjectsStore: ProjectsStore {
         let gone = try await sql.raw("DELETE FROM project_headings WHERE id = \(bind: id) AND user_id = \(bind: user) RETURNING id").first()
         guard gone != nil else { return nil }
         try await sql.raw("UPDATE project_tasks SET heading_id = NULL WHERE user_id = \(bind: user) AND heading_id = \(bind: id)").run()
+      case .tasksPutUnder(let heading, let project, let ids):
+        // In chunks: a heading may have had thousands of tasks, more than one statement may bind.
+        for start in stride(from: 0, to: ids.count, by: 500) {
+          let chunk = Array(ids[start..<min(start + 500, ids.count)])
+          try await sql.raw(
+            """
+            UPDATE project_tasks SET heading_id = \(bind: heading), updated_at = \(bind: now)
+            WHERE user_id = \(bind: user) AND project_id = \(bind: project) AND heading_id IS NULL AND id IN \(SQLBind.group(chunk))
+            """
+          ).run()
+        }
       }
     }
     try await insert(inserts, of: user, at: now)
@@ -707,7 +768,12 @@ extension HeadingItem {
 
 extension UndoStep {
   /// As the API shows it.
-  var view: UndoStepView { UndoStepView(kind: kind.rawValue, taskId: taskID.uuidString, label: label) }
+  var view: UndoStepView {
+    if let heading {
+      return UndoStepView(kind: kind.rawValue, taskId: nil, headingId: taskID.uuidString, projectId: heading.projectID.uuidString, label: label)
+    }
+    return UndoStepView(kind: kind.rawValue, taskId: taskID.uuidString, label: label)
+  }
 }
 
 extension OwnerCounters {

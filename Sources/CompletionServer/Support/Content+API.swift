@@ -29,6 +29,7 @@ extension KidsTextCatalog: Content {}
 extension ProjectsOverview: Content {}
 extension ProjectView: Content {}
 extension TaskListResponse: Content {}
+extension HeadingListResponse: Content {}
 extension TodayResponse: Content {}
 extension UpcomingResponse: Content {}
 extension TaskSearchResponse: Content {}

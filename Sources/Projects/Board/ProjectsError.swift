@@ -88,7 +88,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .invalidPageSize(let limit): "“\(limit)” is not a page size: use a whole number from 1 to \(TaskPage.maxLimit)."
     case .invalidCursor(let cursor): "“\(cursor)” is not a cursor this server gave. Read the list again from its first page."
     case .listChanged: "The list changed while its pages were being read. Read it again from its first page."
-    case .unclearBatch: "Say either whether the tasks are done or which project they move to, not both."
+    case .unclearBatch: "Say either whether the tasks are done or which project they move to (a heading only with its project), not both."
     case .invalidBatch(let count):
       count == 0
         ? "Select at least one task." : "At most \(ProjectLimits.maxTasksPerBatch) tasks can be changed at once (\(count) were selected)."

@@ -230,12 +230,15 @@ public struct TaskBoard: Hashable, Sendable {
       // After every heading the project has: its position comes from the owner's counter, as a task's does.
       let first = owner.reserve(1)
       let heading = HeadingItem(id: new.id, projectID: new.projectID, name: new.name, position: first)
+      let place = headingOrder(of: new.projectID).count
       headings[heading.id] = heading
       // The project's revision goes up (its list looks different), its counts do not move.
-      return changed([.positionsReserved(count: 1, first: first), count(new.projectID, .none), .headingInserted(heading)])
+      return changed(
+        [.positionsReserved(count: 1, first: first), count(new.projectID, .none), .headingInserted(heading)] + record(heading: nil, heading, place: place))
 
     case .editHeading(let id, let project, let name, let place):
       guard let heading = headings[id], heading.projectID == project else { throw .headingNotFound }
+      let was = headingOrder(of: project).firstIndex { $0.id == id } ?? 0
       var effects: [TaskBoardEffect] = []
       // The new order first: the renamed row a store answers with then carries its new place.
       if let place {
@@ -249,20 +252,32 @@ public struct TaskBoard: Hashable, Sendable {
           effects.append(.headingsOrdered(order))
         }
       }
+      var step: [TaskBoardEffect] = []
       if let name, name != heading.name {
         headings[id]?.name = name
         effects.append(.headingRenamed(id, name: name))
+        // A new name can be taken back; a new place alone is not a change the undo list keeps. Naming a heading
+        // whose add is the last step is part of adding it: that step takes the name, so one undo removes it.
+        if let last = undo.last, last.kind == .headingAdded, last.taskID == id, let named = headings[id] {
+          undo.removeLast()
+          step = [.undoTaken(last)] + record(heading: nil, named, place: last.heading?.place ?? was)
+        } else {
+          step = record(heading: heading, headings[id], place: was)
+        }
       }
       guard !effects.isEmpty else { return [] }
-      return changed([count(project, .none)] + effects)
+      return changed([count(project, .none)] + effects + step)
 
     case .deleteHeading(let id, let project):
-      guard headings[id]?.projectID == project else { throw .headingNotFound }
+      guard let heading = headings[id], heading.projectID == project else { throw .headingNotFound }
+      let place = headingOrder(of: project).firstIndex { $0.id == id } ?? 0
+      // The tasks under it (loaded by the footprint), in their order: its undo puts them back under it.
+      let under = tasks.values.filter { $0.headingID == id }.sorted { ($0.position, $0.id.uuidString) < ($1.position, $1.id.uuidString) }.map(\.id)
       headings[id] = nil
-      for (taskID, task) in tasks where task.headingID == id { tasks[taskID]?.headingID = nil }
+      for taskID in under { tasks[taskID]?.headingID = nil }
       // The project's row first: a store that writes it first holds it while the heading goes, so a task put
       // under this heading at the same time is either cleared with the others or refused (see the SQL store).
-      return changed([count(project, .none), .headingDeleted(id)])
+      return changed([count(project, .none), .headingDeleted(id)] + record(heading: heading, nil, place: place, tasks: under))
     }
   }
 
@@ -274,6 +289,7 @@ public struct TaskBoard: Hashable, Sendable {
   /// Undo: the last step's task goes back to what it was before the step, if it is still as the step left it.
   private mutating func takeBack() throws(ProjectsError) -> [TaskBoardEffect] {
     guard let step = undo.popLast() else { throw .nothingToUndo }
+    if let change = step.heading { return try takeBack(step, heading: change) }
     let current = tasks[step.taskID]
     let unchanged =
       switch (step.after, current) {
@@ -312,6 +328,45 @@ public struct TaskBoard: Hashable, Sendable {
       preconditionFailure("an undo step always names a task before or after its change")
     }
     return changed(effects)
+  }
+
+  /// Undo of a heading's step: an added heading goes (tasks moved under it since stay in the project, as a
+  /// deletion leaves them), a renamed one gets its name back, a deleted one comes back at its place with the
+  /// tasks that were under it and are still in the project under no heading. A heading or project gone (or a
+  /// deleted heading's id back already) makes the step stale.
+  private mutating func takeBack(_ step: UndoStep, heading change: UndoStep.HeadingChange) throws(ProjectsError) -> [TaskBoardEffect] {
+    let project = change.projectID
+    let stale: [TaskBoardEffect] = [.undoTaken(step), .refused(.undoStale(step.title))]
+    guard projects[project] != nil else { return changed(stale) }
+    switch (change.before, change.after) {
+    case (nil, let added?):
+      guard headings[added.id]?.projectID == project else { return changed(stale) }
+      headings[added.id] = nil
+      for (taskID, task) in tasks where task.headingID == added.id { tasks[taskID]?.headingID = nil }
+      return changed([.undoTaken(step), count(project, .none), .headingDeleted(added.id)])
+    case (let before?, let after?):
+      guard headings[after.id]?.projectID == project else { return changed(stale) }
+      headings[after.id]?.name = before.name
+      return changed([.undoTaken(step), count(project, .none), .headingRenamed(after.id, name: before.name)])
+    case (let before?, nil):
+      guard headings[before.id] == nil else { return changed(stale) }
+      var order = headingOrder(of: project).map(\.id)
+      guard order.count < ProjectLimits.maxHeadingsPerProject else { throw .tooManyHeadings }
+      let place = min(max(change.place, 0), order.count)
+      order.insert(before.id, at: place)
+      var restored = before
+      restored.position = place
+      headings[before.id] = restored
+      for (position, id) in order.enumerated() { headings[id]?.position = position }
+      let back = change.tasks.filter { tasks[$0]?.projectID == project && tasks[$0]?.headingID == nil }
+      for id in back { tasks[id]?.headingID = before.id }
+      return changed([
+        .undoTaken(step), count(project, .none), .headingInserted(restored), .headingsOrdered(order),
+        .tasksPutUnder(heading: before.id, project: project, tasks: back),
+      ])
+    case (nil, nil):
+      preconditionFailure("a heading's undo step always names the heading before or after its change")
+    }
   }
 
   /// A batch change: every task named must be the person's (else nothing changes); the tasks it changes are
@@ -353,13 +408,19 @@ public struct TaskBoard: Hashable, Sendable {
       }
       for list in lists { effects.append(count(list, deltas[list] ?? .none)) }
       effects += finishing.map { .taskCompleted(projectID: $0) }
-    case .move(let target):
+    case .move(let target, let heading):
       if let target {
         guard let list = projects[target] else { throw .projectNotFound }
         // As for one task: an archived project takes none, so the whole batch is refused.
         if list.archived { throw .projectArchived(list.name) }
       }
-      let moving = named.filter { $0.projectID != target }
+      if let heading {
+        guard let under = headings[heading] else { throw .headingNotFound }
+        guard let target, under.projectID == target else { throw .headingInOtherProject }
+      }
+      // Under a heading: every task not under it yet moves (one in the project under another heading or none
+      // too). Without: only tasks from other lists (one already in the project keeps its heading).
+      let moving = named.filter { heading == nil ? $0.projectID != target : $0.projectID != target || $0.headingID != heading }
       guard !moving.isEmpty else { return [] }
       // The moved tasks go to the end of their new list, in the order named.
       let first = owner.reserve(moving.count)
@@ -367,13 +428,18 @@ public struct TaskBoard: Hashable, Sendable {
       for (offset, task) in moving.enumerated() {
         var after = task
         after.projectID = target
-        after.headingID = nil
+        after.headingID = heading
         after.position = first + offset
         after.version += 1
         tasks[task.id] = after
         effects.append(.taskSaved(after, expectedVersion: task.version, placed: true))
-        move(task.projectID, .removed(completed: task.completed))
-        move(target, .added(completed: task.completed))
+        if task.projectID == target {
+          // Regrouped within the project: its counts stay, its revision goes up (its list looks different).
+          move(target, .none)
+        } else {
+          move(task.projectID, .removed(completed: task.completed))
+          move(target, .added(completed: task.completed))
+        }
       }
       for list in lists { effects.append(count(list, deltas[list] ?? .none)) }
     }
@@ -387,6 +453,13 @@ public struct TaskBoard: Hashable, Sendable {
     let target = after?.projectID.flatMap { projects[$0]?.name }
     let heading = after?.headingID.flatMap { headings[$0]?.name }
     guard let step = UndoStep.of(before, after, seq: owner.revision + 1, target: target, heading: heading) else { return [] }
+    Self.push(step, on: &undo)
+    return [.undoRecorded(step)]
+  }
+
+  /// Puts a heading's change on the undo list (nothing for one a person would not take back).
+  private mutating func record(heading before: HeadingItem?, _ after: HeadingItem?, place: Int, tasks: [UUID] = []) -> [TaskBoardEffect] {
+    guard let step = UndoStep.of(heading: before, after, place: place, tasks: tasks, seq: owner.revision + 1) else { return [] }
     Self.push(step, on: &undo)
     return [.undoRecorded(step)]
   }
@@ -514,6 +587,9 @@ public struct TaskBoard: Hashable, Sendable {
       case .headingDeleted(let id):
         guard board.headings.removeValue(forKey: id) != nil else { return nil }
         for (taskID, task) in board.tasks where task.headingID == id { board.tasks[taskID]?.headingID = nil }
+      case .tasksPutUnder(let heading, let project, let ids):
+        guard board.headings[heading]?.projectID == project else { return nil }
+        for id in ids where board.tasks[id]?.projectID == project && board.tasks[id]?.headingID == nil { board.tasks[id]?.headingID = heading }
       case .projectsAtMost(let limit):
         guard board.projectCount <= limit else { return nil }
       case .tasksOrdered(let ids):
@@ -540,11 +616,15 @@ public struct TaskBoard: Hashable, Sendable {
   public func slice(_ footprint: Footprint) -> TaskBoard {
     var footprint = footprint
     var slice = TaskBoard(owner: owner, projectCount: footprint.projectCount ? projectCount : 0)
+    if footprint.lastUndoStep, let step = undo.last { slice.undo = [step] }
     if footprint.undo, let step = undo.last {
       slice.undo = [step]
-      footprint.task = step.taskID
-      footprint.projects.formUnion(step.footprint.projects)
-      footprint.headings.formUnion(step.footprint.headings)
+      let named = step.footprint
+      footprint.task = named.task
+      footprint.projects.formUnion(named.projects)
+      footprint.headings.formUnion(named.headings)
+      footprint.headingsOf.formUnion(named.headingsOf)
+      footprint.taskIDs.formUnion(named.taskIDs)
     }
     for id in footprint.headings { slice.headings[id] = headings[id] }
     for heading in headings.values where footprint.headingsOf.contains(heading.projectID) { slice.headings[heading.id] = heading }
@@ -556,6 +636,7 @@ public struct TaskBoard: Hashable, Sendable {
     if let list = footprint.tasksOf {
       for task in tasks.values where task.projectID == list.projectID { slice.tasks[task.id] = task }
     }
+    for task in tasks.values where task.headingID.map(footprint.tasksUnder.contains) ?? false { slice.tasks[task.id] = task }
     for id in footprint.taskIDs {
       guard let task = tasks[id] else { continue }
       slice.tasks[id] = task

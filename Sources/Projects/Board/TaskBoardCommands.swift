@@ -124,7 +124,9 @@ public enum TaskBatchChange: Hashable, Sendable {
   /// Complete (true) or reopen (false); a task already so is left as it is.
   case complete(Bool)
   /// Move to a project (nil: the Inbox), to the end of it in the order named; a task already there stays.
-  case move(to: UUID?)
+  /// With `heading` (one of that project's headings), every task goes under it, to the end of its tasks;
+  /// a task already under it stays.
+  case move(to: UUID?, heading: UUID? = nil)
 }
 
 /// Something a person does to their lists.
@@ -146,9 +148,11 @@ public enum TaskBoardCommand: Hashable, Sendable {
   case importItems(inbox: [NewTask], projects: [ImportedProject])
   /// Several tasks completed, reopened or moved at once: all of them or none (an unknown one refuses all).
   case batchTasks([UUID], TaskBatchChange)
-  /// Takes back the person's last change of a task (see ``UndoStep``): the task goes back to exactly what it
-  /// was. Refused when there is nothing to undo; when the task changed since in a way the step cannot take
-  /// back (its project was deleted), the step is taken off the list and the undo is refused.
+  /// Takes back the person's last change of a task or heading (see ``UndoStep``): the task goes back to exactly
+  /// what it was; an added heading goes, a renamed one gets its name back, a deleted one comes back at its
+  /// place with the tasks that were under it. Refused when there is nothing to undo; when the task or heading
+  /// changed since in a way the step cannot take back (its project was deleted), the step is taken off the
+  /// list and the undo is refused.
   case undo
   /// A heading at the end of its project's headings.
   case addHeading(NewHeading)
@@ -171,12 +175,18 @@ public enum TaskBoardCommand: Hashable, Sendable {
     case .editProject(let id, _), .deleteProject(let id): Footprint(projects: [id])
     case .orderProjects: Footprint(allProjects: true)
     case .batchTasks(let ids, let change):
-      if case .move(let target?) = change { Footprint(projects: [target], taskIDs: Set(ids)) } else { Footprint(taskIDs: Set(ids)) }
+      if case .move(let target, let heading) = change {
+        Footprint(projects: Set([target].compactMap { $0 }), taskIDs: Set(ids), headings: Set([heading].compactMap { $0 }))
+      } else {
+        Footprint(taskIDs: Set(ids))
+      }
     // The last step first, then what it names (see ``UndoStep/footprint``).
     case .undo: Footprint(undo: true)
     case .addHeading(let heading): Footprint(projects: [heading.projectID], headingsOf: [heading.projectID])
-    case .editHeading(_, let project, _, _), .deleteHeading(_, let project):
-      Footprint(projects: [project], headingsOf: [project])
+    // The last undo step too: naming a heading just added changes its add's step instead of adding one.
+    case .editHeading(_, let project, _, _): Footprint(projects: [project], headingsOf: [project], lastUndoStep: true)
+    // The tasks under it too: its undo step names them, so an undo puts them back under it.
+    case .deleteHeading(let id, let project): Footprint(projects: [project], headingsOf: [project], tasksUnder: [id])
     }
   }
 
@@ -209,6 +219,10 @@ public struct Footprint: Hashable, Sendable {
   public var headings: Set<UUID>
   /// Every heading of these projects (a heading added, renamed, moved or deleted).
   public var headingsOf: Set<UUID>
+  /// Every task under these headings (a heading deleted: its undo step names them).
+  public var tasksUnder: Set<UUID>
+  /// The person's last undo step alone (not what it names).
+  public var lastUndoStep: Bool
 
   /// Whether every row it names is found by key (a task, projects and headings by id, the last undo step,
   /// the headings of a project or two): a few rows whatever the size of the lists, so a store may read them
@@ -217,8 +231,11 @@ public struct Footprint: Hashable, Sendable {
 
   public init(
     task: UUID? = nil, projects: Set<UUID> = [], tasksOf: TaskList? = nil, allProjects: Bool = false, projectCount: Bool = false,
-    taskIDs: Set<UUID> = [], undo: Bool = false, headings: Set<UUID> = [], headingsOf: Set<UUID> = []
+    taskIDs: Set<UUID> = [], undo: Bool = false, headings: Set<UUID> = [], headingsOf: Set<UUID> = [], tasksUnder: Set<UUID> = [],
+    lastUndoStep: Bool = false
   ) {
+    self.lastUndoStep = lastUndoStep
+    self.tasksUnder = tasksUnder
     self.headings = headings
     self.headingsOf = headingsOf
     self.undo = undo
@@ -278,6 +295,9 @@ public enum TaskBoardEffect: Hashable, Sendable {
   /// The heading is gone (else the change is judged again) and every task under it is under none. The tasks'
   /// versions stay: what a person edits of them did not change.
   case headingDeleted(UUID)
+  /// These tasks go under the heading (an undone deletion), each only if it is still in the heading's
+  /// project under no heading; their versions stay, as a deletion's do.
+  case tasksPutUnder(heading: UUID, project: UUID, tasks: [UUID])
 }
 
 /// What a store kept for a change: the rows as they are after it.

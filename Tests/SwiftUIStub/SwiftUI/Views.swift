@@ -178,6 +178,22 @@ extension ForEach where Data == Range<Int>, ID == Int, Content: View {
   public init(_ data: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) { fatalError() }
 }
 
+// A project's task list draws its headings as sections of a list (CompletionKitUI/Projects/ProjectTaskList.swift).
+public struct List<SelectionValue: Hashable, Content: View> {
+  public init(@ViewBuilder content: () -> Content) where SelectionValue == Never {}
+}
+public struct Section<Parent, Content, Footer> {}
+extension Section: View where Parent: View, Content: View, Footer: View {
+  public typealias Body = Never
+  public var body: Never { fatalError() }
+}
+extension Section where Parent: View, Content: View, Footer == EmptyView {
+  public init(@ViewBuilder content: () -> Content, @ViewBuilder header: () -> Parent) { fatalError() }
+}
+extension Section where Parent == EmptyView, Content: View, Footer == EmptyView {
+  public init(@ViewBuilder content: () -> Content) { fatalError() }
+}
+
 public struct GeometryReader<Content: View> {
   public init(@ViewBuilder content: @escaping (GeometryProxy) -> Content) {}
 }
@@ -551,6 +567,7 @@ extension Spacer: _PrimitiveView {}
 extension Divider: _PrimitiveView {}
 extension GeometryReader: _PrimitiveView {}
 extension ScrollView: _PrimitiveView {}
+extension List: _PrimitiveView {}
 extension Canvas: _PrimitiveView {}
 extension Button: _PrimitiveView {}
 extension Label: _PrimitiveView {}
