@@ -188,6 +188,14 @@ async function addTask() {
 }
 
 async function createBench() {
+  // A second press (a double-click) waits behind the first and then finds its project made: it opens that one.
+  if (bench.project) return;
+  const existing = findBench((await api("/api/projects")).projects);
+  if (existing) {
+    await openBench(existing);
+    $("#lab-slider").focus();
+    return;
+  }
   const lines = [`# ${BENCH_NAME}`];
   for (let i = 1; i <= BENCH_TASKS; i++) lines.push(`- Bench task ${i}`);
   await api("/api/projects/import", { method: "POST", body: `${lines.join("\n")}\n`, contentType: "text/plain; charset=utf-8" });

