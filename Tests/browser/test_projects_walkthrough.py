@@ -115,3 +115,76 @@ def test_a_double_click_on_make_the_test_project_makes_one_bench(browser, server
         assert len(benches) == 1, benches
     finally:
         context.close()
+
+
+# MARK: Signed out elsewhere
+
+def signed_in_list(browser, server, size=(1280, 800)):
+    """A new account with a project of three tasks, open in a page; answers (context, page, project, name)."""
+    options = {"is_mobile": True, "has_touch": True} if size[0] < 600 else {}
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, **options)
+    name = f"walk{uuid.uuid4().hex[:8]}"
+    assert context.request.post(f"{server}/api/account/register", data=json.dumps({"username": name, "password": "correct horse battery"}), headers=HEADERS).ok
+    errands = post(context, server, "/api/projects", {"name": "Errands"})
+    for title in ("Post", "Bank", "Shop"):
+        post(context, server, "/api/tasks", {"title": title, "projectId": errands["id"]})
+    page = open_list(context, server, errands)
+    wait_rows(page, ["Post", "Bank", "Shop"])
+    return context, page, errands, name
+
+
+def sign_out_everywhere(browser, server, name):
+    elsewhere = browser.new_context()
+    try:
+        assert elsewhere.request.post(f"{server}/api/account/login", data=json.dumps({"username": name, "password": "correct horse battery"}), headers=HEADERS).ok
+        assert elsewhere.request.post(f"{server}/api/account/logout-everywhere", headers=HEADERS).status == 204
+    finally:
+        elsewhere.close()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)])
+def test_a_tick_refused_after_signing_out_elsewhere_is_put_back_and_the_banner_is_the_one_message(browser, server, size):
+    context, page, errands, name = signed_in_list(browser, server, size)
+    try:
+        sign_out_everywhere(browser, server, name)
+        page.locator("[data-testid=task-row]", has_text="Bank").locator("[data-testid=task-check]").click()
+        banner = page.locator("[data-testid=session-ended]")
+        banner.wait_for()
+        # Nothing was saved: the row shows it open again, as the summary counts it.
+        page.wait_for_function("() => [...document.querySelectorAll('[data-testid=task-row]')].every((row) => row.dataset.completed === 'false')")
+        assert page.locator("[data-testid=task-row]", has_text="Bank").locator("[data-testid=task-check]").get_attribute("aria-checked") == "false"
+        assert "0 of 3 tasks done" in page.locator("#list-summary").text_content()
+        # The banner is the one message: no second error, no retrying, no "live".
+        assert page.locator("#error").text_content() == ""
+        assert page.locator("#sync-status").text_content() == ""
+        assert page.locator("#live-status").get_attribute("data-state") == "off"
+        # A later refresh (a change told by another tab) does not start a retry loop either.
+        page.evaluate("() => window.dispatchEvent(new Event('online'))")
+        assert page.locator("#sync-status").text_content() == ""
+        page.screenshot(path=str(SHOTS / f"walk-signed-out-{size[0]}x{size[1]}.png"))
+        assert serious_axe_violations(page) == []
+        assert not page._ck_errors
+    finally:
+        context.close()
+
+
+def test_a_live_stream_refused_after_signing_out_elsewhere_says_so_before_any_change(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        name = f"walk{uuid.uuid4().hex[:8]}"
+        assert context.request.post(f"{server}/api/account/register", data=json.dumps({"username": name, "password": "correct horse battery"}), headers=HEADERS).ok
+        errands = post(context, server, "/api/projects", {"name": "Errands"})
+        # A stream that ends soon after it opens (as a proxy or a network change ends one): EventSource opens it again.
+        context.route("**/api/projects/events", lambda route: route.fulfill(
+            status=200, headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}, body="retry: 200\n\n"))
+        page = open_list(context, server, errands)
+        sign_out_everywhere(browser, server, name)
+        # The next time it opens, the server refuses it: the page says so at once and does not claim "live".
+        context.unroute("**/api/projects/events")
+        page.locator("[data-testid=session-ended]").wait_for()
+        page.wait_for_function("() => document.querySelector('#live-status').dataset.state === 'off'")
+        assert page.locator("#live-status").text_content() == "Not live"
+        assert page.locator("#sync-status").text_content() == ""
+        assert not page._ck_errors
+    finally:
+        context.close()

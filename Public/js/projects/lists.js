@@ -1,7 +1,7 @@
 // Projects: loading the overview and a list, choosing which list is open, and the live stream that keeps both current.
 import { currentUser } from "../app.js";
 import { announce } from "../lib/announce.js";
-import { afterWrite, api } from "../lib/api.js";
+import { afterWrite, api, onSessionEnded, sessionEnded } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
 import { keepLive } from "../lib/live.js";
 import { configureRingMotion } from "../progress-ring.js";
@@ -190,6 +190,8 @@ let refreshing = null;
 /** What a refresh asked for while one ran: null, "check" (only if stale) or "force". */
 let again = null;
 export function refreshList({ ifStale = false } = {}) {
+  // Signed out elsewhere: the server answers as to a new visitor now, so there is nothing of theirs to fetch.
+  if (state.sessionEnded) return Promise.resolve();
   const wanted = ifStale ? "check" : "force";
   if (refreshing) {
     if (again !== "force") again = wanted;
@@ -225,6 +227,7 @@ const retry = { attempt: 0, timer: 0, force: false };
 
 /** A refresh that failed (a 503, a network blip) is tried again after a growing pause, and the page says so. */
 function scheduleRetry(force) {
+  if (state.sessionEnded) return;
   const delay = RETRY_DELAYS[Math.min(retry.attempt, RETRY_DELAYS.length - 1)];
   retry.attempt += 1;
   retry.force = retry.force || force;
@@ -378,11 +381,28 @@ export function showLists() {
 
 // MARK: Live updates
 
-function setLiveStatus(text) {
+function setLiveStatus(text, which = text ? "reconnecting" : "live") {
   const status = $("#live-status");
   if (status.textContent !== text) status.textContent = text;
-  status.dataset.state = text ? "reconnecting" : "live";
+  status.dataset.state = which;
 }
+
+/**
+ * The session ended (a change refused with 401 session_ended, or the live stream refused to a person who was
+ * signed in): the page stops following and fetching, since the server now answers as to a new visitor, and the
+ * banner at the top (js/app.js) is the one message. What is on screen stays as the server last had it.
+ */
+function endSession() {
+  if (state.sessionEnded) return;
+  state.sessionEnded = true;
+  clearTimeout(retry.timer);
+  retry.timer = 0;
+  retry.attempt = 0;
+  setSyncStatus("");
+  state.live?.close();
+  setLiveStatus("Not live", "off");
+}
+onSessionEnded(endSession);
 
 function tellsAnythingNew(update) {
   if ((update.deleted || []).some((id) => byId(id))) return true;
@@ -441,16 +461,26 @@ export function connectLive(me) {
     window.addEventListener("focus", recheck);
     return;
   }
+  const signedIn = Boolean(me && me.id);
   state.live = keepLive("/api/projects/events", {
     events: { projects: applyLive },
     // Without a connection there is nothing to reconnect to: the bar says so (the list says what waits).
-    onState: (which) => setLiveStatus(which !== "reconnecting" ? "" : navigator.onLine === false ? "Offline" : "Reconnecting…"),
+    onState: (which) => {
+      if (state.sessionEnded) return;
+      if (which === "off") {
+        // Refused to someone who was signed in: their session ended elsewhere, which the page says before a change is lost.
+        if (signedIn) return sessionEnded("You were signed out (on another device, or after a long time away), so this page no longer shows your changes.");
+        return setLiveStatus("Not live", "off");
+      }
+      setLiveStatus(which === "live" ? "" : navigator.onLine === false ? "Offline" : "Reconnecting…");
+    },
     // Back after a gap: the snapshot that follows says what changed; a list still behind is refetched.
     onOpen: () => refreshIfStale(),
   });
 }
 
 export async function reloadEverything() {
+  if (state.sessionEnded) return; // the server would answer a new visitor's empty lists
   try {
     await loadOverview();
     if (state.selected !== INBOX && !byId(state.selected)) selectList(INBOX, { replace: true });

@@ -284,6 +284,11 @@ function rowState(task) {
   return `${shownCompleted(task)}|${state.expanded.has(task.id)}|${state.editing === task.id}|${state.picked.has(task.id)}`;
 }
 
+/** A row changed in place (a tick shown before the answer): the next render draws it again from its task. */
+export function forgetRow(taskId) {
+  drawn.delete(taskId);
+}
+
 /** The row of `task`: the one in the document when nothing it shows changed, otherwise a new one. */
 function rowOf(task, index, total) {
   if (task.heading) return headingRowOf(task);

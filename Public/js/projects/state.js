@@ -61,6 +61,8 @@ export const state = {
   celebration: { token: 0, timer: 0, projectId: null },
   /** The live stream (js/lib/live.js). */
   live: null,
+  /** Signed out elsewhere: nothing more is fetched or followed (js/projects/lists.js endSession). */
+  sessionEnded: false,
 };
 
 export function byId(id) {
@@ -101,7 +103,8 @@ export function enqueue(work) {
 export function change(work) {
   clearError();
   return enqueue(work).catch((error) => {
-    showError(error.message);
+    // Signed out elsewhere: the banner at the top says it (js/app.js), once.
+    if (error.code !== "session_ended") showError(error.message);
     return null;
   });
 }
