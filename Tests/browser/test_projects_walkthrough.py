@@ -188,3 +188,50 @@ def test_a_live_stream_refused_after_signing_out_elsewhere_says_so_before_any_ch
         assert not page._ck_errors
     finally:
         context.close()
+
+
+# MARK: Offline
+
+def test_offline_several_selected_tasks_are_completed_at_once_and_sent_once_when_back(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        errands = post(context, server, "/api/projects", {"name": "Errands"})
+        for title in ("Post", "Bank", "Shop", "Keys"):
+            post(context, server, "/api/tasks", {"title": title, "projectId": errands["id"]})
+        page = open_list(context, server, errands)
+        other = open_list(context, server, errands)  # another tab of this browser
+        wait_rows(page, ["Post", "Bank", "Shop", "Keys"])
+        sent = []
+        page.on("request", lambda request: sent.append(request.headers.get("idempotency-key")) if request.url.split("?")[0].endswith("/api/tasks/batch") else None)
+
+        context.set_offline(True)
+        page.wait_for_function("() => navigator.onLine === false")
+        for title in ("Bank", "Shop"):
+            page.locator("[data-testid=task-row]", has_text=title).click(modifiers=["Shift"])
+        page.locator("[data-testid=pick-complete]").click()
+        # Shown at once, kept, and said; no error.
+        page.wait_for_function("() => document.body.dataset.outbox === '1'")
+        done = lambda p: p.evaluate("() => [...document.querySelectorAll('[data-testid=task-row]')].filter((row) => row.dataset.completed === 'true').map((row) => row.textContent.trim())")
+        assert [title[:4] for title in done(page)] == ["Bank", "Shop"], done(page)
+        assert page.locator("#error").text_content() == ""
+        assert "complete 2 tasks" in page.locator("[data-testid=sync-status]").text_content()
+        # The other tab names the change and draws it too.
+        other.wait_for_function("() => document.querySelector('[data-testid=sync-status]').textContent.includes('complete 2 tasks')")
+        other.wait_for_function("() => [...document.querySelectorAll('[data-testid=task-row]')].filter((row) => row.dataset.completed === 'true').length === 2")
+        page.screenshot(path=str(SHOTS / "walk-offline-batch-1280x800.png"))
+
+        # Adding a heading is refused with a word about the connection, which goes when the connection is back.
+        page.locator("body").press("g")
+        page.wait_for_function("() => document.querySelector('#error').textContent.includes('connection')")
+
+        context.set_offline(False)
+        page.wait_for_function("() => document.body.dataset.outbox === '0'")
+        page.wait_for_function("() => document.querySelector('#error').textContent === ''")
+        tasks = call(context, server, "GET", f"/api/projects/{errands['id']}/tasks")["tasks"]
+        assert sorted(task["title"] for task in tasks if task["completed"]) == ["Bank", "Shop"]
+        page.wait_for_function("() => document.querySelector('#list-summary').textContent.includes('2 of 4')")
+        # Every try carried the batch's one key (the one while offline never reached the server).
+        assert sent and len(set(sent)) == 1, sent
+        assert not page._ck_errors and not other._ck_errors
+    finally:
+        context.close()

@@ -80,7 +80,11 @@ async function makeHeading() {
   // An archived project is refused by the server, in its words (the page keeps no copy of the rule).
   if (!project || state.agenda) return;
   const key = newIdempotencyKey();
-  const response = await change(() => api(path(project.id), { method: "POST", body: {}, idempotencyKey: key }));
+  const response = await change(() => api(path(project.id), { method: "POST", body: {}, idempotencyKey: key }).catch((error) => {
+    // Not kept offline (its name, and the tasks put under it, would all wait on an id the server has not given).
+    if (error.network) error.message = "Adding a heading needs the connection. Try again when you are back online.";
+    throw error;
+  }));
   if (!response || !response.heading) return;
   applyHeadings(response, project.id);
   announce(`Added a heading to ${project.name}. Type its name and press Enter.`);

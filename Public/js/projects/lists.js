@@ -7,9 +7,9 @@ import { keepLive } from "../lib/live.js";
 import { configureRingMotion } from "../progress-ring.js";
 import { closeAgenda, isAgenda, openAgenda, refreshAgenda } from "./agenda.js";
 import { dismissCelebration } from "./dialogs.js";
-import { overlay } from "./offline.js";
+import { overlay, whenChangedElsewhere } from "./offline.js";
 import { fitTextarea, renderAll, renderHeader, renderSidebar, renderTasks, revealRow } from "./render.js";
-import { byId, clearError, enqueue, INBOX, isEditingInList, listName, openListRevision, PHONE, removeProject, showError, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { byId, clearError, connectionBack, enqueue, INBOX, isEditingInList, listName, openListRevision, PHONE, removeProject, showError, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 // MARK: Loading
 
@@ -59,6 +59,14 @@ export async function loadList(key, { quiet = false } = {}) {
   revealWanted();
   return true;
 }
+
+// Another tab of this browser kept changes (offline): the open list draws them too, as that tab does. Its rows
+// made offline are laid on again from what waits now (one sent meanwhile comes back from the server).
+whenChangedElsewhere(() => {
+  if (!state.list) return;
+  state.list.tasks = overlay(state.list.key, state.list.tasks.filter((task) => !task.offline));
+  renderTasks();
+});
 
 /**
  * The rest of a list opened with its first page, put after the rows shown (which may have changed since, by
@@ -472,6 +480,7 @@ export function connectLive(me) {
         if (signedIn) return sessionEnded("You were signed out (on another device, or after a long time away), so this page no longer shows your changes.");
         return setLiveStatus("Not live", "off");
       }
+      if (which === "live") connectionBack();
       setLiveStatus(which === "live" ? "" : navigator.onLine === false ? "Offline" : "Reconnecting…");
     },
     // Back after a gap: the snapshot that follows says what changed; a list still behind is refetched.

@@ -82,9 +82,21 @@ export function listName(key) {
 export function showError(message, { untilOnline = false } = {}) {
   const line = $(state.agenda ? "#agenda-error" : "#error");
   line.textContent = message || "";
-  // A word about the lost connection goes when the connection comes back.
-  if (untilOnline) window.addEventListener("online", () => { if (line.textContent === message) line.textContent = ""; }, { once: true });
+  // A word about the lost connection goes when the connection comes back (see connectionBack).
+  if (untilOnline) line.dataset.connection = "true";
+  else delete line.dataset.connection;
 }
+
+/** The connection is back (the browser says so, or the live stream opened): a word about losing it goes. */
+export function connectionBack() {
+  for (const line of [$("#error"), $("#agenda-error")]) {
+    if (line.dataset.connection) {
+      line.textContent = "";
+      delete line.dataset.connection;
+    }
+  }
+}
+window.addEventListener("online", connectionBack);
 
 export function clearError() {
   $("#error").textContent = "";
@@ -103,8 +115,8 @@ export function enqueue(work) {
 export function change(work) {
   clearError();
   return enqueue(work).catch((error) => {
-    // Signed out elsewhere: the banner at the top says it (js/app.js), once.
-    if (error.code !== "session_ended") showError(error.message);
+    // Signed out elsewhere: the banner at the top says it (js/app.js), once. A lost connection's word goes when it is back.
+    if (error.code !== "session_ended") showError(error.message, { untilOnline: Boolean(error.network) });
     return null;
   });
 }
