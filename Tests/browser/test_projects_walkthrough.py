@@ -235,3 +235,28 @@ def test_offline_several_selected_tasks_are_completed_at_once_and_sent_once_when
         assert not page._ck_errors and not other._ck_errors
     finally:
         context.close()
+
+
+# MARK: Archived elsewhere
+
+def test_text_typed_into_a_project_archived_in_another_window_is_kept_and_the_page_says_why(context, server):
+    errands = post(context, server, "/api/projects", {"name": "Shared errands"})
+    here, there = open_list(context, server, errands), open_list(context, server, errands)
+    assert "Type one above" in here.locator("[data-testid=list-empty]").text_content()
+    here.locator("[data-testid=add-task]").fill("Post the letter")
+    there.locator("[data-testid=archive-project]").click()
+    here.wait_for_function("() => document.querySelector('#error').textContent.includes('archived in another window')")
+    assert "Post the letter" in here.locator("#error").text_content()
+    add = here.locator("[data-testid=add-task]")
+    assert add.input_value() == "Post the letter"
+    assert add.is_disabled()
+    hint = here.locator("[data-testid=list-empty]").text_content()
+    assert "Type one above" not in hint and "archived" in hint, hint
+    here.screenshot(path=str(SHOTS / "walk-archived-elsewhere-1280x800.png"))
+    assert serious_axe_violations(here) == []
+    # Unarchived, the kept words go in with Enter.
+    here.locator("[data-testid=archive-project]").click()
+    here.wait_for_function("() => !document.querySelector('#add-task').disabled")
+    add.press("Enter")
+    wait_rows(here, ["Post the letter"])
+    assert not here._ck_errors and not there._ck_errors

@@ -426,6 +426,7 @@ function applyLive(update) {
   if (!update.snapshot && !tellsAnythingNew(update)) return; // our own change, already applied from its answer
   const selectedBefore = state.selected;
   const selectedName = listName(selectedBefore);
+  const wasOpen = Boolean(byId(selectedBefore) && !byId(selectedBefore).archived);
   if (update.snapshot) {
     const ids = new Set(update.projects.map((project) => project.id));
     for (const project of [...state.projects]) if (!ids.has(project.id)) removeProject(project.id);
@@ -446,8 +447,21 @@ function applyLive(update) {
   }
   renderSidebar();
   renderHeader();
+  if (wasOpen && byId(selectedBefore)?.archived && !state.agenda) archivedElsewhere(byId(selectedBefore));
   refreshIfStale();
   refreshAgenda();
+}
+
+/**
+ * The open project was archived in another window: its add field closes (an archived project takes no tasks),
+ * and the page says why, keeping what was being typed there for when it is unarchived.
+ */
+function archivedElsewhere(project) {
+  renderTasks(); // the empty list's hint no longer invites typing
+  const typed = $("#add-task").value.trim();
+  showError(typed
+    ? `${project.name} was archived in another window, so it takes no new tasks. “${typed}” stays in the field: unarchive the project to add it.`
+    : `${project.name} was archived in another window, so it takes no new tasks until it is unarchived.`);
 }
 
 /** Opens the live stream: a change made elsewhere moves the rings and the open list here too. */

@@ -385,7 +385,9 @@ export function renderTasks() {
     ? `Every task here is completed, and completed tasks are hidden.`
     : state.selected === INBOX
       ? "Your Inbox is empty. Tasks you add without a project land here."
-      : "No tasks yet. Type one above and press Enter — the field stays ready for the next.";
+      : currentProject()?.archived
+        ? "No tasks. This project is archived: unarchive it to add tasks."
+        : "No tasks yet. Type one above and press Enter — the field stays ready for the next.";
   // A list opened with its first page says that the rest is on its way.
   const rest = $("#list-rest");
   const remaining = pendingRows();
