@@ -21,6 +21,7 @@ import { send as sendWaiting, setPerson, showState as showOfflineState, whenSent
 import { forgetHeights } from "./projects/window.js";
 import { keepForOffline } from "./projects/service-worker.js";
 import { wireUndoToast } from "./projects/undo.js";
+import { wireLengthNotes } from "./projects/lengths.js";
 
 // MARK: Wiring
 
@@ -83,6 +84,7 @@ function wire() {
 
   wireDialogs();
   wireTransfer();
+  wireLengthNotes($("#app"));
 
   // Keeps sticky elements under the site's sticky top bar.
   const topbar = $(".topbar");

@@ -260,3 +260,71 @@ def test_text_typed_into_a_project_archived_in_another_window_is_kept_and_the_pa
     add.press("Enter")
     wait_rows(here, ["Post the letter"])
     assert not here._ck_errors and not there._ck_errors
+
+
+# MARK: Long names, long words, limits
+
+def overview_limits(context, server):
+    return call(context, server, "GET", "/api/projects")["limits"]
+
+
+def no_sideways_scroll(page):
+    return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def overlaps(page, first, second):
+    """Whether the boxes of two elements (selectors) overlap."""
+    return page.evaluate("""([a, b]) => {
+        const x = document.querySelector(a).getBoundingClientRect(), y = document.querySelector(b).getBoundingClientRect();
+        return x.left < y.right && y.left < x.right && x.top < y.bottom && y.top < x.bottom;
+    }""", [first, second])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_long_names_and_words_fit_with_the_whole_name_reachable(browser, server, size):
+    options = {"is_mobile": True, "has_touch": True} if size[0] < 600 else {}
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, **options)
+    try:
+        limits = overview_limits(context, server)
+        words = "Renovate the kitchen and the downstairs bathroom before the family visit in December "
+        name = (words * 5)[: limits["name"]].strip()
+        project = post(context, server, "/api/projects", {"name": name})
+        heading = post(context, server, f"/api/projects/{project['id']}/headings", {"name": "Y" * limits["name"]})["heading"]
+        post(context, server, "/api/tasks", {"title": "Tiles", "projectId": project["id"]})
+        page = open_list(context, server, project)
+        page.locator("[data-testid=heading-row]").wait_for()
+
+        field = page.locator("[data-testid=project-name]")
+        # Ends with an ellipsis where the field ends, the whole name in its title, never under the buttons.
+        assert field.evaluate("(input) => getComputedStyle(input).textOverflow") == "ellipsis"
+        assert field.get_attribute("title") == name
+        assert not overlaps(page, "#project-name", "#archive-project")
+        assert not overlaps(page, "#project-name", "#delete-project")
+        nav = page.locator(f"[data-project-id='{project['id']}'] .pj-nav-name")
+        assert nav.get_attribute("title") == name
+        # The long unbroken heading wraps inside its row, clear of its Delete button.
+        assert not overlaps(page, "[data-testid=heading-name]", "[data-testid=heading-delete]")
+        assert no_sideways_scroll(page)
+        page.screenshot(path=str(SHOTS / f"walk-long-names-{size[0]}x{size[1]}.png"))
+        assert serious_axe_violations(page) == []
+
+        # Text pasted past a limit (the server's, given to the field) is said, not cut without a word.
+        add = page.locator("[data-testid=add-task]")
+        add.focus()
+        page.keyboard.insert_text("pack " * 130)
+        assert len(add.input_value()) == limits["title"]
+        error = page.locator("#error").text_content()
+        assert f"at most {limits['title']} characters" in error, error
+        page.screenshot(path=str(SHOTS / f"walk-long-paste-{size[0]}x{size[1]}.png"))
+
+        # A long word searched for wraps on any screen: the page does not scroll sideways.
+        page.goto(f"{server}/projects?list=search")
+        page.wait_for_function("() => document.body.dataset.ready === 'true'")
+        search = page.locator("[data-testid=search]")
+        search.fill("a" * min(200, limits.get("search") or 200))
+        page.wait_for_function("() => document.querySelector('#agenda-summary').textContent.startsWith('No task matches')")
+        assert no_sideways_scroll(page)
+        page.screenshot(path=str(SHOTS / f"walk-long-search-{size[0]}x{size[1]}.png"))
+        assert not page._ck_errors
+    finally:
+        context.close()

@@ -63,7 +63,7 @@ function projectRow(project) {
   handle,
   h("span", { class: "pj-nav-mark" }, ringElement(project.id, 16)),
   h("a", { class: "pj-nav-link", href: `/projects?list=${encodeURIComponent(project.id)}`, "data-list": project.id, "data-focus": "link", "aria-current": selected ? "page" : null },
-    h("span", { class: "pj-nav-name", text: project.name }),
+    h("span", { class: "pj-nav-name", text: project.name, title: project.name }),
     badge(project.active, project.active === 1 ? "task to do" : "tasks to do")));
 }
 
@@ -158,6 +158,7 @@ export function renderHeader() {
   $("#project-meta").hidden = isInbox;
   if (project) {
     if (document.activeElement !== name) name.value = project.name;
+    name.title = project.name; // the whole name, where a long one ends with an ellipsis
     const notes = $("#project-notes");
     if (document.activeElement !== notes) {
       notes.value = project.notes;
