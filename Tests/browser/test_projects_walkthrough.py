@@ -328,3 +328,68 @@ def test_long_names_and_words_fit_with_the_whole_name_reachable(browser, server,
         assert not page._ck_errors
     finally:
         context.close()
+
+
+# MARK: Smaller things
+
+def test_with_completed_hidden_several_ticked_at_once_stay_in_sight_like_one_tick(context, server):
+    errands = post(context, server, "/api/projects", {"name": "Errands"})
+    for title in ("Post", "Bank", "Shop", "Keys"):
+        post(context, server, "/api/tasks", {"title": title, "projectId": errands["id"]})
+    page = open_list(context, server, errands)
+    wait_rows(page, ["Post", "Bank", "Shop", "Keys"])
+    page.locator("[data-testid=hide-completed]").click()
+    # One tick: it stays, ticked.
+    page.locator("[data-testid=task-row]", has_text="Post").locator("[data-testid=task-check]").click()
+    page.wait_for_function("() => document.querySelector('#list-summary').textContent.includes('1 of 4')")
+    wait_rows(page, ["Post", "Bank", "Shop", "Keys"])
+    # Several through the selection: the same.
+    for title in ("Bank", "Shop"):
+        page.locator("[data-testid=task-row]", has_text=title).click(modifiers=["Shift"])
+    page.locator("[data-testid=pick-complete]").click()
+    page.wait_for_function("() => document.querySelector('#list-summary').textContent.includes('3 of 4')")
+    wait_rows(page, ["Post", "Bank", "Shop", "Keys"])
+    assert "stay until you leave the list" in page.locator("[data-testid=hidden-note]").text_content()
+    # Opened again, the completed ones are hidden.
+    page.locator("[data-list=inbox] a, a[data-list=inbox]").first.click()
+    page.locator(f"[data-project-id='{errands['id']}'] a").click()
+    wait_rows(page, ["Keys"])
+    assert "3 completed tasks hidden" in page.locator("[data-testid=hidden-note]").text_content()
+    assert not page._ck_errors
+
+
+def test_the_undo_toast_wraps_its_words_on_a_phone(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        garden = post(context, server, "/api/projects", {"name": "Garden"})
+        post(context, server, "/api/tasks", {"title": "Water the bed of tomatoes by the back fence before the sun is up", "projectId": garden["id"]})
+        page = open_list(context, server, garden)
+        page.locator("[data-testid=task-check]").first.click()
+        toast = page.locator("#undo-toast")
+        toast.wait_for()
+        text = toast.locator(".pj-toast-text")
+        page.wait_for_function("() => document.querySelector('#undo-toast .pj-toast-text').textContent.includes('back fence')")
+        # Nothing cut: the text's whole width and height are in its box.
+        assert text.evaluate("(el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight")
+        assert no_sideways_scroll(page)
+        page.screenshot(path=str(SHOTS / "walk-toast-390x844.png"))
+        assert serious_axe_violations(page) == []
+        assert not page._ck_errors
+    finally:
+        context.close()
+
+
+def test_upcoming_never_opened_online_says_offline_that_it_needs_a_first_visit(context, server):
+    post(context, server, "/api/tasks", {"title": "Inbox thing"})
+    page = open_list(context, server, {"id": "inbox"})
+    context.set_offline(True)
+    page.wait_for_function("() => navigator.onLine === false")
+    page.locator("a[data-list=upcoming]").click()
+    error = page.locator("[data-testid=agenda-error]")
+    page.wait_for_function("() => document.querySelector('[data-testid=agenda-error]').textContent !== ''")
+    assert "Open it once while online" in error.text_content(), error.text_content()
+    page.screenshot(path=str(SHOTS / "walk-upcoming-offline-1280x800.png"))
+    context.set_offline(False)
+    page.wait_for_function("() => document.querySelector('[data-testid=agenda-error]').textContent === ''")
+    page.wait_for_function("() => document.querySelector('#agenda-body').getAttribute('aria-busy') === 'false' && document.querySelector('#agenda-summary').textContent !== ''")
+    assert not page._ck_errors

@@ -396,7 +396,13 @@ export function renderTasks() {
   rest.textContent = remaining > 0 ? `Loading the other ${plural(remaining, "task")}…` : "";
   const toggle = $("#hide-completed");
   toggle.setAttribute("aria-pressed", String(state.hideCompleted));
-  $("#hidden-note").textContent = state.hideCompleted && hidden ? `${plural(hidden, "completed task")} hidden` : "";
+  // Tasks completed here stay in sight, ticked, until the list is opened again (one tick or several alike).
+  const staying = state.hideCompleted ? tasks.filter((task) => state.stayShown.has(task.id) && shownCompleted(task)).length : 0;
+  const notes = [];
+  if (state.hideCompleted && hidden) notes.push(`${plural(hidden, "completed task")} hidden`);
+  if (staying) notes.push("just completed ones stay until you leave the list");
+  const note = notes.join(" · ");
+  $("#hidden-note").textContent = note.charAt(0).toUpperCase() + note.slice(1);
   // Focus inside the list stays where it was (a row that was kept never lost it).
   if (focus && !list.contains(document.activeElement) && !restoreFocus(list, TASK_ROWS, focus)) {
     const fallback = state.cursor && rowFor(state.cursor);

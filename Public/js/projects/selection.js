@@ -148,6 +148,8 @@ async function sendBatch(body, said) {
   if (!response) return; // the message is shown; the selection stays for another try
   state.picked.clear();
   state.pickAnchor = null;
+  // Completed here while completed tasks are hidden: they stay in sight, ticked, as one task ticked does.
+  if (body.done) for (const id of taskIds) state.stayShown.add(id);
   if (response === KEPT) {
     // Shown at once, as the server will make it; counts and rings move when it has been sent.
     if (state.list) state.list.tasks = state.list.tasks.flatMap((task) => (taskIds.includes(task.id) ? batched(task, body, state.selected) : [task]));
