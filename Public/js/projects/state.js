@@ -99,8 +99,10 @@ export function connectionBack() {
 window.addEventListener("online", connectionBack);
 
 export function clearError() {
-  $("#error").textContent = "";
-  $("#agenda-error").textContent = "";
+  for (const line of [$("#error"), $("#agenda-error")]) {
+    line.textContent = "";
+    delete line.dataset.connection;
+  }
 }
 
 /** Runs changes one after another so their answers arrive in the order they were made. */
