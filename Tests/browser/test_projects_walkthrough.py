@@ -113,6 +113,12 @@ def test_a_double_click_on_make_the_test_project_makes_one_bench(browser, server
         page.wait_for_function("() => document.querySelector('#lab-busy').textContent === ''")
         benches = [project for project in projects(context, server) if project["name"] == "Ring test bench"]
         assert len(benches) == 1, benches
+        # "Add an open task" double-clicked adds one task.
+        total = benches[0]["total"]
+        page.locator("#lab-add").dblclick()
+        page.wait_for_function("() => document.querySelector('#lab-busy').textContent === ''")
+        bench = next(project for project in projects(context, server) if project["id"] == benches[0]["id"])
+        assert bench["total"] == total + 1, bench
     finally:
         context.close()
 
