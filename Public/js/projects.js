@@ -151,7 +151,7 @@ async function start() {
 
 wire();
 start()
-  .catch((error) => showError(error.message))
+  .catch((error) => showError(error.message, { untilOnline: Boolean(error.network) }))
   .finally(() => {
     document.body.dataset.ready = "true";
   });

@@ -239,7 +239,7 @@ async function toggle(button) {
     renderSidebar();
     if (answer.undo) showUndo(answer.undo); // z or the toast takes it back, as in a list
   } catch (error) {
-    showError(error.message);
+    showError(error.message, { untilOnline: Boolean(error.network) });
   }
   await refreshAgenda();
   const again = $(`#agenda-body [data-testid=agenda-check][data-task-id="${CSS.escape(taskId)}"]`);

@@ -34,10 +34,10 @@ export async function loadList(key, { quiet = false } = {}) {
     if (quiet) return false; // a refresh: refreshList tries again
     if (key !== INBOX && !quiet) {
       // A deleted project or an old link: the Inbox is always there.
-      showError(error.message);
+      showError(error.message, { untilOnline: Boolean(error.network) });
       selectList(INBOX, { replace: true, keepError: true });
     } else if (!quiet) {
-      showError(error.message);
+      showError(error.message, { untilOnline: Boolean(error.network) });
     }
     return false;
   }
@@ -510,6 +510,6 @@ export async function reloadEverything() {
     renderAll();
     await refreshList();
   } catch (error) {
-    showError(error.message);
+    showError(error.message, { untilOnline: Boolean(error.network) });
   }
 }
