@@ -188,6 +188,14 @@ async function addTask() {
 }
 
 async function createBench() {
+  // A second press (a double-click) waits behind the first and then finds its project made: it opens that one.
+  if (bench.project) return;
+  const existing = findBench((await api("/api/projects")).projects);
+  if (existing) {
+    await openBench(existing);
+    $("#lab-slider").focus();
+    return;
+  }
   const lines = [`# ${BENCH_NAME}`];
   for (let i = 1; i <= BENCH_TASKS; i++) lines.push(`- Bench task ${i}`);
   await api("/api/projects/import", { method: "POST", body: `${lines.join("\n")}\n`, contentType: "text/plain; charset=utf-8" });
@@ -399,7 +407,10 @@ function wire() {
     });
   }
   $("#lab-burst").addEventListener("click", () => perform("Ten changes at once", burst));
-  $("#lab-add").addEventListener("click", () => perform("Adding a task", addTask));
+  // A double-click adds one task (each separate press adds one more).
+  $("#lab-add").addEventListener("click", (event) => {
+    if (event.detail <= 1) perform("Adding a task", addTask);
+  });
   $("#lab-check").addEventListener("click", () => perform("Checking", checkWithServer));
   $("#lab-remove").addEventListener("click", () => perform("Deleting the test project", removeBench));
   window.addEventListener("motionpreferencechange", () => {

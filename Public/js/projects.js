@@ -21,6 +21,7 @@ import { send as sendWaiting, setPerson, showState as showOfflineState, whenSent
 import { forgetHeights } from "./projects/window.js";
 import { keepForOffline } from "./projects/service-worker.js";
 import { wireUndoToast } from "./projects/undo.js";
+import { wireLengthNotes } from "./projects/lengths.js";
 
 // MARK: Wiring
 
@@ -83,6 +84,7 @@ function wire() {
 
   wireDialogs();
   wireTransfer();
+  wireLengthNotes($("#app"));
 
   // Keeps sticky elements under the site's sticky top bar.
   const topbar = $(".topbar");
@@ -149,7 +151,7 @@ async function start() {
 
 wire();
 start()
-  .catch((error) => showError(error.message))
+  .catch((error) => showError(error.message, { untilOnline: Boolean(error.network) }))
   .finally(() => {
     document.body.dataset.ready = "true";
   });

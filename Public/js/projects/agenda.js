@@ -81,7 +81,7 @@ export async function refreshAgenda() {
   } catch (error) {
     if (mine === token) {
       body.setAttribute("aria-busy", "false");
-      showError(error.message);
+      showError(error.network ? offlineWords(key) : error.message, { untilOnline: Boolean(error.network) });
     }
     return;
   }
@@ -92,6 +92,21 @@ export async function refreshAgenda() {
   else if (key === "upcoming") drawUpcoming(answer);
   else drawSearch(answer);
 }
+
+/**
+ * Why a view cannot be shown without a connection: Today and Upcoming are kept for offline use once they were
+ * opened online (js/projects/service-worker.js), a search always asks the server.
+ */
+function offlineWords(key) {
+  if (key === "search") return "Search needs the connection. Try again when you are back online.";
+  const name = key === "today" ? "Today" : "Upcoming";
+  return `${name} has not been kept on this device yet, so it cannot be shown offline. Open it once while online and it shows here without a connection too.`;
+}
+
+// Back online: a view that could not be loaded is loaded now.
+window.addEventListener("online", () => {
+  if (state.agenda) refreshAgenda();
+});
 
 // MARK: Adding from a view
 
@@ -224,7 +239,7 @@ async function toggle(button) {
     renderSidebar();
     if (answer.undo) showUndo(answer.undo); // z or the toast takes it back, as in a list
   } catch (error) {
-    showError(error.message);
+    showError(error.message, { untilOnline: Boolean(error.network) });
   }
   await refreshAgenda();
   const again = $(`#agenda-body [data-testid=agenda-check][data-task-id="${CSS.escape(taskId)}"]`);

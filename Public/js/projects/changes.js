@@ -6,16 +6,22 @@ import { longDay, plural } from "../lib/format.js";
 import { preference } from "../motion.js";
 import { chooseVersion, completed, confirmDialog } from "./dialogs.js";
 import { refreshList, reloadEverything, selectList, showLists } from "./lists.js";
-import { fitTextarea, priorityLabel, renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
+import { fitTextarea, forgetRow, priorityLabel, renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
 import { keep, localTask, mustWait, whenConflict } from "./offline.js";
 import { showUndo, showUndoNote } from "./undo.js";
 import { refreshAgenda } from "./agenda.js";
-import { byId, change, clearError, currentProject, enqueue, showError, INBOX, listHeadings, listName, PHONE, removeProject, shownCompleted, shownTasks, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { byId, change, clearError, currentProject, enqueue, isRepeatClick, once, showError, INBOX, listHeadings, listName, PHONE, removeProject, shownCompleted, shownTasks, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
 import { stepPlacement } from "./headings.js";
 
 // MARK: Project changes
 
-export async function createProject() {
+/** Makes a project and opens its name for typing. A second press while the first is on its way makes none. */
+export function createProject(event) {
+  if (isRepeatClick(event)) return null;
+  return once("project", makeProject);
+}
+
+async function makeProject() {
   const project = await change(() => api("/api/projects", { method: "POST", body: {} }));
   if (!project) return;
   upsertProject(project);
@@ -318,7 +324,11 @@ export function toggleTask(taskId) {
   }
   patchTask(taskId, { completed: next }).then((response) => {
     if (state.pendingChecks.get(taskId) === next) state.pendingChecks.delete(taskId);
-    if (!response) renderTasks();
+    if (!response) {
+      // Refused (signed out elsewhere, the task gone…): the box the click ticked goes back to what is saved.
+      forgetRow(taskId);
+      renderTasks();
+    }
     else if (!response.completion) announce(next ? `Completed ${task.title}.` : `${task.title} is open again.`);
   });
 }
@@ -379,6 +389,7 @@ export function commitTaskOrder(ids, movedId) {
   }
   if (ids.length < state.list.tasks.length) ids = withinWholeList(ids);
   const key = state.list.key;
+  const before = state.list.tasks;
   const byTask = new Map(state.list.tasks.map((task) => [task.id, task]));
   state.list.tasks = ids.map((id) => byTask.get(id)).filter(Boolean);
   // The server numbers the positions 0, 1, 2… in this order; with headings the page sorts by them, so it does too.
@@ -389,7 +400,12 @@ export function commitTaskOrder(ids, movedId) {
   // The server renumbers positions; the stream's next revision refetches them.
   change(() => api("/api/tasks/order", { method: "PUT", body: { projectId: key === INBOX ? null : key, ids } }).then(() => true))
     .then((saved) => {
-      if (!saved) refreshList(); // the server's order wins
+      if (saved) return;
+      // Signed out elsewhere: nothing can be fetched, so the order goes back to the one saved.
+      if (state.sessionEnded && state.list && state.list.key === key) {
+        state.list.tasks = before;
+        renderTasks();
+      } else refreshList(); // the server's order wins
     });
 }
 
@@ -442,7 +458,10 @@ export function wireHeader() {
   name.addEventListener("keydown", (event) => {
     if (event.key === "Enter") {
       event.preventDefault();
-      name.blur();
+      // Named (a new project, most often): the next thing to type is its first task.
+      const add = $("#add-task");
+      if (!add.disabled) add.focus();
+      else name.blur();
     } else if (event.key === "Escape") {
       const project = currentProject();
       if (project) name.value = project.name;

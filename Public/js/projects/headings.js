@@ -9,7 +9,7 @@ import { plural } from "../lib/format.js";
 import { confirmDialog } from "./dialogs.js";
 import { showUndo } from "./undo.js";
 import { renderHeader, renderSidebar, renderTasks } from "./render.js";
-import { change, currentProject, listHeadings, showError, shownItems, sortTasks, state, taskById, upsertProject } from "./state.js";
+import { change, currentProject, isRepeatClick, listHeadings, once, showError, shownItems, sortTasks, state, taskById, upsertProject } from "./state.js";
 
 // MARK: Rows
 
@@ -67,13 +67,25 @@ function applyHeadings(response, projectId) {
 const path = (projectId, headingId = "") =>
   `/api/projects/${encodeURIComponent(projectId)}/headings${headingId ? `/${encodeURIComponent(headingId)}` : ""}`;
 
-/** Adds a heading at the end of the open project's headings and opens its name for typing (key g). */
-export async function addHeading() {
+/**
+ * Adds a heading at the end of the open project's headings and opens its name for typing (key g). A second press
+ * while the first is on its way, or while the new heading's name is open, adds none.
+ */
+export function addHeading() {
+  if (state.editingHeading) return null;
+  return once("heading", makeHeading);
+}
+
+async function makeHeading() {
   const project = currentProject();
   // An archived project is refused by the server, in its words (the page keeps no copy of the rule).
   if (!project || state.agenda) return;
   const key = newIdempotencyKey();
-  const response = await change(() => api(path(project.id), { method: "POST", body: {}, idempotencyKey: key }));
+  const response = await change(() => api(path(project.id), { method: "POST", body: {}, idempotencyKey: key }).catch((error) => {
+    // Not kept offline (its name, and the tasks put under it, would all wait on an id the server has not given).
+    if (error.network) error.message = "Adding a heading needs the connection. Try again when you are back online.";
+    throw error;
+  }));
   if (!response || !response.heading) return;
   applyHeadings(response, project.id);
   announce(`Added a heading to ${project.name}. Type its name and press Enter.`);
@@ -226,7 +238,8 @@ export function wireHeadings() {
   list.addEventListener("focusout", (event) => {
     if (event.target.closest(".pj-heading-input") && state.editingHeading) finishRenaming(event.target, true);
   });
-  $("#add-heading").addEventListener("click", () => {
+  $("#add-heading").addEventListener("click", (event) => {
+    if (isRepeatClick(event)) return;
     if (!currentProject()) return showError("Headings are for projects: open one first.");
     addHeading();
   });

@@ -1,15 +1,15 @@
 // Projects: loading the overview and a list, choosing which list is open, and the live stream that keeps both current.
 import { currentUser } from "../app.js";
 import { announce } from "../lib/announce.js";
-import { afterWrite, api } from "../lib/api.js";
+import { afterWrite, api, onSessionEnded, sessionEnded } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
 import { keepLive } from "../lib/live.js";
 import { configureRingMotion } from "../progress-ring.js";
 import { closeAgenda, isAgenda, openAgenda, refreshAgenda } from "./agenda.js";
 import { dismissCelebration } from "./dialogs.js";
-import { overlay } from "./offline.js";
+import { overlay, whenChangedElsewhere } from "./offline.js";
 import { fitTextarea, renderAll, renderHeader, renderSidebar, renderTasks, revealRow } from "./render.js";
-import { byId, clearError, enqueue, INBOX, isEditingInList, listName, openListRevision, PHONE, removeProject, showError, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { byId, clearError, connectionBack, enqueue, INBOX, isEditingInList, listName, openListRevision, PHONE, removeProject, showError, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
 
 // MARK: Loading
 
@@ -34,10 +34,10 @@ export async function loadList(key, { quiet = false } = {}) {
     if (quiet) return false; // a refresh: refreshList tries again
     if (key !== INBOX && !quiet) {
       // A deleted project or an old link: the Inbox is always there.
-      showError(error.message);
+      showError(error.message, { untilOnline: Boolean(error.network) });
       selectList(INBOX, { replace: true, keepError: true });
     } else if (!quiet) {
-      showError(error.message);
+      showError(error.message, { untilOnline: Boolean(error.network) });
     }
     return false;
   }
@@ -59,6 +59,14 @@ export async function loadList(key, { quiet = false } = {}) {
   revealWanted();
   return true;
 }
+
+// Another tab of this browser kept changes (offline): the open list draws them too, as that tab does. Its rows
+// made offline are laid on again from what waits now (one sent meanwhile comes back from the server).
+whenChangedElsewhere(() => {
+  if (!state.list) return;
+  state.list.tasks = overlay(state.list.key, state.list.tasks.filter((task) => !task.offline));
+  renderTasks();
+});
 
 /**
  * The rest of a list opened with its first page, put after the rows shown (which may have changed since, by
@@ -190,6 +198,8 @@ let refreshing = null;
 /** What a refresh asked for while one ran: null, "check" (only if stale) or "force". */
 let again = null;
 export function refreshList({ ifStale = false } = {}) {
+  // Signed out elsewhere: the server answers as to a new visitor now, so there is nothing of theirs to fetch.
+  if (state.sessionEnded) return Promise.resolve();
   const wanted = ifStale ? "check" : "force";
   if (refreshing) {
     if (again !== "force") again = wanted;
@@ -225,6 +235,7 @@ const retry = { attempt: 0, timer: 0, force: false };
 
 /** A refresh that failed (a 503, a network blip) is tried again after a growing pause, and the page says so. */
 function scheduleRetry(force) {
+  if (state.sessionEnded) return;
   const delay = RETRY_DELAYS[Math.min(retry.attempt, RETRY_DELAYS.length - 1)];
   retry.attempt += 1;
   retry.force = retry.force || force;
@@ -378,11 +389,28 @@ export function showLists() {
 
 // MARK: Live updates
 
-function setLiveStatus(text) {
+function setLiveStatus(text, which = text ? "reconnecting" : "live") {
   const status = $("#live-status");
   if (status.textContent !== text) status.textContent = text;
-  status.dataset.state = text ? "reconnecting" : "live";
+  status.dataset.state = which;
 }
+
+/**
+ * The session ended (a change refused with 401 session_ended, or the live stream refused to a person who was
+ * signed in): the page stops following and fetching, since the server now answers as to a new visitor, and the
+ * banner at the top (js/app.js) is the one message. What is on screen stays as the server last had it.
+ */
+function endSession() {
+  if (state.sessionEnded) return;
+  state.sessionEnded = true;
+  clearTimeout(retry.timer);
+  retry.timer = 0;
+  retry.attempt = 0;
+  setSyncStatus("");
+  state.live?.close();
+  setLiveStatus("Not live", "off");
+}
+onSessionEnded(endSession);
 
 function tellsAnythingNew(update) {
   if ((update.deleted || []).some((id) => byId(id))) return true;
@@ -398,6 +426,7 @@ function applyLive(update) {
   if (!update.snapshot && !tellsAnythingNew(update)) return; // our own change, already applied from its answer
   const selectedBefore = state.selected;
   const selectedName = listName(selectedBefore);
+  const wasOpen = Boolean(byId(selectedBefore) && !byId(selectedBefore).archived);
   if (update.snapshot) {
     const ids = new Set(update.projects.map((project) => project.id));
     for (const project of [...state.projects]) if (!ids.has(project.id)) removeProject(project.id);
@@ -418,8 +447,21 @@ function applyLive(update) {
   }
   renderSidebar();
   renderHeader();
+  if (wasOpen && byId(selectedBefore)?.archived && !state.agenda) archivedElsewhere(byId(selectedBefore));
   refreshIfStale();
   refreshAgenda();
+}
+
+/**
+ * The open project was archived in another window: its add field closes (an archived project takes no tasks),
+ * and the page says why, keeping what was being typed there for when it is unarchived.
+ */
+function archivedElsewhere(project) {
+  renderTasks(); // the empty list's hint no longer invites typing
+  const typed = $("#add-task").value.trim();
+  showError(typed
+    ? `${project.name} was archived in another window, so it takes no new tasks. “${typed}” stays in the field: unarchive the project to add it.`
+    : `${project.name} was archived in another window, so it takes no new tasks until it is unarchived.`);
 }
 
 /** Opens the live stream: a change made elsewhere moves the rings and the open list here too. */
@@ -441,22 +483,33 @@ export function connectLive(me) {
     window.addEventListener("focus", recheck);
     return;
   }
+  const signedIn = Boolean(me && me.id);
   state.live = keepLive("/api/projects/events", {
     events: { projects: applyLive },
     // Without a connection there is nothing to reconnect to: the bar says so (the list says what waits).
-    onState: (which) => setLiveStatus(which !== "reconnecting" ? "" : navigator.onLine === false ? "Offline" : "Reconnecting…"),
+    onState: (which) => {
+      if (state.sessionEnded) return;
+      if (which === "off") {
+        // Refused to someone who was signed in: their session ended elsewhere, which the page says before a change is lost.
+        if (signedIn) return sessionEnded("You were signed out (on another device, or after a long time away), so this page no longer shows your changes.");
+        return setLiveStatus("Not live", "off");
+      }
+      if (which === "live") connectionBack();
+      setLiveStatus(which === "live" ? "" : navigator.onLine === false ? "Offline" : "Reconnecting…");
+    },
     // Back after a gap: the snapshot that follows says what changed; a list still behind is refetched.
     onOpen: () => refreshIfStale(),
   });
 }
 
 export async function reloadEverything() {
+  if (state.sessionEnded) return; // the server would answer a new visitor's empty lists
   try {
     await loadOverview();
     if (state.selected !== INBOX && !byId(state.selected)) selectList(INBOX, { replace: true });
     renderAll();
     await refreshList();
   } catch (error) {
-    showError(error.message);
+    showError(error.message, { untilOnline: Boolean(error.network) });
   }
 }

@@ -1,5 +1,5 @@
 // Projects without a connection: a change that cannot reach the server (complete, edit, move, delete, a new
-// task) is shown at once, kept in this browser (localStorage, so a reload keeps it), and sent when the
+// task, several selected tasks completed or moved) is shown at once, kept in this browser (localStorage, so a reload keeps it), and sent when the
 // connection returns — in the order it was made, each exactly once: every change carries its own
 // Idempotency-Key, kept with it, so a change sent again after a lost answer is answered from the server's
 // record. Counts and rings stay the server's: they move when the changes have been sent.
@@ -19,7 +19,10 @@ const RETRY_DELAYS = [2, 4, 8, 15, 30];
  * waiting for the one before, nor sends them into their own account.
  */
 let person = null;
-/** The changes waiting, oldest first: `{key, kind: "create"|"patch"|"delete", taskId, body, title, user}`. */
+/**
+ * The changes waiting, oldest first: `{key, kind: "create"|"patch"|"delete"|"batch", taskId, body, title, user}`
+ * (a batch names its tasks in `taskIds`, its change in `body`: `{done}` or `{projectId}`, as TaskBatchRequest).
+ */
 let outbox = read();
 let sending = null;
 let attempt = 0;
@@ -66,8 +69,9 @@ export function isLocalTask(taskId) {
   return String(taskId).startsWith("offline-");
 }
 
-/** Whether a change to `taskId` must wait behind others (the task itself was made offline, or changes wait). */
+/** Whether a change to `taskId` (or to every id of an array) must wait behind others (a task made offline, or changes wait). */
 export function mustWait(taskId) {
+  if (Array.isArray(taskId)) return outbox.length > 0 || taskId.some(isLocalTask);
   return isLocalTask(taskId) || outbox.length > 0;
 }
 
@@ -89,6 +93,10 @@ export function keep(change) {
 const WORDS = { create: "add", patch: "change", delete: "delete" };
 
 function describe(change) {
+  if (change.kind === "batch") {
+    const tasks = plural(change.taskIds.length, "task");
+    return "done" in change.body ? `${change.body.done ? "complete" : "reopen"} ${tasks}` : `move ${tasks}`;
+  }
   if (change.kind === "patch" && change.body && "completed" in change.body) return `${change.body.completed ? "complete" : "reopen"} “${change.title}”`;
   return `${WORDS[change.kind]} “${change.title}”`;
 }
@@ -119,6 +127,8 @@ export function overlay(key, tasks) {
       if (change.list === key) shown = [...shown, localTask(change)];
     } else if (change.kind === "delete") {
       shown = shown.filter((task) => task.id !== change.taskId);
+    } else if (change.kind === "batch") {
+      shown = shown.flatMap((task) => (change.taskIds.includes(task.id) ? batched(task, change.body, key) : [task]));
     } else {
       shown = shown.flatMap((task) => {
         if (task.id !== change.taskId) return [task];
@@ -129,6 +139,12 @@ export function overlay(key, tasks) {
     }
   }
   return shown;
+}
+
+/** A task of list `key` as a waiting batch change (`{done}` or `{projectId}`) leaves it: [] when it moves away. */
+export function batched(task, body, key) {
+  if ("done" in body) return [{ ...task, completed: body.done }];
+  return (body.projectId ?? INBOX) !== key ? [] : [task];
 }
 
 /** The row a task made offline shows until the server has it. */
@@ -176,8 +192,14 @@ export function send() {
       const change = outbox[0];
       const taskId = made.get(change.taskId) || change.taskId;
       try {
-        if (isLocalTask(taskId) && change.kind !== "create") throw Object.assign(new Error("not made"), { skipped: true });
-        if (change.kind === "create") {
+        if (isLocalTask(taskId) && change.kind !== "create" && change.kind !== "batch") throw Object.assign(new Error("not made"), { skipped: true });
+        if (change.kind === "batch") {
+          // Tasks made offline go by the ids the server gave them; one that was never made is left out.
+          const taskIds = change.taskIds.map((id) => made.get(id) || id).filter((id) => !isLocalTask(id));
+          if (taskIds.length) {
+            await api(`/api/tasks/batch?preference=${preference()}`, { method: "POST", body: { taskIds, ...change.body }, idempotencyKey: change.key });
+          }
+        } else if (change.kind === "create") {
           const answer = await api("/api/tasks", { method: "POST", body: change.body, idempotencyKey: change.key });
           if (answer && answer.task) made.set(localTaskId(change.key), answer.task.id);
         } else if (change.kind === "delete") {
@@ -219,7 +241,10 @@ export function send() {
       }
       outbox.shift();
       // Pending ids in later changes follow the task the server made.
-      for (const later of outbox) if (made.has(later.taskId)) later.taskId = made.get(later.taskId);
+      for (const later of outbox) {
+        if (made.has(later.taskId)) later.taskId = made.get(later.taskId);
+        if (later.taskIds) later.taskIds = later.taskIds.map((id) => made.get(id) || id);
+      }
       write();
     }
     attempt = 0;
@@ -237,11 +262,19 @@ window.addEventListener("online", () => {
   send();
 });
 window.addEventListener("offline", () => showState());
+let onElsewhere = () => {};
+
+/** `redraw()` runs when another tab of this browser kept or sent changes (the open list shows them too). */
+export function whenChangedElsewhere(redraw) {
+  onElsewhere = redraw;
+}
+
 // Another tab of this browser kept or sent changes.
 window.addEventListener("storage", (event) => {
   if (event.key !== STORE) return;
   outbox = read();
   showState();
+  onElsewhere();
 });
 
 /** How many changes wait (for tests and the page's words). */

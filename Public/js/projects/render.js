@@ -63,7 +63,7 @@ function projectRow(project) {
   handle,
   h("span", { class: "pj-nav-mark" }, ringElement(project.id, 16)),
   h("a", { class: "pj-nav-link", href: `/projects?list=${encodeURIComponent(project.id)}`, "data-list": project.id, "data-focus": "link", "aria-current": selected ? "page" : null },
-    h("span", { class: "pj-nav-name", text: project.name }),
+    h("span", { class: "pj-nav-name", text: project.name, title: project.name }),
     badge(project.active, project.active === 1 ? "task to do" : "tasks to do")));
 }
 
@@ -158,6 +158,7 @@ export function renderHeader() {
   $("#project-meta").hidden = isInbox;
   if (project) {
     if (document.activeElement !== name) name.value = project.name;
+    name.title = project.name; // the whole name, where a long one ends with an ellipsis
     const notes = $("#project-notes");
     if (document.activeElement !== notes) {
       notes.value = project.notes;
@@ -284,6 +285,11 @@ function rowState(task) {
   return `${shownCompleted(task)}|${state.expanded.has(task.id)}|${state.editing === task.id}|${state.picked.has(task.id)}`;
 }
 
+/** A row changed in place (a tick shown before the answer): the next render draws it again from its task. */
+export function forgetRow(taskId) {
+  drawn.delete(taskId);
+}
+
 /** The row of `task`: the one in the document when nothing it shows changed, otherwise a new one. */
 function rowOf(task, index, total) {
   if (task.heading) return headingRowOf(task);
@@ -380,7 +386,9 @@ export function renderTasks() {
     ? `Every task here is completed, and completed tasks are hidden.`
     : state.selected === INBOX
       ? "Your Inbox is empty. Tasks you add without a project land here."
-      : "No tasks yet. Type one above and press Enter — the field stays ready for the next.";
+      : currentProject()?.archived
+        ? "No tasks. This project is archived: unarchive it to add tasks."
+        : "No tasks yet. Type one above and press Enter — the field stays ready for the next.";
   // A list opened with its first page says that the rest is on its way.
   const rest = $("#list-rest");
   const remaining = pendingRows();
@@ -388,7 +396,13 @@ export function renderTasks() {
   rest.textContent = remaining > 0 ? `Loading the other ${plural(remaining, "task")}…` : "";
   const toggle = $("#hide-completed");
   toggle.setAttribute("aria-pressed", String(state.hideCompleted));
-  $("#hidden-note").textContent = state.hideCompleted && hidden ? `${plural(hidden, "completed task")} hidden` : "";
+  // Tasks completed here stay in sight, ticked, until the list is opened again (one tick or several alike).
+  const staying = state.hideCompleted ? tasks.filter((task) => state.stayShown.has(task.id) && shownCompleted(task)).length : 0;
+  const notes = [];
+  if (state.hideCompleted && hidden) notes.push(`${plural(hidden, "completed task")} hidden`);
+  if (staying) notes.push("just completed ones stay until you leave the list");
+  const note = notes.join(" · ");
+  $("#hidden-note").textContent = note.charAt(0).toUpperCase() + note.slice(1);
   // Focus inside the list stays where it was (a row that was kept never lost it).
   if (focus && !list.contains(document.activeElement) && !restoreFocus(list, TASK_ROWS, focus)) {
     const fallback = state.cursor && rowFor(state.cursor);

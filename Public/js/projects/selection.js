@@ -7,6 +7,7 @@ import { plural } from "../lib/format.js";
 import { preference } from "../motion.js";
 import { completed, openSelector } from "./dialogs.js";
 import { renderHeader, renderSidebar, renderTasks, rowFor } from "./render.js";
+import { batched, keep, mustWait } from "./offline.js";
 import { hideUndo } from "./undo.js";
 import { change, INBOX, listName, shownTasks, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
 
@@ -123,21 +124,43 @@ function applyBatch(response) {
   if (response.completion) completed(response);
 }
 
-/** Sends one batch for the selection; on success the selection is cleared and the result announced. */
+/** What a batch answers when it was kept to send later (js/projects/offline.js). */
+const KEPT = Object.freeze({ offline: true });
+
+/**
+ * Sends one batch for the selection, or keeps it to send when the connection is back (as one task's change is):
+ * when changes already wait, or the server cannot be reached. On success the selection is cleared and the result announced.
+ */
 async function sendBatch(body, said) {
   const tasks = pickedTasks();
   if (!tasks.length) return;
-  const key = newIdempotencyKey();
-  const response = await change(() =>
-    api(`/api/tasks/batch?preference=${preference()}`, { method: "POST", body: { taskIds: tasks.map((task) => task.id), ...body }, idempotencyKey: key }));
+  const taskIds = tasks.map((task) => task.id);
+  const kept = { key: newIdempotencyKey(), kind: "batch", taskId: null, taskIds, body, title: "", list: state.selected };
+  const response = await change(async () => {
+    if (!mustWait(taskIds)) {
+      try {
+        return await api(`/api/tasks/batch?preference=${preference()}`, { method: "POST", body: { taskIds, ...body }, idempotencyKey: kept.key });
+      } catch (error) {
+        if (!error.network) throw error;
+      }
+    }
+    keep(kept);
+    return KEPT;
+  });
   if (!response) return; // the message is shown; the selection stays for another try
   state.picked.clear();
   state.pickAnchor = null;
-  applyBatch(response);
+  // Completed here while completed tasks are hidden: they stay in sight, ticked, as one task ticked does.
+  if (body.done) for (const id of taskIds) state.stayShown.add(id);
+  if (response === KEPT) {
+    // Shown at once, as the server will make it; counts and rings move when it has been sent.
+    if (state.list) state.list.tasks = state.list.tasks.flatMap((task) => (taskIds.includes(task.id) ? batched(task, body, state.selected) : [task]));
+    renderTasks();
+  } else applyBatch(response);
   renderPickBar();
   // A batch is not on the undo list: the toast would offer to take back an older change as if it were this one.
   hideUndo();
-  announce(said(tasks.length));
+  announce(response === KEPT ? `${said(tasks.length)} It is sent when you are back online.` : said(tasks.length));
   const next = state.cursor && rowFor(state.cursor);
   (next || $("#add-task")).focus({ preventScroll: true });
 }

@@ -61,6 +61,8 @@ export const state = {
   celebration: { token: 0, timer: 0, projectId: null },
   /** The live stream (js/lib/live.js). */
   live: null,
+  /** Signed out elsewhere: nothing more is fetched or followed (js/projects/lists.js endSession). */
+  sessionEnded: false,
 };
 
 export function byId(id) {
@@ -80,13 +82,27 @@ export function listName(key) {
 export function showError(message, { untilOnline = false } = {}) {
   const line = $(state.agenda ? "#agenda-error" : "#error");
   line.textContent = message || "";
-  // A word about the lost connection goes when the connection comes back.
-  if (untilOnline) window.addEventListener("online", () => { if (line.textContent === message) line.textContent = ""; }, { once: true });
+  // A word about the lost connection goes when the connection comes back (see connectionBack).
+  if (untilOnline) line.dataset.connection = "true";
+  else delete line.dataset.connection;
 }
 
+/** The connection is back (the browser says so, or the live stream opened): a word about losing it goes. */
+export function connectionBack() {
+  for (const line of [$("#error"), $("#agenda-error")]) {
+    if (line.dataset.connection) {
+      line.textContent = "";
+      delete line.dataset.connection;
+    }
+  }
+}
+window.addEventListener("online", connectionBack);
+
 export function clearError() {
-  $("#error").textContent = "";
-  $("#agenda-error").textContent = "";
+  for (const line of [$("#error"), $("#agenda-error")]) {
+    line.textContent = "";
+    delete line.dataset.connection;
+  }
 }
 
 /** Runs changes one after another so their answers arrive in the order they were made. */
@@ -101,7 +117,8 @@ export function enqueue(work) {
 export function change(work) {
   clearError();
   return enqueue(work).catch((error) => {
-    showError(error.message);
+    // Signed out elsewhere: the banner at the top says it (js/app.js), once. A lost connection's word goes when it is back.
+    if (error.code !== "session_ended") showError(error.message, { untilOnline: Boolean(error.network) });
     return null;
   });
 }
@@ -224,4 +241,24 @@ export function shownItems() {
     items.push(...under.get(heading.id));
   }
   return items;
+}
+
+// MARK: One at a time
+
+const running = new Map();
+
+/**
+ * Runs `work` unless work of the same `kind` is still on its way, whose promise it then answers: a double-click
+ * or a second press while the server answers makes one project or heading, not two.
+ */
+export function once(kind, work) {
+  if (running.has(kind)) return running.get(kind);
+  const run = Promise.resolve().then(work).finally(() => running.delete(kind));
+  running.set(kind, run);
+  return run;
+}
+
+/** The second click of a double-click (a keyboard press has no count): a button that makes something ignores it. */
+export function isRepeatClick(event) {
+  return Boolean(event && event.detail > 1);
 }
