@@ -316,7 +316,11 @@ func runExternalLoad(base: String, seconds: Double, serverPID: Int32?) async thr
   let families = (0..<32).map { _ in Family(http: Player(client: client, base: base)) }
   for family in families { try await family.start() }
   let event: @Sendable (Int) async throws -> Void = { index in try await families[index].walk() }
-  for (label, work) in [("guess", guess), ("kids event", event), ("/health", health)] {
+  // Projects: people ticking and unticking tasks of a 20-task project, as `projects` does.
+  let planners = (0..<32).map { _ in Planner(http: Player(client: client, base: base)) }
+  for planner in planners { try await planner.start() }
+  let toggle: @Sendable (Int) async throws -> Void = { index in try await planners[index].toggle() }
+  for (label, work) in [("guess", guess), ("kids event", event), ("task toggle", toggle), ("/health", health)] {
     let before = serverCPU()
     let start = ContinuousClock.now
     let rate = try await saturate(seconds: seconds, work)

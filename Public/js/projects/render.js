@@ -400,9 +400,8 @@ export function renderTasks() {
   const staying = state.hideCompleted ? tasks.filter((task) => state.stayShown.has(task.id) && shownCompleted(task)).length : 0;
   const notes = [];
   if (state.hideCompleted && hidden) notes.push(`${plural(hidden, "completed task")} hidden`);
-  if (staying) notes.push("just completed ones stay until you leave the list");
-  const note = notes.join(" · ");
-  $("#hidden-note").textContent = note.charAt(0).toUpperCase() + note.slice(1);
+  if (staying) notes.push("Just completed ones stay until you leave the list");
+  $("#hidden-note").textContent = notes.join(" · ");
   // Focus inside the list stays where it was (a row that was kept never lost it).
   if (focus && !list.contains(document.activeElement) && !restoreFocus(list, TASK_ROWS, focus)) {
     const fallback = state.cursor && rowFor(state.cursor);
