@@ -146,19 +146,21 @@ struct ChallengesController: RouteCollection {
       try IdempotencyKey(userID: userID, namespace: "challenges:", key: $0, scope: "\(req.method) \(req.url.path)", body: req)
     }
     let fanOutLimit = req.application.serverOptions.fanOutLimit
-    let announced = AfterCommit<FeedNotice>()
     let stored = try await services.runner.run(game: Self.runnerKey(userID, challenge.id), on: req.db, idempotency: idempotency) { now, _ in
-      .save { db in
+      .decideInWrite { db in
         let (view, notice) = try await Self.record(
           challenge, userID: userID, photoID: photoID, story: story, publicLink: body.publicLink ?? false, preference: preference,
           today: today, zone: zone, at: now, fanOutLimit: fanOutLimit, message: message, services: services, on: db)
-        if let notice { announced.set(notice) }
-        return try StoredResponse(view)
+        // Once committed (never for a replay): the post to open pages, and the outbox, where it may wait for its followers' feeds.
+        return GameRunner.Decided(
+          saved: try StoredResponse(view),
+          committed: notice.map { notice in
+            {
+              services.feedLive.committed(notice)
+              services.feedFanOut.nudge()
+            }
+          })
       }
-    }
-    if let notice = announced.value, !stored.replayed {
-      services.feedLive.committed(notice)
-      services.feedFanOut.nudge()  // the post may wait in the outbox for its followers' feeds
     }
     return stored.response
   }

@@ -93,12 +93,12 @@ struct SocialController: RouteCollection {
     try FollowRules.check(follower: me, isGuest: user.isGuest, followee: person.id)
     let services = req.application.services
     let now = services.clock.now()
-    let announced = AfterCommit<FeedNotice>()
     let fanOutLimit = req.application.serverOptions.fanOutLimit
     let author = Person(id: me, username: user.username, displayName: user.displayName)
-    _ = try await services.runner.write(on: req.db) { db -> Bool? in
+    // The write answers what to announce once it committed (nothing when the follow was there already).
+    let announced = try await services.runner.write(on: req.db) { db -> [FeedNotice]? in
       let store = SQLChallengesStore(db)
-      guard try await store.follow(me, person.id, at: Micros.of(now)) else { return true }
+      guard try await store.follow(me, person.id, at: Micros.of(now)) else { return [] }
       try await store.backfill(me, from: person.id, limit: FollowRules.backfillCount)
       let notice = Post(
         id: UUID(), author: author, kind: .follow, at: Micros.of(now), title: FollowRules.noticeTitle(follower: user.displayName), subtitle: "",
@@ -106,10 +106,9 @@ struct SocialController: RouteCollection {
       try await store.add(notice, delivery: FanOut.decide(recipient: person.id, followers: 0, limit: fanOutLimit))
       let announcement = FeedNotice(kind: .added, activity: notice.id)
       try await services.feedLive.announce(announcement, on: store)
-      announced.set(announcement)
-      return true
+      return [announcement]
     }
-    if let notice = announced.value { services.feedLive.committed(notice) }
+    for notice in announced ?? [] { services.feedLive.committed(notice) }
     return try await Self.profile(of: person, viewer: me, req: req, store: store)
   }
 
@@ -197,18 +196,17 @@ struct SocialController: RouteCollection {
     _ = try await SQLChallengesStore(req.db).visiblePost(id, to: me)
     let services = req.application.services
     let now = services.clock.now()
-    let announced = AfterCommit<FeedNotice>()
-    let count = try await services.runner.write(on: req.db) { db -> Int? in
+    // The write answers the count and what to announce once it committed (nothing when nothing changed).
+    let written = try await services.runner.write(on: req.db) { db -> (count: Int, notice: FeedNotice?)? in
       let store = SQLChallengesStore(db)
       let change = try await store.setCongrats(on, of: id, by: me, at: Micros.of(now))
-      if change.changed {
-        try await services.feedLive.announce(FeedNotice(kind: .changed, activity: id), on: store)
-        announced.set(FeedNotice(kind: .changed, activity: id))
-      }
-      return change.count
+      guard change.changed else { return (change.count, nil) }
+      let notice = FeedNotice(kind: .changed, activity: id)
+      try await services.feedLive.announce(notice, on: store)
+      return (change.count, notice)
     }
-    if let notice = announced.value { services.feedLive.committed(notice) }
-    return CongratsView(congrats: count ?? 0, congratulated: on)
+    if let notice = written?.notice { services.feedLive.committed(notice) }
+    return CongratsView(congrats: written?.count ?? 0, congratulated: on)
   }
 
   /// `GET /api/activities/{id}/comments?cursor=`: oldest first.
@@ -255,20 +253,19 @@ struct SocialController: RouteCollection {
       throw ChallengesError.commentNotFound
     }
     let services = req.application.services
-    let announced = AfterCommit<FeedNotice>()
-    let deleted = try await services.runner.write(on: req.db) { db -> Bool? in
+    // The write answers what to announce once it committed: the post's change, or none when nothing was deleted.
+    let announced = try await services.runner.write(on: req.db) { db -> [FeedNotice]? in
       let store = SQLChallengesStore(db)
       guard let comment = try await store.comment(id), let post = try await store.post(comment.post),
         Post.mayDeleteComment(by: me, commenter: comment.author.id, postAuthor: post.author.id),
         try await store.deleteComment(id)
-      else { return false }
+      else { return [] }
       let notice = FeedNotice(kind: .changed, activity: post.id)
       try await services.feedLive.announce(notice, on: store)
-      announced.set(notice)
-      return true
+      return [notice]
     }
-    guard deleted == true else { throw ChallengesError.commentNotFound }
-    if let notice = announced.value { services.feedLive.committed(notice) }
+    guard let notice = announced?.first else { throw ChallengesError.commentNotFound }
+    services.feedLive.committed(notice)
     return .noContent
   }
 

@@ -134,15 +134,3 @@ enum PostgresListener {
     return (listener, ready)
   }
 }
-
-/// What a write's transaction announced, kept for after its commit: the attempt that landed sets it, and
-/// the request then tells this process's pages. A write clears it first, since it may run more than once.
-final class AfterCommit<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: Value?
-
-  func set(_ value: Value) { lock.withLock { stored = value } }
-  /// Forgets the value: a write starts with this, as it may run more than once (see `GroupCommit`).
-  func clear() { lock.withLock { stored = nil } }
-  var value: Value? { lock.withLock { stored } }
-}
