@@ -101,10 +101,10 @@ struct HeadingTests {
       try board.handle(.addTask(NewTask(id: UUID(), projectID: nil, title: "x", headingID: tools)), at: Self.now)
     }
     try Self.run(&board, .deleteTask(fresh))
-    try Self.run(&board, .undo)
-    try Self.run(&board, .undo)
+    try Self.run(&board, .undo())
+    try Self.run(&board, .undo())
     // Undo takes it back out.
-    try Self.run(&board, .undo)
+    try Self.run(&board, .undo())
     #expect(board.tasks[tasks[0]]?.headingID == nil)
     try Self.run(&board, .editTask(tasks[0], TaskEdit(headingID: .some(spring))))
     try Self.run(&board, .editTask(tasks[0], TaskEdit(headingID: .some(nil))))
@@ -177,11 +177,11 @@ struct HeadingTests {
     try Self.run(&board, .addHeading(NewHeading(id: spring, projectID: garden, name: "Spring")))
     try Self.run(&board, .editTask(tasks[0], TaskEdit(headingID: .some(spring))))
     try Self.run(&board, .deleteTask(tasks[0]))
-    try Self.run(&board, .undo)
+    try Self.run(&board, .undo())
     #expect(board.tasks[tasks[0]]?.headingID == spring)
     try Self.run(&board, .deleteTask(tasks[0]))
     try Self.run(&board, .deleteHeading(spring, in: garden))
-    try Self.run(&board, .undo)
+    try Self.run(&board, .undo())
     #expect(board.tasks[tasks[0]]?.projectID == garden && board.tasks[tasks[0]]?.headingID == nil)
   }
 

@@ -123,6 +123,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let editConflict = APIErrorCode(rawValue: "edit_conflict")
   public static let nothingToUndo = APIErrorCode(rawValue: "nothing_to_undo")
   public static let undoStale = APIErrorCode(rawValue: "undo_stale")
+  public static let undoMovedOn = APIErrorCode(rawValue: "undo_moved_on")
   public static let invalidImport = APIErrorCode(rawValue: "invalid_import")
   public static let listChanged = APIErrorCode(rawValue: "list_changed")
   public static let invalidBatch = APIErrorCode(rawValue: "invalid_batch")
@@ -185,7 +186,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .invalidName, .lastPlayer, .tooManyPlayers, .invalidVideoId,
     .projectNotFound, .taskNotFound, .invalidColor, .invalidPriority,
     .invalidDueDate, .emptyTitle, .tooLong, .invalidId,
-    .orderMismatch, .tooManyProjects, .editConflict, .projectArchived, .nothingToUndo, .undoStale, .invalidImport, .listChanged, .invalidBatch,
+    .orderMismatch, .tooManyProjects, .editConflict, .projectArchived, .nothingToUndo, .undoStale, .undoMovedOn, .invalidImport, .listChanged, .invalidBatch,
     .headingNotFound, .headingInOtherProject, .tooManyHeadings,
     .challengeNotFound,
     .challengeClosed, .challengeNotStarted, .postNotPublic, .alreadyCompleted,

@@ -101,10 +101,13 @@ extension CompletionClient {
   }
 
   /// Takes back the person's last change of a task (on the server, so every window follows); `undone` says
-  /// which. Refused with `nothing_to_undo` or `undo_stale`. A lost answer is retried with the same key, so
-  /// it undoes once.
-  public func undoTaskChange(timeZone: String? = nil, preference: MotionPreference? = nil) async throws -> TaskChangeResponse {
-    try await send(.undoTaskChange, query: [("preference", preference?.rawValue)], headers: Self.zone(timeZone))
+  /// which. Refused with `nothing_to_undo` or `undo_stale`. With `step` (an ``UndoStepView/seq`` shown to the
+  /// person), only that change: `undo_moved_on` when the last change is another. A lost answer is retried with
+  /// the same key, so it undoes once.
+  public func undoTaskChange(step: Int? = nil, timeZone: String? = nil, preference: MotionPreference? = nil) async throws -> TaskChangeResponse {
+    try await send(
+      .undoTaskChange, query: [("preference", preference?.rawValue)], body: step.map { .json(UndoRequest(step: $0)) } ?? .none,
+      headers: Self.zone(timeZone))
   }
 
   /// The Today view: overdue tasks and those due today in `timeZone` (an IANA name; UTC when nil).

@@ -111,8 +111,11 @@ public struct ImportedProject: Hashable, Sendable {
   public var tasks: [NewTask]
   /// Its headings in order (the project's id is the one `project` names); a task names one by `headingID`.
   public var headings: [NewHeading]
+  /// Arrives archived (with its tasks, as an archived project keeps them).
+  public var archived: Bool
 
-  public init(project: NewProject, tasks: [NewTask], headings: [NewHeading] = []) {
+  public init(project: NewProject, tasks: [NewTask], headings: [NewHeading] = [], archived: Bool = false) {
+    self.archived = archived
     self.headings = headings
     self.project = project
     self.tasks = tasks
@@ -148,8 +151,10 @@ public enum TaskBoardCommand: Hashable, Sendable {
   case batchTasks([UUID], TaskBatchChange)
   /// Takes back the person's last change of a task (see ``UndoStep``): the task goes back to exactly what it
   /// was. Refused when there is nothing to undo; when the task changed since in a way the step cannot take
-  /// back (its project was deleted), the step is taken off the list and the undo is refused.
-  case undo
+  /// back (its project was deleted), the step is taken off the list and the undo is refused. With `step` (the
+  /// ``UndoStep/seq`` a toast showed), only that step is taken back: when the person's last step is another
+  /// (something changed since, or that step was undone already) nothing is undone (``ProjectsError/undoMovedOn``).
+  case undo(step: Int? = nil)
   /// A heading at the end of its project's headings.
   case addHeading(NewHeading)
   /// A heading of the project (second id) gets a new name (nil: as it is) and goes to place `to` among its
@@ -263,8 +268,9 @@ public enum TaskBoardEffect: Hashable, Sendable {
   /// A change a person can take back goes on their undo list (the store sets its `seq` to the change
   /// counter it stored, and keeps the last ``ProjectLimits/undoDepth``).
   case undoRecorded(UndoStep)
-  /// This step (by its `seq`) is taken off the undo list (else the change is judged again: two undos at
-  /// once never take back one step twice).
+  /// This step (by its `seq`) is taken off the undo list if it is still the last one there (else the change is
+  /// judged again: two undos at once never take back one step twice, and a change recorded meanwhile is not
+  /// passed over).
   case undoTaken(UndoStep)
   /// The command is refused with this error, and what else the effects say is still written (a stale undo
   /// step is taken off the list). The answer is the refusal.
