@@ -262,10 +262,27 @@ public struct HeadingView: Codable, Hashable, Sendable {
 public struct HeadingRequest: Codable, Hashable, Sendable {
   public let name: String?
   public let position: Int?
+  /// On a rename: the name it was made on, as the client showed it. When the heading was renamed elsewhere since,
+  /// the rename is refused (`409 heading_conflict`, with the heading as it is now) instead of overwriting that.
+  public let baseName: String?
 
-  public init(name: String? = nil, position: Int? = nil) {
+  public init(name: String? = nil, position: Int? = nil, baseName: String? = nil) {
     self.name = name
     self.position = position
+    self.baseName = baseName
+  }
+}
+
+/// `409 heading_conflict`: a rename made on a name the heading no longer has, with the heading as it is now.
+public struct HeadingConflictBody: Codable, Hashable, Sendable {
+  public let code: String
+  public let message: String
+  public let heading: HeadingView
+
+  public init(code: String, message: String, heading: HeadingView) {
+    self.code = code
+    self.message = message
+    self.heading = heading
   }
 }
 

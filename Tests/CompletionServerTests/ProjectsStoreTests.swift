@@ -330,6 +330,12 @@ struct ProjectsStoreTests {
     let edited = try await perform(store, .editHeading(autumn, in: garden, name: "Fall", to: 0), user)
     #expect(edited.saved.headings.map(\.name) == ["Fall"] && edited.saved.headings.first?.position == 0)
     #expect(try await store.headings(user, of: garden).map(\.name) == ["Fall", "Spring"])
+    // A rename made on the name before (another window renamed it since): refused with the heading as stored.
+    let fall = try #require(try await store.headings(user, of: garden).first)
+    await #expect(throws: ProjectsError.headingConflict(fall)) {
+      try await store.perform(.editHeading(autumn, in: garden, name: "Harvest", to: nil, since: "Autumn"), of: user, at: now)
+    }
+    #expect(try await store.headings(user, of: garden).map(\.name) == ["Fall", "Spring"])
     #expect(try await store.tasks(user, in: .project(garden)).map(\.title) == ["b", "e", "a", "d", "c"])
     // Refusals: another project's heading, a heading that is not there, another person's.
     await #expect(throws: ProjectsError.headingInOtherProject) {

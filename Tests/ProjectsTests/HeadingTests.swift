@@ -131,6 +131,28 @@ struct HeadingTests {
     }
   }
 
+  @Test("A rename made on a name the heading no longer has (renamed in another window) is refused with the heading as it is; the same name, or no base, goes through")
+  func renameConflict() throws {
+    var (board, garden, _, _) = try Self.garden()
+    let id = UUID()
+    try Self.run(&board, .addHeading(NewHeading(id: id, projectID: garden, name: "Spring")))
+    // Window B renames it first; window A's rename was begun on "Spring".
+    try Self.run(&board, .editHeading(id, in: garden, name: "Early spring", to: nil, since: "Spring"))
+    let before = board
+    #expect(throws: ProjectsError.headingConflict(try #require(board.headings[id]))) {
+      try board.handle(.editHeading(id, in: garden, name: "Spring sowing", to: nil, since: "Spring"), at: Self.now)
+    }
+    #expect(board == before && ProjectsError.headingConflict(board.headings[id]!).code == "heading_conflict")
+    // Both wrote the same name: nothing to choose, nothing changes.
+    #expect(try board.handle(.editHeading(id, in: garden, name: "Early spring", to: nil, since: "Spring"), at: Self.now).isEmpty)
+    // Keep mine: sent again on the saved name. Without a base (an older client) the last rename wins.
+    try Self.run(&board, .editHeading(id, in: garden, name: "Spring sowing", to: nil, since: "Early spring"))
+    try Self.run(&board, .editHeading(id, in: garden, name: "Sowing", to: nil))
+    #expect(board.headings[id]?.name == "Sowing")
+    // A move alone is no rename: it never conflicts.
+    try Self.run(&board, .editHeading(id, in: garden, name: nil, to: 0, since: "Spring"))
+  }
+
   @Test("Headings are renamed and reordered (to a place, clamped to the ends); another project's heading is not found")
   func editAndOrder() throws {
     var (board, garden, shed, _) = try Self.garden()

@@ -132,6 +132,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   /// A task can only go under a heading of its own project.
   public static let headingInOtherProject = APIErrorCode(rawValue: "heading_in_other_project")
   public static let tooManyHeadings = APIErrorCode(rawValue: "too_many_headings")
+  public static let headingConflict = APIErrorCode(rawValue: "heading_conflict")
   public static let challengeNotFound = APIErrorCode(rawValue: "challenge_not_found")
   public static let challengeClosed = APIErrorCode(rawValue: "challenge_closed")
   public static let challengeNotStarted = APIErrorCode(rawValue: "challenge_not_started")
@@ -187,7 +188,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .projectNotFound, .taskNotFound, .invalidColor, .invalidPriority,
     .invalidDueDate, .emptyTitle, .tooLong, .invalidId,
     .orderMismatch, .tooManyProjects, .editConflict, .projectArchived, .nothingToUndo, .undoStale, .undoMovedOn, .invalidImport, .listChanged, .invalidBatch,
-    .headingNotFound, .headingInOtherProject, .tooManyHeadings,
+    .headingNotFound, .headingInOtherProject, .tooManyHeadings, .headingConflict,
     .challengeNotFound,
     .challengeClosed, .challengeNotStarted, .postNotPublic, .alreadyCompleted,
     .photoRequired, .photoNotFound, .photoInUse, .photoTooLarge, .photoUnsupported,

@@ -30,10 +30,10 @@ extension CompletionClient {
   }
 
   /// Renames a heading, moves it to `position` among its project's headings (0 first), or both.
-  public func updateHeading(_ headingID: String, inProject projectID: String, name: String? = nil, position: Int? = nil) async throws
-    -> HeadingsResponse
+  public func updateHeading(_ headingID: String, inProject projectID: String, name: String? = nil, position: Int? = nil, baseName: String? = nil)
+    async throws -> HeadingsResponse
   {
-    try await send(.updateHeading, projectID, headingID, body: .json(HeadingRequest(name: name, position: position)))
+    try await send(.updateHeading, projectID, headingID, body: .json(HeadingRequest(name: name, position: position, baseName: baseName)))
   }
 
   /// Deletes a heading; its tasks stay in the project, under no heading.

@@ -157,17 +157,25 @@ struct ProjectsController: RouteCollection {
     }.response
   }
 
-  /// `PATCH /api/projects/{id}/headings/{headingId}` `{name?, position?}`: a new name, a new place, or both.
+  /// `PATCH /api/projects/{id}/headings/{headingId}` `{name?, position?, baseName?}`: a new name, a new place, or
+  /// both; a rename made on a name the heading no longer has (`baseName`) is `409 heading_conflict`.
   @Sendable func updateHeading(req: Request) async throws -> Response {
     let projectID = try ProjectInput.id(req.parameters.get("id"), notFound: .projectNotFound)
     let headingID = try ProjectInput.id(req.parameters.get("headingId"), notFound: .headingNotFound)
     let body = try req.decodeJSON(HeadingRequest.self)
     let name = try ProjectInput.headingName(body.name)
     guard let userID = req.currentSession?.userID else { throw ProjectsError.headingNotFound }
-    return try await perform(.editHeading(headingID, in: projectID, name: name, to: body.position), of: userID, queue: projectID, on: req) {
-      done in
-      try StoredResponse(Self.headingsChange(done, project: projectID, heading: headingID))
-    }.response
+    let command = TaskBoardCommand.editHeading(headingID, in: projectID, name: name, to: body.position, since: body.baseName)
+    do {
+      return try await perform(command, of: userID, queue: projectID, on: req) { done in
+        try StoredResponse(Self.headingsChange(done, project: projectID, heading: headingID))
+      }.response
+    } catch ProjectsError.headingConflict(let current) {
+      // The refusal carries the heading as it is now: the page shows both names and the person chooses.
+      let refusal = ProjectsError.headingConflict(current)
+      return try StoredResponse(HeadingConflictBody(code: refusal.code, message: refusal.message, heading: current.view), status: .conflict)
+        .response
+    }
   }
 
   /// `DELETE /api/projects/{id}/headings/{headingId}`: the heading goes; its tasks stay in the project, under

@@ -41,6 +41,9 @@ public enum ProjectsError: Error, Hashable, Sendable {
   case headingInOtherProject
   /// A project already holds ``ProjectLimits/maxHeadingsPerProject`` headings.
   case tooManyHeadings
+  /// A heading renamed from a name it no longer has (renamed in another window since); it carries the heading
+  /// as it is now.
+  case headingConflict(HeadingItem)
 
   /// The stable code clients switch on.
   public var code: String {
@@ -69,6 +72,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .headingNotFound: "heading_not_found"
     case .headingInOtherProject: "heading_in_other_project"
     case .tooManyHeadings: "too_many_headings"
+    case .headingConflict: "heading_conflict"
     }
   }
 
@@ -104,6 +108,8 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .undoMovedOn: "Something else changed since, so that change can't be undone from here. Nothing was undone."
     case .headingNotFound: "That heading was not found. It may have been deleted in another window."
     case .headingInOtherProject: "A task can only go under a heading of its own project."
+    case .headingConflict(let heading):
+      "This heading was renamed “\(heading.name)” somewhere else since you began. Choose which name to keep: yours or the one saved."
     case .tooManyHeadings: "A project can have at most \(ProjectLimits.maxHeadingsPerProject) headings. Delete one to add another."
     }
   }

@@ -234,8 +234,11 @@ public struct TaskBoard: Hashable, Sendable {
       // The project's revision goes up (its list looks different), its counts do not move.
       return changed([.positionsReserved(count: 1, first: first), count(new.projectID, .none), .headingInserted(heading)])
 
-    case .editHeading(let id, let project, let name, let place):
+    case .editHeading(let id, let project, let name, let place, let since):
       guard let heading = headings[id], heading.projectID == project else { throw .headingNotFound }
+      // Renamed from a name it no longer has: renamed elsewhere since this rename began. Unless both wrote the
+      // same name, nothing changes and the person chooses between theirs and the saved one (as for a task's title).
+      if let since, let name, since != heading.name, name != heading.name { throw .headingConflict(heading) }
       var effects: [TaskBoardEffect] = []
       // The new order first: the renamed row a store answers with then carries its new place.
       if let place {

@@ -159,7 +159,10 @@ public enum TaskBoardCommand: Hashable, Sendable {
   case addHeading(NewHeading)
   /// A heading of the project (second id) gets a new name (nil: as it is) and goes to place `to` among its
   /// project's headings (0 first; past the end: last; nil: where it is).
-  case editHeading(UUID, in: UUID, name: String?, to: Int?)
+  /// `since`: the name the rename was made on (as the person saw it); when the heading has another name by now
+  /// (renamed in another window) and the rename would change it, it is refused with
+  /// ``ProjectsError/headingConflict(_:)`` so the person chooses. Nil: the rename wins (older clients).
+  case editHeading(UUID, in: UUID, name: String?, to: Int?, since: String? = nil)
   /// A heading of the project goes; its tasks stay in the project, under no heading.
   case deleteHeading(UUID, in: UUID)
 
@@ -180,7 +183,7 @@ public enum TaskBoardCommand: Hashable, Sendable {
     // The last step first, then what it names (see ``UndoStep/footprint``).
     case .undo: Footprint(undo: true)
     case .addHeading(let heading): Footprint(projects: [heading.projectID], headingsOf: [heading.projectID])
-    case .editHeading(_, let project, _, _), .deleteHeading(_, let project):
+    case .editHeading(_, let project, _, _, _), .deleteHeading(_, let project):
       Footprint(projects: [project], headingsOf: [project])
     }
   }
