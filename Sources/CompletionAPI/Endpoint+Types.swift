@@ -30,6 +30,7 @@ extension Endpoint {
     case .follow: FollowRequest.self
     case .createTask, .updateTask: TaskRequest.self
     case .batchTasks: TaskBatchRequest.self
+    case .undoTaskChange: UndoRequest.self
     default: nil
     }
   }

@@ -192,11 +192,19 @@ public struct TaskView: Codable, Hashable, Sendable {
   public let revision: Int
   /// The heading of its project it sits under (see ``HeadingView``); nil: none.
   public let headingId: String?
+  /// Where a dated task stands on the person's today in the request's time zone, as Today and Upcoming say it:
+  /// `overdue`, `today` or `upcoming`; absent for an undated task or one done on another day (and in answers
+  /// that do not mark it). Sent with a list's tasks and a change's, so a row shows "Overdue" as Today does.
+  public let due: String?
+  /// Days past its due date when `due` is `overdue` (1: due yesterday).
+  public let daysLate: Int?
 
   public init(
     id: String, projectId: String?, title: String, notes: String, priority: String, dueDate: String?, completed: Bool,
-    completedAt: Double?, position: Int, revision: Int = 0, headingId: String? = nil
+    completedAt: Double?, position: Int, revision: Int = 0, headingId: String? = nil, due: String? = nil, daysLate: Int? = nil
   ) {
+    self.due = due
+    self.daysLate = daysLate
     self.headingId = headingId
     self.revision = revision
     self.id = id
@@ -254,10 +262,27 @@ public struct HeadingView: Codable, Hashable, Sendable {
 public struct HeadingRequest: Codable, Hashable, Sendable {
   public let name: String?
   public let position: Int?
+  /// On a rename: the name it was made on, as the client showed it. When the heading was renamed elsewhere since,
+  /// the rename is refused (`409 heading_conflict`, with the heading as it is now) instead of overwriting that.
+  public let baseName: String?
 
-  public init(name: String? = nil, position: Int? = nil) {
+  public init(name: String? = nil, position: Int? = nil, baseName: String? = nil) {
     self.name = name
     self.position = position
+    self.baseName = baseName
+  }
+}
+
+/// `409 heading_conflict`: a rename made on a name the heading no longer has, with the heading as it is now.
+public struct HeadingConflictBody: Codable, Hashable, Sendable {
+  public let code: String
+  public let message: String
+  public let heading: HeadingView
+
+  public init(code: String, message: String, heading: HeadingView) {
+    self.code = code
+    self.message = message
+    self.heading = heading
   }
 }
 
@@ -451,13 +476,28 @@ public struct UndoStepView: Codable, Hashable, Sendable {
   public let projectId: String?
   /// What the change did, for people: "Completed “Water the plants”", "Deleted heading “Spring”".
   public let label: String
+  /// The step's number (the person's change counter after it): sent as `step` to `POST /api/tasks/undo`, the undo
+  /// takes back this change and no other. Absent from servers before it.
+  public let seq: Int?
 
-  public init(kind: String, taskId: String?, headingId: String? = nil, projectId: String? = nil, label: String) {
+  public init(kind: String, taskId: String?, headingId: String? = nil, projectId: String? = nil, label: String, seq: Int? = nil) {
     self.kind = kind
     self.taskId = taskId
     self.headingId = headingId
     self.projectId = projectId
     self.label = label
+    self.seq = seq
+  }
+}
+
+/// `POST /api/tasks/undo`: which change to take back. Without `step` (or without a body), the person's last one.
+public struct UndoRequest: Codable, Hashable, Sendable {
+  /// The `seq` of the step a toast showed (``UndoStepView/seq``): when the person's last step is another, nothing
+  /// is undone (`409 undo_moved_on`).
+  public var step: Int?
+
+  public init(step: Int? = nil) {
+    self.step = step
   }
 }
 
@@ -524,13 +564,17 @@ public struct ProjectsLiveUpdate: Codable, Hashable, Sendable {
   public let inbox: InboxView
   public let projects: [ProjectView]
   public let deleted: [String]
+  /// The `seq` of the person's last undo step as of `revision` (absent: none left): a toast showing another step
+  /// offers a change undo would no longer take back, and goes.
+  public let undoSeq: Int?
 
-  public init(revision: Int, snapshot: Bool, inbox: InboxView, projects: [ProjectView], deleted: [String]) {
+  public init(revision: Int, snapshot: Bool, inbox: InboxView, projects: [ProjectView], deleted: [String], undoSeq: Int? = nil) {
     self.revision = revision
     self.snapshot = snapshot
     self.inbox = inbox
     self.projects = projects
     self.deleted = deleted
+    self.undoSeq = undoSeq
   }
 }
 
@@ -562,8 +606,11 @@ public struct ProjectsExport: Codable, Hashable, Sendable {
     public let tasks: [Task]
     /// The names of its headings in their order (absent: none; files written before headings have none).
     public let headings: [String]?
+    /// Whether it is archived (absent: not; files written before archiving have none). It is imported so.
+    public let archived: Bool?
 
-    public init(name: String, color: String, notes: String, tasks: [Task], headings: [String]? = nil) {
+    public init(name: String, color: String, notes: String, tasks: [Task], headings: [String]? = nil, archived: Bool? = nil) {
+      self.archived = archived
       self.headings = headings
       self.name = name
       self.color = color

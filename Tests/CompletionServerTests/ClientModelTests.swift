@@ -397,6 +397,17 @@ struct ClientModelTests {
       #expect(model.undoable?.label == "Deleted “Dig”")
       await model.undo()
       #expect(model.tasks.map(\.title) == ["Dig", "Sow"] && model.tasks[0].completed && model.problem == nil)
+      // The model undoes the step it shows: overtaken by a change on another device, it is refused and nothing
+      // is undone (the other device's change stays), and the offer goes.
+      await model.setCompleted(model.tasks[0].id, false)
+      #expect(model.undoable?.label == "Reopened “Dig”" && model.undoable?.seq != nil)
+      _ = try await other.updateTask(model.tasks[1].id, TaskRequest(completed: true))
+      await model.undo()
+      #expect(model.problem?.contains("Something else changed since") == true && model.undoable == nil)
+      let afterRefusal = try await other.tasks(inProject: project.id).tasks.map(\.completed)
+      #expect(afterRefusal == [false, true])
+      _ = try await other.undoTaskChange()
+      await model.setCompleted(model.tasks[0].id, true)
 
       // The model sends the revision it holds: an edit made after another device changed the task is refused
       // (the model then holds the task as it is now), and an edit on that goes through.

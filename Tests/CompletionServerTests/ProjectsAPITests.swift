@@ -200,7 +200,7 @@ struct ProjectsAPITests {
     }
   }
 
-  @Test("Export and import round-trip exactly; a plain list imports; a bad list changes nothing")
+  @Test("Export and import round-trip exactly (an archived project too); a plain list imports; a bad list changes nothing")
   func importExport() async throws {
     try await withTestApp { client, app in
       let file = ProjectsExport(
@@ -211,15 +211,23 @@ struct ProjectsAPITests {
             tasks: [
               .init(title: "Seeds", notes: "", priority: "none", dueDate: nil, completed: true),
               .init(title: "Dig", notes: "beds", priority: "low", dueDate: nil, completed: false),
-            ]),
-          .init(name: "Empty", color: "pink", notes: "", tasks: []),
+            ], archived: false),
+          .init(name: "Empty", color: "pink", notes: "", tasks: [], archived: false),
+          .init(name: "Last year", color: "blue", notes: "", tasks: [.init(title: "Plant", notes: "", priority: "none", dueDate: nil, completed: true)], archived: true),
         ])
       let imported = try client.decode(ProjectsImportResult.self, from: try await client.send(.POST, "/api/projects/import", json: file))
-      #expect(imported.projectsAdded == 2 && imported.tasksAdded == 3)
+      #expect(imported.projectsAdded == 3 && imported.tasksAdded == 4)
       let exported = try client.decode(ProjectsExport.self, from: try await client.send(.GET, "/api/projects/export"))
       #expect(exported == file)
       let overview = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
       #expect(overview.projects.first?.percent == 50 && overview.inbox.active == 1)
+      #expect(overview.projects.map(\.archived) == [false, false, true])
+      // A file written before archiving (no `archived`) still imports, its project active.
+      let older = #"{"format":"completionkit.projects","version":1,"inbox":[],"projects":[{"name":"Old file","color":"blue","notes":"","tasks":[]}]}"#
+      let olderImport = try await client.send(.POST, "/api/projects/import", raw: older)
+      #expect(try client.decode(ProjectsImportResult.self, from: olderImport).projectsAdded == 1)
+      let withOld = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
+      #expect(withOld.projects.first { $0.name == "Old file" }?.archived == false)
 
       let text = "Buy milk\n# Kitchen\n- [x] Paint\n- Tiles\n"
       let plain = try await client.send(.POST, "/api/projects/import", raw: text, contentType: "text/plain")
@@ -231,7 +239,7 @@ struct ProjectsAPITests {
       wrong = ProjectsExport(inbox: wrong.inbox, projects: [.init(name: "X", color: "teal", notes: "", tasks: [])])
       #expect(try await client.send(.POST, "/api/projects/import", json: wrong).status == .badRequest)
       let after = try client.decode(ProjectsOverview.self, from: try await client.send(.GET, "/api/projects"))
-      #expect(after.projects.map(\.name) == ["Garden", "Empty", "Kitchen"])
+      #expect(after.projects.map(\.name) == ["Garden", "Empty", "Last year", "Old file", "Kitchen"])
       try await Self.verify(app)
     }
   }
@@ -470,7 +478,8 @@ struct ProjectsAPITests {
       let water = try #require(try await Self.task(client, "Water", in: garden).task)
       _ = try #require(try await Self.task(client, "Dig", in: garden).task)
       let done = try client.decode(TaskChangeResponse.self, from: try await Self.toggle(client, water.id, true))
-      #expect(done.undo == UndoStepView(kind: "completed", taskId: water.id, label: "Completed “Water”"))
+      #expect(done.undo == UndoStepView(kind: "completed", taskId: water.id, label: "Completed “Water”", seq: done.undo?.seq))
+      #expect((done.undo?.seq ?? 0) > 0)
       let deleted = try client.decode(TaskChangeResponse.self, from: try await client.send(.DELETE, "/api/tasks/\(water.id)"))
       #expect(deleted.undo?.label == "Deleted “Water”" && deleted.projects.first?.total == 1)
 
@@ -512,6 +521,67 @@ struct ProjectsAPITests {
       #expect(try await client.send(.POST, "/api/tasks/undo", contentType: nil).status == .conflict)
       let dig = try client.decode(TaskChangeResponse.self, from: try await client.send(.POST, "/api/tasks/undo", contentType: nil))
       #expect(dig.undone?.label == "Added “Dig”" && dig.task == nil && dig.projects.first?.total == 1)
+      try await Self.verify(app)
+    }
+  }
+
+  @Test("Undo of the step a toast named: a later change refuses it (409 undo_moved_on, nothing undone), a double-click undoes once, and the live stream says which step is last")
+  func undoNamedStep() async throws {
+    try await withTestApp { client, app in
+      let garden = try await Self.project(client)
+      let target = try #require(try await Self.task(client, "Dbl target", in: garden).task)
+      let ticked = try client.decode(TaskChangeResponse.self, from: try await Self.toggle(client, target.id, true))
+      let tick = try #require(ticked.undo?.seq)
+      // The add after it answers with its own step (the page's toast shows it in the tick's place).
+      let added = try await Self.task(client, "Pack passport", in: garden)
+      let pack = try #require(added.undo)
+      #expect(pack.label == "Added “Pack passport”" && pack.kind == "added" && pack.seq == tick + 1)
+
+      // Undo of the tick while the add is the last change: refused in plain words, nothing undone.
+      let refused = try await client.send(.POST, "/api/tasks/undo", json: UndoRequest(step: tick))
+      #expect(refused.status == .conflict)
+      let body = try client.decode(APIErrorBody.self, from: refused)
+      #expect(body.code == "undo_moved_on" && body.message.hasPrefix("Something else changed since"))
+      func list() async throws -> [TaskView] {
+        try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(garden.id)/tasks")).tasks
+      }
+      #expect(try await list().map { "\($0.title) \($0.completed)" } == ["Dbl target true", "Pack passport false"])
+
+      // A double-click on the add's toast: two requests for one step (keys of their own), one undoes.
+      let cookie = client.sessionCookie
+      let answers = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+        for _ in 0..<2 {
+          group.addTask {
+            let tab = client.stranger()
+            tab.sessionCookie = cookie
+            return try await tab.send(.POST, "/api/tasks/undo", json: UndoRequest(step: pack.seq), headers: ["Idempotency-Key": UUID().uuidString])
+          }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(answers.map(\.status.code).sorted() == [200, 409])
+      let second = try #require(answers.first { $0.status == .conflict })
+      #expect(try client.decode(APIErrorBody.self, from: second).code == "undo_moved_on")
+      #expect(try await list().map { "\($0.title) \($0.completed)" } == ["Dbl target true"])
+
+      // A stream opened now says the tick is the last step; another window's change moves it on.
+      let stream = try await EventStreamReader(client)
+      let snapshot = try await stream.next()
+      #expect(snapshot.undoSeq == tick)
+      let other = try #require(try await Self.task(client, "Other window", in: garden).undo?.seq)
+      var update = try await stream.next()
+      while update.revision < other { update = try await stream.next() }
+      #expect(update.undoSeq == other)
+      try await stream.close()
+
+      // Without a step (Ctrl+Z), the last change is taken back; a body that is not a step is refused.
+      let last = try client.decode(TaskChangeResponse.self, from: try await client.send(.POST, "/api/tasks/undo", contentType: nil))
+      #expect(last.undone?.label == "Added “Other window”" && last.undone?.seq == other)
+      let bad = try await client.send(.POST, "/api/tasks/undo", raw: #"{"step": "last"}"#)
+      let badCode = try client.decode(APIErrorBody.self, from: bad).code
+      #expect(bad.status == .badRequest && badCode == "invalid_json")
+      let named = try client.decode(TaskChangeResponse.self, from: try await client.send(.POST, "/api/tasks/undo", json: UndoRequest(step: tick)))
+      #expect(named.undone?.label == "Completed “Dbl target”" && named.task?.completed == false)
       try await Self.verify(app)
     }
   }
@@ -794,6 +864,41 @@ struct ProjectsAPITests {
     }
     let tampered = try await Launcher.verifyProjects(options: options, logLevel: "error")
     #expect(!tampered.isClean && tampered.lines.first?.hasSuffix("kept 1/1, counted 0/1") == true)
+  }
+
+  @Test("A list's tasks, and a change's task, are marked overdue as Today marks them, in the request's time zone")
+  func overdueInLists() async throws {
+    try await withTestApp { client, app in
+      // 23:30 UTC on the 25th: already the 26th in Auckland, still the 25th in Los Angeles.
+      app.services.clock.freeze()
+      defer { app.services.clock.thaw() }
+      app.services.clock.set(to: ISO8601DateFormatter().date(from: "2026-11-25T23:30:00Z")!)
+      let garden = try await Self.project(client, "Garden")
+      var ids: [String: String] = [:]
+      for (title, due, project) in [("Plant bulbs", "2026-11-24", garden), ("Buy seeds", "2026-11-26", garden), ("Someday", nil, garden), ("Pay rent", "2026-11-25", nil)]
+        as [(String, String?, ProjectView?)]
+      {
+        let response = try await client.send(
+          .POST, "/api/tasks", json: TaskRequest(title: title, dueDate: due.map { .set($0) } ?? .unchanged, projectId: project.map { .set($0.id) } ?? .unchanged))
+        ids[title] = try client.decode(TaskChangeResponse.self, from: response).task?.id
+      }
+      func marks(_ path: String, _ zone: String) async throws -> [String] {
+        try client.decode(TaskListResponse.self, from: try await client.send(.GET, path, headers: ["Time-Zone": zone])).tasks
+          .map { "\($0.title): \($0.due ?? "-") \($0.daysLate.map(String.init) ?? "-")" }
+      }
+      #expect(try await marks("/api/projects/\(garden.id)/tasks", "America/Los_Angeles") == ["Plant bulbs: overdue 1", "Buy seeds: upcoming -", "Someday: - -"])
+      #expect(try await marks("/api/projects/\(garden.id)/tasks", "Pacific/Auckland") == ["Plant bulbs: overdue 2", "Buy seeds: today -", "Someday: - -"])
+      #expect(try await marks("/api/projects/inbox/tasks", "Pacific/Auckland") == ["Pay rent: overdue 1"])
+      // Without a zone: UTC, as Today.
+      #expect(try await marks("/api/projects/inbox/tasks?limit=5", "UTC") == ["Pay rent: today -"])
+      // A change answers with the task marked the same way; done, it is no longer overdue.
+      let renamed = try client.decode(
+        TaskChangeResponse.self,
+        from: try await client.send(.PATCH, "/api/tasks/\(try #require(ids["Plant bulbs"]))", json: TaskRequest(title: "Plant tulips"), headers: ["Time-Zone": "Pacific/Auckland"]))
+      #expect(renamed.task?.due == "overdue" && renamed.task?.daysLate == 2)
+      let done = try client.decode(TaskChangeResponse.self, from: try await Self.toggle(client, try #require(ids["Plant bulbs"]), true, headers: ["Time-Zone": "Pacific/Auckland"]))
+      #expect(done.task?.due != "overdue" && done.task?.daysLate == nil)
+    }
   }
 
   @Test("Today, Upcoming and overdue follow the zone the page sends; search finds titles and notes in any case")

@@ -123,6 +123,29 @@ struct ProjectsHeadingsAPITests {
     }
   }
 
+  @Test("A heading renamed in two windows: the rename made on the older name is refused with the heading as it is now, and nothing is overwritten")
+  func renameConflict() async throws {
+    try await withTestApp { client, _ in
+      let garden = try await ProjectsAPITests.project(client, "Garden")
+      let created = try client.decode(
+        HeadingsResponse.self, from: try await client.send(.POST, "/api/projects/\(garden.id)/headings", json: HeadingRequest(name: "Documents")))
+      let heading = try #require(created.heading)
+      let path = "/api/projects/\(garden.id)/headings/\(heading.id)"
+      let first = try await client.send(.PATCH, path, json: HeadingRequest(name: "Papers", baseName: "Documents"))
+      #expect(first.status == .ok)
+      let second = try await client.send(.PATCH, path, json: HeadingRequest(name: "Tickets", baseName: "Documents"))
+      #expect(second.status == .conflict)
+      let conflict = try client.decode(HeadingConflictBody.self, from: second)
+      #expect(conflict.code == "heading_conflict" && conflict.heading.name == "Papers" && conflict.message.contains("“Papers”"))
+      #expect(try await Self.list(client, garden).headings.map(\.name) == ["Papers"])
+      // Keep mine: on the saved name it goes through; a client that sends no base keeps last-rename-wins.
+      let kept = try client.decode(HeadingsResponse.self, from: try await client.send(.PATCH, path, json: HeadingRequest(name: "Tickets", baseName: "Papers")))
+      #expect(kept.heading?.name == "Tickets")
+      #expect(try await client.send(.PATCH, path, json: HeadingRequest(name: "Travel")).status == .ok)
+      #expect(try await Self.list(client, garden).headings.map(\.name) == ["Travel"])
+    }
+  }
+
   @Test("A heading added in one window reaches another's live stream (the project's revision moves, so the page reads its list again)")
   func live() async throws {
     try await withTestApp { client, _ in
@@ -268,7 +291,11 @@ struct ProjectsHeadingsAPITests {
       // Delete Summer: the answer offers its undo; the undo brings it back in the middle with both tasks.
       let deleted = try client.decode(
         HeadingsResponse.self, from: try await client.send(.DELETE, "/api/projects/\(garden.id)/headings/\(headings[1].id)"))
-      #expect(deleted.undo == UndoStepView(kind: "heading_deleted", taskId: nil, headingId: headings[1].id, projectId: garden.id, label: "Deleted heading “Summer”"))
+      #expect(
+        deleted.undo
+          == UndoStepView(
+            kind: "heading_deleted", taskId: nil, headingId: headings[1].id, projectId: garden.id, label: "Deleted heading “Summer”",
+            seq: deleted.undo?.seq) && deleted.undo?.seq != nil)
       _ = try await stream.next()
       let undone = try await client.send(.POST, "/api/tasks/undo", contentType: nil, headers: ["Idempotency-Key": UUID().uuidString])
       #expect(undone.status == .ok)
@@ -324,6 +351,12 @@ struct ProjectsHeadingsAPITests {
       #expect(summer.name == "Untitled Heading")
       let renamed = try await api.updateHeading(summer.id, inProject: garden.id, name: "Summer", position: 0)
       #expect(renamed.headings.map(\.name) == ["Summer", "Spring"])
+      do {
+        _ = try await api.updateHeading(summer.id, inProject: garden.id, name: "Autumn", baseName: "Untitled Heading")
+        Issue.record("a rename on a name the heading no longer has was accepted")
+      } catch let error as APIError {
+        #expect(error.errorCode == .headingConflict)
+      }
       #expect(try await api.setHeading(ofTask: task.id, to: spring.id).task?.headingId == spring.id)
       #expect(try await api.tasks(inProject: garden.id).tasks.first?.headingId == spring.id)
       do {

@@ -141,8 +141,8 @@ struct ProjectsStoreTests {
     try await perform(store, .deleteTask(ids[0]), user)
     #expect(try await store.owner(user).inbox == CompletionRatio(completed: 0, total: 2))
 
-    // An import: Inbox tasks and a project that arrives with its counts.
-    let imported = UUID()
+    // An import: Inbox tasks and a project that arrives with its counts; an archived one arrives archived.
+    let imported = UUID(), shelf = UUID()
     try await perform(
       store,
       .importItems(
@@ -150,9 +150,14 @@ struct ProjectsStoreTests {
         projects: [
           ImportedProject(
             project: NewProject(id: imported, name: "Kitchen"),
-            tasks: [NewTask(id: UUID(), projectID: nil, title: "Paint", completed: true), NewTask(id: UUID(), projectID: nil, title: "Tiles")])
+            tasks: [NewTask(id: UUID(), projectID: nil, title: "Paint", completed: true), NewTask(id: UUID(), projectID: nil, title: "Tiles")]),
+          ImportedProject(
+            project: NewProject(id: shelf, name: "Old shelf"), tasks: [NewTask(id: UUID(), projectID: nil, title: "Sand", completed: true)],
+            archived: true),
         ]), user)
     #expect(try await store.project(imported, of: user)?.counts == CompletionRatio(completed: 1, total: 2))
+    #expect(try await store.project(imported, of: user)?.archived == false)
+    #expect(try await store.project(shelf, of: user).map { [$0.archived, $0.counts.isComplete] } == [true, true])
     #expect(try await store.tasks(user, in: .project(imported)).map(\.title) == ["Paint", "Tiles"])
 
     // Dated tasks (the Today and Upcoming views' rows): open ones with a date, and done ones only when done
@@ -194,19 +199,19 @@ struct ProjectsStoreTests {
     try await perform(store, .deleteTask(kept), user)
     #expect(try await store.undoSteps(user).last?.label == "Deleted “Grout”")
     #expect(try await store.undoSteps(other).isEmpty)
-    let restored = try await perform(store, .undo, user)
+    let restored = try await perform(store, .undo(), user)
     #expect(restored.saved.tasks.count == 1)
     var back = try #require(try await store.tasks(user, ids: [kept]).first)
     back.version = whole.version
     #expect(back == whole)
     #expect(try await store.project(imported, of: user)?.counts == CompletionRatio(completed: 2, total: 3))
-    try await perform(store, .undo, user)  // the completion
+    try await perform(store, .undo(), user)  // the completion
     #expect(try await store.tasks(user, ids: [kept]).first?.completed == false)
     // Two undos decided on one load take back one step once (the second save writes nothing).
-    var loadedOne = try await store.board(TaskBoardCommand.undo.footprint, of: user)
+    var loadedOne = try await store.board(TaskBoardCommand.undo().footprint, of: user)
     var loadedTwo = loadedOne
-    let undoOne = try loadedOne.handle(.undo, at: now)
-    let undoTwo = try loadedTwo.handle(.undo, at: now)
+    let undoOne = try loadedOne.handle(.undo(), at: now)
+    let undoTwo = try loadedTwo.handle(.undo(), at: now)
     #expect(try await store.save(undoOne, of: user, at: now) != nil)
     let steps = try await store.undoSteps(user)
     #expect(try await store.save(undoTwo, of: user, at: now) == nil)
@@ -214,6 +219,32 @@ struct ProjectsStoreTests {
     #expect(try await store.tasks(user, ids: [kept]).isEmpty)  // its add was taken back
     for _ in 0..<(ProjectLimits.undoDepth + 3) { try await perform(store, .editTask(due, TaskEdit(title: "Due \(UUID())")), user) }
     #expect(try await store.undoSteps(user).count == ProjectLimits.undoDepth)
+    // An undo naming a step (a toast's) takes back that step only. A later change makes it refused with nothing
+    // undone; named twice (a double-click), the second finds its step gone and the change before stays.
+    let tick = UUID(), pack = UUID()
+    try await perform(store, .addTask(NewTask(id: tick, projectID: imported, title: "Tick")), user)
+    let ticked = try await perform(store, .setCompleted(tick, true), user)
+    let tickStep = ticked.saved.owner.revision
+    #expect(try await store.undoSteps(user).last.map { [$0.seq, $0.label] as [AnyHashable] } == [tickStep, "Completed “Tick”"])
+    let packStep = try await perform(store, .addTask(NewTask(id: pack, projectID: imported, title: "Pack")), user).saved.owner.revision
+    let (tasksBefore, stepsBefore) = (try await store.allTasks(user), try await store.undoSteps(user))
+    await #expect(throws: ProjectsError.undoMovedOn) { try await store.perform(.undo(step: tickStep), of: user, at: now) }
+    #expect(try await store.allTasks(user) == tasksBefore)
+    #expect(try await store.undoSteps(user) == stepsBefore)
+    try await perform(store, .undo(step: packStep), user)
+    #expect(try await store.tasks(user, ids: [pack]).isEmpty)
+    await #expect(throws: ProjectsError.undoMovedOn) { try await store.perform(.undo(step: packStep), of: user, at: now) }
+    #expect(try await store.tasks(user, ids: [tick]).first?.completed == true)
+    // Decided while its step was the last, saved after another change put a newer step on the list: written
+    // nowhere (judged again, it is refused), so an undo never passes over a change it did not see.
+    for command in [TaskBoardCommand.undo(step: tickStep), .undo()] {
+      var loaded = try await store.board(command.footprint, of: user)
+      let late = try loaded.handle(command, at: now)
+      try await perform(store, .addTask(NewTask(id: UUID(), projectID: imported, title: "Later")), user)
+      #expect(try await store.save(late, of: user, at: now) == nil, "\(command)")
+      #expect(try await store.tasks(user, ids: [tick]).first?.completed == true)
+    }
+    await #expect(throws: ProjectsError.undoMovedOn) { try await store.perform(.undo(step: tickStep), of: user, at: now) }
 
     // A batch: all of the named tasks or none; each list's counts and the owner's revision move once.
     let shed = UUID()
@@ -300,6 +331,12 @@ struct ProjectsStoreTests {
     let edited = try await perform(store, .editHeading(autumn, in: garden, name: "Fall", to: 0), user)
     #expect(edited.saved.headings.map(\.name) == ["Fall"] && edited.saved.headings.first?.position == 0)
     #expect(try await store.headings(user, of: garden).map(\.name) == ["Fall", "Spring"])
+    // A rename made on the name before (another window renamed it since): refused with the heading as stored.
+    let fall = try #require(try await store.headings(user, of: garden).first)
+    await #expect(throws: ProjectsError.headingConflict(fall)) {
+      try await store.perform(.editHeading(autumn, in: garden, name: "Harvest", to: nil, since: "Autumn"), of: user, at: now)
+    }
+    #expect(try await store.headings(user, of: garden).map(\.name) == ["Fall", "Spring"])
     #expect(try await store.tasks(user, in: .project(garden)).map(\.title) == ["b", "e", "a", "d", "c"])
     // Refusals: another project's heading, a heading that is not there, another person's.
     await #expect(throws: ProjectsError.headingInOtherProject) {
@@ -327,7 +364,7 @@ struct ProjectsStoreTests {
     #expect(try await store.headings(user, of: garden).map(\.name) == ["Fall"])
     // Undo of a task's delete puts it back under its heading.
     try await perform(store, .deleteTask(ids[3]), user)
-    try await perform(store, .undo, user)
+    try await perform(store, .undo(), user)
     #expect(try await store.tasks(user, ids: [ids[3]]).first?.headingID == autumn)
     // Several under a heading at once: all or none (another project's heading refuses every one).
     await #expect(throws: ProjectsError.headingInOtherProject) {
@@ -367,19 +404,19 @@ struct ProjectsStoreTests {
     #expect(steps.last?.kind == .headingDeleted && steps.last?.heading?.tasks == [ids[0], ids[1]] && steps.last?.heading?.place == 1)
     #expect(steps.last?.heading?.before?.name == "Summer" && steps.last?.label == "Deleted heading “Summer”")
     #expect(try await store.tasks(user, in: .project(garden)).allSatisfy { $0.headingID == nil })
-    let undone = try await perform(store, .undo, user)
+    let undone = try await perform(store, .undo(), user)
     #expect(undone.saved.projects.map(\.id) == [garden])
     #expect(try await store.headings(user, of: garden).map(\.name) == ["Spring", "Summer", "Autumn"])
     #expect(try await store.tasks(user, in: .project(garden)) == before)
     // Rename, undone; add, undone (a task put under it since by a batch stays in the project, under none).
     try await perform(store, .editHeading(autumn, in: garden, name: "Fall", to: nil), user)
     #expect(try await store.undoSteps(user).last?.label == "Renamed heading “Autumn” to “Fall”")
-    try await perform(store, .undo, user)
+    try await perform(store, .undo(), user)
     #expect(try await store.headings(user, of: garden).map(\.name) == ["Spring", "Summer", "Autumn"])
     let winter = UUID()
     try await perform(store, .addHeading(NewHeading(id: winter, projectID: garden, name: "Winter")), user)
     try await perform(store, .batchTasks([ids[2]], .move(to: garden, heading: winter)), user)
-    try await perform(store, .undo, user)
+    try await perform(store, .undo(), user)
     #expect(try await store.headings(user, of: garden).map(\.name) == ["Spring", "Summer", "Autumn"])
     #expect(try await store.tasks(user, ids: [ids[2]]).first.map { [$0.projectID, $0.headingID] } == [garden, nil])
     try await expectCountsMatch(store, user)
@@ -426,7 +463,8 @@ struct ProjectsStoreTests {
       let heading = list < 3 && !existing.isEmpty ? existing[list % existing.count].id : headings[list]
       if flag { return .editTask(taskID, TaskEdit(headingID: .some(task % 2 == 0 ? heading : nil))) }
       return .editTask(taskID, TaskEdit(projectID: .some(board.headings[heading]?.projectID), headingID: .some(heading)))
-    default: return .undo
+    // Undo of the last change, or of a step named as a toast names it (the last one, or the one before).
+    default: return flag ? .undo() : .undo(step: board.undo.last.map { $0.seq - task % 2 })
     }
   }
 
@@ -512,7 +550,7 @@ struct ProjectsStoreTests {
       ).run()
       let read = try #require(try await store.undoSteps(user).last)
       #expect(read.kind == .completed && read.heading == nil && read.before?.headingID == nil && read.after?.completed == true)
-      try await Self.perform(store, .undo, user)
+      try await Self.perform(store, .undo(), user)
       #expect(try await store.tasks(user, ids: [task]).first?.completed == false)
       #expect(try await store.undoSteps(user).isEmpty)
     }

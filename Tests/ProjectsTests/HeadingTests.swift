@@ -101,10 +101,10 @@ struct HeadingTests {
       try board.handle(.addTask(NewTask(id: UUID(), projectID: nil, title: "x", headingID: tools)), at: Self.now)
     }
     try Self.run(&board, .deleteTask(fresh))
-    try Self.run(&board, .undo)
-    try Self.run(&board, .undo)
+    try Self.run(&board, .undo())
+    try Self.run(&board, .undo())
     // Undo takes it back out.
-    try Self.run(&board, .undo)
+    try Self.run(&board, .undo())
     #expect(board.tasks[tasks[0]]?.headingID == nil)
     try Self.run(&board, .editTask(tasks[0], TaskEdit(headingID: .some(spring))))
     try Self.run(&board, .editTask(tasks[0], TaskEdit(headingID: .some(nil))))
@@ -199,9 +199,9 @@ struct HeadingTests {
     #expect(board.headingOrder(of: garden).map(\.name) == ["Spring", "Autumn"])
     // One of its tasks goes elsewhere meanwhile (another project): it stays there. The move is its own step.
     try Self.run(&board, .editTask(tasks[0], TaskEdit(projectID: .some(shed))))
-    try Self.run(&board, .undo)
+    try Self.run(&board, .undo())
     #expect(board.tasks[tasks[0]]?.projectID == garden && board.tasks[tasks[0]]?.headingID == nil)
-    let undone = try Self.run(&board, .undo)
+    let undone = try Self.run(&board, .undo())
     #expect(undone.contains(.undoTaken(step)))
     #expect(board.headingOrder(of: garden).map(\.name) == ["Spring", "Summer", "Autumn"])
     #expect(board.headingOrder(of: garden).map(\.position) == [0, 1, 2])
@@ -215,7 +215,7 @@ struct HeadingTests {
     // Rename Spring; undo gives the old name back.
     let renamed = try Self.run(&board, .editHeading(spring, in: garden, name: "Early spring", to: 2))
     #expect(renamed.contains { if case .undoRecorded(let step) = $0 { step.label == "Renamed heading “Spring” to “Early spring”" } else { false } })
-    try Self.run(&board, .undo)
+    try Self.run(&board, .undo())
     #expect(board.headings[spring]?.name == "Spring")
     // A new place alone is not a step: undo then reaches the change before it.
     let moved = try Self.run(&board, .editHeading(spring, in: garden, name: nil, to: 0))
@@ -227,7 +227,7 @@ struct HeadingTests {
     try Self.run(&board, .addHeading(NewHeading(id: winter, projectID: garden, name: "Winter")))
     try Self.run(&board, .batchTasks([third], .move(to: garden, heading: winter)))
     #expect(board.tasks[third]?.headingID == winter)
-    try Self.run(&board, .undo)
+    try Self.run(&board, .undo())
     #expect(board.headings[winter] == nil && board.tasks[third]?.projectID == garden && board.tasks[third]?.headingID == nil)
     #expect(board.projects[garden]?.counts == counts)
     #expect(board.headingOrder(of: garden).map(\.id) == [spring, summer, autumn])
@@ -236,13 +236,35 @@ struct HeadingTests {
     try Self.run(&board, .editHeading(summer, in: garden, name: "High summer", to: nil))
     var elsewhere = board
     try Self.run(&elsewhere, .deleteProject(garden))
-    let stale = try Self.run(&elsewhere, .undo)
+    let stale = try Self.run(&elsewhere, .undo())
     #expect(stale.contains(.refused(.undoStale("High summer"))) && elsewhere.undo.count == board.undo.count - 1)
     // Or once the heading is gone (deleted, that deletion then dropped from the list as a batch would not be on it).
     try Self.run(&board, .deleteHeading(summer, in: garden))
     board.undo.removeLast()
-    let gone = try Self.run(&board, .undo)
+    let gone = try Self.run(&board, .undo())
     #expect(gone.contains(.refused(.undoStale("High summer"))) && board.headings[summer] == nil)
+  }
+
+  @Test("A rename made on a name the heading no longer has (renamed in another window) is refused with the heading as it is; the same name, or no base, goes through")
+  func renameConflict() throws {
+    var (board, garden, _, _) = try Self.garden()
+    let id = UUID()
+    try Self.run(&board, .addHeading(NewHeading(id: id, projectID: garden, name: "Spring")))
+    // Window B renames it first; window A's rename was begun on "Spring".
+    try Self.run(&board, .editHeading(id, in: garden, name: "Early spring", to: nil, since: "Spring"))
+    let before = board
+    #expect(throws: ProjectsError.headingConflict(try #require(board.headings[id]))) {
+      try board.handle(.editHeading(id, in: garden, name: "Spring sowing", to: nil, since: "Spring"), at: Self.now)
+    }
+    #expect(board == before && ProjectsError.headingConflict(board.headings[id]!).code == "heading_conflict")
+    // Both wrote the same name: nothing to choose, nothing changes.
+    #expect(try board.handle(.editHeading(id, in: garden, name: "Early spring", to: nil, since: "Spring"), at: Self.now).isEmpty)
+    // Keep mine: sent again on the saved name. Without a base (an older client) the last rename wins.
+    try Self.run(&board, .editHeading(id, in: garden, name: "Spring sowing", to: nil, since: "Early spring"))
+    try Self.run(&board, .editHeading(id, in: garden, name: "Sowing", to: nil))
+    #expect(board.headings[id]?.name == "Sowing")
+    // A move alone is no rename: it never conflicts.
+    try Self.run(&board, .editHeading(id, in: garden, name: nil, to: 0, since: "Spring"))
   }
 
   @Test("Headings are renamed and reordered (to a place, clamped to the ends); another project's heading is not found")
@@ -291,20 +313,20 @@ struct HeadingTests {
     try Self.run(&board, .addHeading(NewHeading(id: spring, projectID: garden, name: "Spring")))
     try Self.run(&board, .editTask(tasks[0], TaskEdit(headingID: .some(spring))))
     try Self.run(&board, .deleteTask(tasks[0]))
-    try Self.run(&board, .undo)
+    try Self.run(&board, .undo())
     #expect(board.tasks[tasks[0]]?.headingID == spring)
     try Self.run(&board, .deleteTask(tasks[0]))
     try Self.run(&board, .deleteHeading(spring, in: garden))
     // The heading's deletion is the newest step: undone first (back, without the task, which is gone), then the task's.
-    try Self.run(&board, .undo)
+    try Self.run(&board, .undo())
     #expect(board.headings[spring] != nil && board.tasks[tasks[0]] == nil)
-    try Self.run(&board, .undo)
+    try Self.run(&board, .undo())
     #expect(board.tasks[tasks[0]]?.headingID == spring)
     // With the heading gone and its deletion off the list (pushed out by newer steps), the task comes back under none.
     try Self.run(&board, .deleteTask(tasks[0]))
     try Self.run(&board, .deleteHeading(spring, in: garden))
     board.undo.removeLast()
-    try Self.run(&board, .undo)
+    try Self.run(&board, .undo())
     #expect(board.tasks[tasks[0]]?.projectID == garden && board.tasks[tasks[0]]?.headingID == nil)
   }
 

@@ -35,6 +35,18 @@ struct TaskAgendaTests {
     #expect(TaskAgenda.due(task, today: la, zone: Self.losAngeles) == .today)
   }
 
+  @Test("Days late: counted from the person's today, 0 unless the task is overdue (open and due before today)")
+  func daysLate() {
+    let nz = TaskAgenda.today(at: Self.lateEvening, in: Self.auckland)
+    let la = TaskAgenda.today(at: Self.lateEvening, in: Self.losAngeles)
+    let late = Self.task("Call the plumber", due: "2026-11-23")
+    #expect(TaskAgenda.daysLate(late, today: nz, zone: Self.auckland) == 3)
+    #expect(TaskAgenda.daysLate(late, today: la, zone: Self.losAngeles) == 2)
+    #expect(TaskAgenda.daysLate(Self.task("Done", due: "2026-11-23", completed: true, completedAt: Self.lateEvening), today: nz, zone: Self.auckland) == 0)
+    #expect(TaskAgenda.daysLate(Self.task("Later", due: "2026-12-01"), today: nz, zone: Self.auckland) == 0)
+    #expect(TaskAgenda.daysLate(Self.task("Undated", due: nil), today: nz, zone: Self.auckland) == 0)
+  }
+
   @Test("Day boundary: due today until midnight, overdue from the first second of the next day")
   func dayBoundary() {
     let task = Self.task("Pay rent", due: "2026-11-25")

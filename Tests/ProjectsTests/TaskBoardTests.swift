@@ -34,7 +34,7 @@ struct TaskBoardTests {
     case 9:
       let ids = board.projects.values.sorted { $0.position < $1.position }.map(\.id)
       return .orderProjects(flag ? ids.reversed() : ids + [UUID()])
-    case 11: return .undo
+    case 11: return flag ? .undo() : .undo(step: board.undo.last.map { $0.seq - task % 2 })
     case 14:
       // A heading in a project (list 3: one that does not exist).
       let id = headingIDs[task % 4]
@@ -313,19 +313,27 @@ struct TaskBoardTests {
     }
     let good = ProjectsFile(
       inbox: [.init(title: "Call\tMum ", notes: "", priority: "high", dueDate: "2026-12-24", completed: true)],
-      projects: [.init(name: " Garden ", color: "green", notes: "", tasks: [.init(title: "Dig", notes: "", priority: "none", dueDate: nil, completed: false)])])
+      projects: [
+        .init(name: " Garden ", color: "green", notes: "", tasks: [.init(title: "Dig", notes: "", priority: "none", dueDate: nil, completed: false)]),
+        .init(name: "Old shed", color: "blue", notes: "", tasks: [], archived: true),
+      ])
     guard case .importItems(let inbox, let projects) = try good.command(newID: UUID.init) else {
       Issue.record("an import command")
       return
     }
     #expect(inbox.map(\.title) == ["Call Mum"] && inbox.first?.priority == .high && inbox.first?.completed == true)
-    #expect(projects.map(\.project.name) == ["Garden"] && projects.first?.project.color == .green && projects.first?.tasks.count == 1)
+    #expect(projects.map(\.project.name) == ["Garden", "Old shed"] && projects.first?.project.color == .green && projects.first?.tasks.count == 1)
+    #expect(projects.map(\.archived) == [false, true])
     var board = TaskBoard()
     _ = try board.handle(.importItems(inbox: inbox, projects: projects), at: Self.now)
     #expect(board.owner.inbox == CompletionRatio(completed: 1, total: 1))
-    #expect(board.projects.values.first?.counts == CompletionRatio(completed: 0, total: 1))
+    let garden = try #require(board.projects.values.first { $0.name == "Garden" })
+    #expect(garden.counts == CompletionRatio(completed: 0, total: 1) && !garden.archived)
+    // An archived project in a file comes back archived.
+    #expect(board.projects.values.first { $0.name == "Old shed" }?.archived == true)
     let plain = try PlainListImport.parse("Milk\n# Kitchen\n- [x] Paint").get().command(newID: UUID.init)
     guard case .importItems(let plainInbox, let plainProjects) = plain else { return }
     #expect(plainInbox.map(\.title) == ["Milk"] && plainProjects.first?.tasks.first?.completed == true)
+    #expect(plainProjects.map(\.archived) == [false])
   }
 }

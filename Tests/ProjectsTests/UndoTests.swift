@@ -35,7 +35,7 @@ struct UndoTests {
     #expect(step.label == label && step.kind == kind, "\(command)")
     #expect(board.undo.last == step)
 
-    let undone = try board.handle(.undo, at: Self.later)
+    let undone = try board.handle(.undo(), at: Self.later)
     #expect(undone.contains(.undoTaken(step)))
     let after = try #require(board.tasks[task])
     var expected = before
@@ -66,7 +66,7 @@ struct UndoTests {
     let done = try #require(board.tasks[task])
     let reopened = try board.handle(.setCompleted(task, false), at: Self.later)
     #expect(reopened.contains { if case .undoRecorded(let step) = $0 { step.label == "Reopened “Water”" } else { false } })
-    let undone = try board.handle(.undo, at: Self.later)
+    let undone = try board.handle(.undo(), at: Self.later)
     #expect(board.tasks[task]?.completedAt == done.completedAt)
     #expect(TaskBoard.finished(by: undone, stored: [try #require(board.projects[garden])]).map(\.id) == [garden])
   }
@@ -77,7 +77,7 @@ struct UndoTests {
     let steps = board.undo.count
     _ = try board.handle(.editTask(task, TaskEdit(title: "Water")), at: Self.now)
     #expect(board.undo.count == steps)
-    _ = try board.handle(.undo, at: Self.now)
+    _ = try board.handle(.undo(), at: Self.now)
     #expect(board.tasks.count == 1 && board.projects[garden]?.counts == CompletionRatio(completed: 0, total: 1))
   }
 
@@ -87,9 +87,9 @@ struct UndoTests {
     for index in 0..<(ProjectLimits.undoDepth + 5) { _ = try board.handle(.setCompleted(task, index.isMultiple(of: 2)), at: Self.now) }
     #expect(board.undo.count == ProjectLimits.undoDepth)
     #expect(board.undo.map(\.seq) == board.undo.map(\.seq).sorted())
-    for _ in 0..<ProjectLimits.undoDepth { _ = try board.handle(.undo, at: Self.now) }
+    for _ in 0..<ProjectLimits.undoDepth { _ = try board.handle(.undo(), at: Self.now) }
     let empty = board
-    #expect(throws: ProjectsError.nothingToUndo) { try board.handle(.undo, at: Self.now) }
+    #expect(throws: ProjectsError.nothingToUndo) { try board.handle(.undo(), at: Self.now) }
     #expect(board == empty)
   }
 
@@ -102,21 +102,68 @@ struct UndoTests {
     _ = try board.handle(.setCompleted(inbox, true), at: Self.now)
     _ = try board.handle(.editTask(task, TaskEdit(title: "Water!")), at: Self.now)
     _ = try board.handle(.deleteProject(garden), at: Self.now)
-    let refused = try board.handle(.undo, at: Self.now)
+    let refused = try board.handle(.undo(), at: Self.now)
     #expect(refused.contains(.refused(.undoStale("Water!"))))
     #expect(ProjectsError.undoStale("x").code == "undo_stale" && ProjectsError.nothingToUndo.code == "nothing_to_undo")
-    _ = try board.handle(.undo, at: Self.now)
+    _ = try board.handle(.undo(), at: Self.now)
     #expect(board.tasks[inbox]?.completed == false)
+  }
+
+  @Test("An undo naming the step a toast showed takes back that step or nothing: a later change (here or in another window) refuses it, and named twice the second finds it gone")
+  func namedStep() throws {
+    var board = try board()
+    let dig = try #require(board.tasks.values.first { $0.title == "Dig" }?.id)
+    let ticked = try board.handle(.setCompleted(task, true), at: Self.now)
+    let tick = try #require(ticked.lazy.compactMap { if case .undoRecorded(let step) = $0 { step } else { nil } }.first)
+    #expect(tick.seq == board.owner.revision)
+    let pack = UUID()
+    _ = try board.handle(.addTask(NewTask(id: pack, projectID: garden, title: "Pack passport")), at: Self.now)
+    let added = try #require(board.undo.last)
+    // The toast still showed the tick: refused, and nothing changes (the add stays, the tick stays, the list too).
+    let unchanged = board
+    #expect(throws: ProjectsError.undoMovedOn) { try board.handle(.undo(step: tick.seq), at: Self.now) }
+    #expect(board == unchanged)
+    #expect(ProjectsError.undoMovedOn.code == "undo_moved_on")
+    // Its own step is taken back; the same step again (a double-click) is refused and the tick stays.
+    let undone = try board.handle(.undo(step: added.seq), at: Self.now)
+    #expect(undone.contains(.undoTaken(added)) && board.tasks[pack] == nil)
+    #expect(throws: ProjectsError.undoMovedOn) { try board.handle(.undo(step: added.seq), at: Self.now) }
+    #expect(board.tasks[task]?.completed == true)
+    // A change recorded in between (another window's) is not passed over; without a step, undo takes the last.
+    _ = try board.handle(.setCompleted(dig, true), at: Self.now)
+    #expect(throws: ProjectsError.undoMovedOn) { try board.handle(.undo(step: tick.seq), at: Self.now) }
+    _ = try board.handle(.undo(), at: Self.now)
+    #expect(board.tasks[dig]?.completed == false && board.tasks[task]?.completed == true)
+    _ = try board.handle(.undo(step: tick.seq), at: Self.now)
+    #expect(board.tasks[task]?.completed == false)
+    // Nothing left: a named step is gone too.
+    board.undo = []
+    #expect(throws: ProjectsError.undoMovedOn) { try board.handle(.undo(step: tick.seq), at: Self.now) }
+    #expect(throws: ProjectsError.nothingToUndo) { try board.handle(.undo(), at: Self.now) }
+  }
+
+  @Test("An undo decided while its step was the last is written nowhere once a newer step is on the list: judged again")
+  func undoAfterNewerStep() throws {
+    var board = try board()
+    let dig = try #require(board.tasks.values.first { $0.title == "Dig" }?.id)
+    _ = try board.handle(.setCompleted(task, true), at: Self.now)
+    var loaded = board.slice(TaskBoardCommand.undo().footprint)
+    let late = try loaded.handle(.undo(), at: Self.now)
+    var stored = board
+    var other = board
+    #expect(stored.apply(try other.handle(.setCompleted(dig, true), at: Self.now), at: Self.now) != nil)
+    #expect(stored.apply(late, at: Self.now) == nil)
+    #expect(stored.tasks[task]?.completed == true)
   }
 
   @Test("Two undos decided on the same board take back one step once: the second is judged again")
   func concurrentUndo() throws {
     var board = try board()
     _ = try board.handle(.setCompleted(task, true), at: Self.now)
-    var one = board.slice(TaskBoardCommand.undo.footprint)
+    var one = board.slice(TaskBoardCommand.undo().footprint)
     var two = one
-    let first = try one.handle(.undo, at: Self.now)
-    let second = try two.handle(.undo, at: Self.now)
+    let first = try one.handle(.undo(), at: Self.now)
+    let second = try two.handle(.undo(), at: Self.now)
     var stored = board
     #expect(stored.apply(first, at: Self.now) != nil)
     #expect(stored.apply(second, at: Self.now) == nil)
@@ -134,11 +181,11 @@ struct UndoTests {
     #expect(!effects.contains { if case .undoRecorded = $0 { true } else { false } })
     #expect(board.undo == steps)
     // The last single change (Dig, which the batch did not touch) is taken back.
-    _ = try board.handle(.undo, at: Self.later)
+    _ = try board.handle(.undo(), at: Self.later)
     #expect(board.tasks[dig]?.completed == false)
     // The edit of Water came before the batch moved it: refused and taken off; Water stays where the batch put it.
     let moved = try #require(board.tasks[task])
-    let refused = try board.handle(.undo, at: Self.later)
+    let refused = try board.handle(.undo(), at: Self.later)
     #expect(refused.contains(.refused(.undoStale("Water roses"))))
     #expect(board.tasks[task] == moved && moved.projectID == house)
     #expect(board.undo.count == steps.count - 2)

@@ -187,3 +187,40 @@ def test_an_offline_edit_that_meets_a_change_made_elsewhere_asks_when_it_is_sent
         assert not page._ck_errors
     finally:
         context.close()
+
+
+def test_a_heading_renamed_in_two_windows_lets_the_person_choose(context, server):
+    """Defect 13: a heading's rename carries the name it began on; renamed elsewhere meanwhile, the window shows
+    both names and the person chooses, as for a task's title (the last save no longer silently wins)."""
+    garden = context.request.post(f"{server}/api/projects", data=json.dumps({"name": "Trip"}), headers=HEADERS).json()
+    heading = context.request.post(
+        f"{server}/api/projects/{garden['id']}/headings", data=json.dumps({"name": "Documents"}), headers=HEADERS).json()["heading"]
+    path = f"{server}/api/projects/{garden['id']}/headings/{heading['id']}"
+
+    def stored_name():
+        return context.request.get(f"{server}/api/projects/{garden['id']}/tasks").json()["headings"][0]["name"]
+
+    for theirs, mine, choice, kept in [("Papers", "Tickets", "keep-mine", "Tickets"), ("Passports", "Visas", "take-theirs", "Passports")]:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{server}/projects?list={garden['id']}")
+        page.wait_for_function("() => document.body.dataset.ready === 'true'")
+        shown = stored_name()
+        page.locator("[data-testid=heading-name]").click()
+        field = page.locator("[data-testid=heading-name-input]")
+        field.fill(mine)
+        # Elsewhere, while this window's field is open: renamed and saved (this window hears of it live).
+        saved = context.request.patch(path, data=json.dumps({"name": theirs, "baseName": shown}), headers=HEADERS)
+        assert saved.ok, saved.text()
+        field.press("Enter")
+        page.wait_for_selector("[data-testid=conflict][open]")
+        assert page.locator("[data-testid=conflict-mine]").inner_text() == mine
+        assert page.locator("[data-testid=conflict-theirs]").inner_text() == theirs
+        assert shown in page.locator("#conflict-text").inner_text()
+        page.locator(f"[data-testid=conflict-{choice}]").click()
+        page.wait_for_function(
+            "(name) => document.querySelector('[data-testid=heading-name]')?.textContent.trim() === name", arg=kept)
+        assert stored_name() == kept
+        assert not errors
+        page.close()

@@ -159,3 +159,77 @@ def test_undo_of_a_task_ticked_in_today(context, server):
     page.wait_for_function("(sel) => document.querySelector(sel)?.getAttribute('aria-checked') === 'false'", arg=check)
     tasks = context.request.get(f"{server}/api/projects/inbox/tasks").json()["tasks"]
     assert [t["completed"] for t in tasks if t["id"] == late["id"]] == [False]
+
+
+def server_tasks(context, server, garden):
+    return {t["title"]: t["completed"] for t in context.request.get(f"{server}/api/projects/{garden['id']}/tasks").json()["tasks"]}
+
+
+def test_each_change_replaces_the_toast_and_undo_takes_back_the_one_it_names(context, server):
+    """Defect 1 in one window: tick, then add; the toast names the add, and its Undo takes back the add only."""
+    garden, water, _ = seed(context, server)
+    page = open_list(context, server, garden)
+    row(page, water).locator("[data-testid=task-check]").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=undo-text]').textContent === 'Completed “Water”'")
+    page.locator("#add-task").fill("Pack passport")
+    page.locator("#add-task").press("Enter")
+    page.wait_for_function("() => document.querySelector('[data-testid=undo-text]').textContent === 'Added “Pack passport”'")
+    page.locator("[data-testid=undo-button]").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=undo-text]').textContent === 'Undone: Added “Pack passport”.'")
+    assert server_tasks(context, server, garden) == {"Water": True, "Dig": False}
+    wait_completed(page, water, True)
+    assert not page._ck_errors
+
+
+def test_a_toast_overtaken_elsewhere_goes_and_its_undo_never_takes_back_another_change(context, server):
+    """Defect 1 with two windows: a change made elsewhere takes the toast away; a window that has not heard of it
+    (its live stream cut) is refused in words, and nothing is undone."""
+    garden, water, dig = seed(context, server)
+    first, second = open_list(context, server, garden), open_list(context, server, garden)
+    row(first, water).locator("[data-testid=task-check]").click()
+    first.wait_for_function("() => document.querySelector('[data-testid=undo-text]').textContent === 'Completed “Water”'")
+    row(second, dig).locator("[data-testid=task-check]").click()
+    # The other window's change arrives live: Undo here would no longer take back “Water”, so the toast goes.
+    first.wait_for_selector("[data-testid=undo-toast]", state="hidden")
+    wait_completed(first, dig, True)
+
+    # A window cut off from the live stream still shows its toast when something changes elsewhere.
+    third = context.new_page()
+    third.route("**/api/projects/events*", lambda route: route.abort())
+    third.goto(f"{server}/projects?list={garden['id']}")
+    third.wait_for_function("() => document.body.dataset.ready === 'true'")
+    row(third, dig).locator("[data-testid=task-check]").click()
+    third.wait_for_function("() => document.querySelector('[data-testid=undo-text]').textContent === 'Reopened “Dig”'")
+    post(context, server, "/api/tasks", {"title": "Pack passport", "projectId": garden["id"]})
+    third.locator("[data-testid=undo-button]").click()
+    third.wait_for_function(
+        "() => document.querySelector('[data-testid=undo-text]').textContent.startsWith('Something else changed since')")
+    assert not third.locator("[data-testid=undo-button]").is_visible()
+    assert server_tasks(context, server, garden) == {"Water": True, "Dig": False, "Pack passport": False}
+    assert not first._ck_errors and not second._ck_errors
+
+
+def test_a_double_click_on_undo_undoes_once(context, server):
+    """Defect 2: the second click finds its step gone; the change before it stays."""
+    garden, water, dig = seed(context, server)
+    page = open_list(context, server, garden)
+    row(page, water).locator("[data-testid=task-check]").click()
+    wait_completed(page, water, True)
+    page.wait_for_function("() => document.querySelector('[data-testid=undo-text]').textContent === 'Completed “Water”'")
+    row(page, dig).locator("[data-testid=task-check]").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=undo-text]').textContent === 'Completed “Dig”'")
+    answered = []
+    page.on("requestfinished", lambda request: answered.append(request.url) if "/api/tasks/undo" in request.url else None)
+    page.locator("[data-testid=undo-button]").dblclick()
+    page.wait_for_function("() => document.querySelector('[data-testid=undo-text]').textContent === 'Undone: Completed “Dig”.'")
+    wait_completed(page, dig, False)
+    # Both clicks were sent and answered: Water is still done, here and on the server.
+    for _ in range(500):
+        if len(answered) >= 2:
+            break
+        page.wait_for_timeout(20)  # lets Playwright deliver the page's events while waiting for the second answer
+    assert len(answered) == 2
+    assert server_tasks(context, server, garden) == {"Water": True, "Dig": False}
+    wait_completed(page, water, True)
+    assert page.locator("[data-testid=undo-text]").text_content() == "Undone: Completed “Dig”."
+    assert not page._ck_errors

@@ -314,3 +314,53 @@ def test_an_archived_projects_tasks_leave_today_in_every_window(behind, server):
                          headers={"Content-Type": "application/json", "X-CompletionKit": "1"})
     page.wait_for_function("() => [...document.querySelectorAll('[data-testid=agenda-link]')].some((a) => a.textContent === 'Été party')")
     assert not page._ck_errors and not other._ck_errors
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)])
+def test_an_overdue_task_in_a_project_list_says_overdue_as_today_does(browser, server, size):
+    """The server marks the rows of a project's list (in the page's time zone) as Today marks them; the page shows
+    the same words, not a plain date."""
+    options = {"is_mobile": True, "has_touch": True} if size[0] < 600 else {}
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, timezone_id=BEHIND, **options)
+    try:
+        garden = post(context, server, "/api/projects", {"name": "Garden", "color": "green"})
+        late = post(context, server, "/api/tasks", {"title": "Prune roses", "projectId": garden["id"], "dueDate": day(BEHIND, -2)})["task"]
+        soon = post(context, server, "/api/tasks", {"title": "Plant bulbs", "projectId": garden["id"], "dueDate": day(BEHIND, 3)})["task"]
+        done = post(context, server, "/api/tasks", {"title": "Rake", "projectId": garden["id"], "dueDate": day(BEHIND, -4)})["task"]
+        context.request.patch(f"{server}/api/tasks/{done['id']}", data=json.dumps({"completed": True}),
+                              headers={"Content-Type": "application/json", "X-CompletionKit": "1"})
+
+        today = open_page(context, server, "/projects?list=today")
+        rows(today)
+        today_words = today.locator(f"[data-testid=agenda-row][data-task-id='{late['id']}'] [data-testid=agenda-due]").inner_text()
+        assert "Overdue · 2 days late" in today_words
+        today.close()
+
+        page = open_page(context, server, f"/projects?list={garden['id']}")
+        page.wait_for_selector("[data-testid=task-row]")
+        due = page.locator(f"[data-testid=task-row][data-task-id='{late['id']}'] [data-testid=task-due-date]")
+        assert due.get_attribute("data-due") == "overdue"
+        assert "Overdue · 2 days late" in due.inner_text()
+        assert due.evaluate("(e) => getComputedStyle(e).color") == page.evaluate(
+            "() => { const s = document.createElement('span'); s.className = 'pj-entry-due is-overdue'; document.body.append(s);"
+            " const c = getComputedStyle(s).color; s.remove(); return c; }")
+        # Not overdue: a later date, and a done task whose date has passed, keep their plain date.
+        for task in (soon, done):
+            other = page.locator(f"[data-testid=task-row][data-task-id='{task['id']}'] [data-testid=task-due-date]")
+            assert other.get_attribute("data-due") is None and "Overdue" not in other.inner_text()
+        # Completing it from the list takes the mark away (the server's answer says it is no longer overdue).
+        page.locator(f"[data-testid=task-row][data-task-id='{late['id']}'] [data-testid=task-check]").click()
+        page.wait_for_function(
+            "(id) => !document.querySelector(`[data-task-id='${id}'] [data-due=overdue]`)", arg=late["id"])
+        page.locator(f"[data-testid=task-row][data-task-id='{late['id']}'] [data-testid=task-check]").click()
+        page.wait_for_selector(f"[data-testid=task-row][data-task-id='{late['id']}'] [data-due=overdue]")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"overdue-in-project-{size[0]}x{size[1]}.png"))
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+        axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+        results = axe_module.Axe().run(page)
+        serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+        assert not serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"]]) for v in serious]
+        assert not page._ck_errors
+    finally:
+        context.close()

@@ -21,6 +21,11 @@ export function shortDay(isoDay) {
   return date.toLocaleDateString(undefined, options);
 }
 
+/** What a task the server marked overdue says, in Today and in its list: "Overdue · due yesterday", "Overdue · 3 days late". */
+export function overdueWords(daysLate) {
+  return `Overdue · ${daysLate === 1 ? "due yesterday" : `${daysLate} days late`}`;
+}
+
 /** "Monday, 23 November" for a "YYYY-MM-DD"; empty when it is not a day. */
 export function longDay(isoDay) {
   const date = parseDay(isoDay);

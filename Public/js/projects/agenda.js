@@ -3,7 +3,7 @@
 // page draws the answer, links each task to its list and sends completions.
 import { api } from "../lib/api.js";
 import { $, h } from "../lib/dom.js";
-import { longDay, plural, shortDay } from "../lib/format.js";
+import { longDay, overdueWords, plural, shortDay } from "../lib/format.js";
 import { ICONS, renderSidebar, svgIcon } from "./render.js";
 import { showUndo } from "./undo.js";
 import { addDatedTask } from "./changes.js";
@@ -161,7 +161,7 @@ async function submitAdd(event) {
 // MARK: Drawing
 
 function dueText(entry) {
-  if (entry.due === "overdue") return `Overdue · ${entry.daysLate === 1 ? "due yesterday" : `${entry.daysLate} days late`}`;
+  if (entry.due === "overdue") return overdueWords(entry.daysLate);
   if (entry.due === "today") return "Due today";
   if (entry.task.dueDate) return `Due ${shortDay(entry.task.dueDate)}`;
   return "";

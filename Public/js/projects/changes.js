@@ -128,19 +128,26 @@ function applyTaskChange(response, taskId) {
   renderHeader();
   renderTasks();
   if (response.completion) completed(response);
-  // A change a person may regret says what it did, with Undo (adding a task shows itself; z still takes it back).
-  if (response.undo && response.undo.kind !== "added") showUndo(response.undo);
+  // Every change the person can take back says what it did, with Undo, in place of the one before: the toast
+  // never offers an older change than the last one.
+  if (response.undo) showUndo(response.undo);
 }
 
 // MARK: Undo (kept on the server: every window follows through the live stream)
 
+/** The steps this page took back (their seq): a second press on the same toast finds its step gone, and says nothing more. */
+const undoneHere = new Set();
+
 /**
- * Takes back the person's last change of a task. One Idempotency-Key per press: a retry after a lost
- * answer undoes once. Nothing to undo, or a step that can no longer be taken back, is said in the toast.
+ * Takes back the change the toast names (`step`, its seq), or without one (z, Ctrl/Cmd+Z) the person's last
+ * change of a task. The server refuses a step that is no longer the last (something changed since) and undoes
+ * nothing. One Idempotency-Key per press: a retry after a lost answer undoes once. Nothing to undo, or a step
+ * that can no longer be taken back, is said in the toast.
  */
-export function undoLast() {
+export function undoLast(step = null) {
   const key = newIdempotencyKey();
-  const send = () => api(`/api/tasks/undo?preference=${preference()}`, { method: "POST", idempotencyKey: key });
+  const body = step == null ? undefined : { step };
+  const send = () => api(`/api/tasks/undo?preference=${preference()}`, { method: "POST", body, idempotencyKey: key });
   return enqueue(async () => {
     clearError();
     let answer;
@@ -150,12 +157,15 @@ export function undoLast() {
         throw error;
       });
     } catch (error) {
-      if (error.code === "nothing_to_undo" || error.code === "undo_stale") showUndoNote(error.message);
+      // The same toast pressed again after its change was taken back (a double-click): "Undone" stays said.
+      if (error.code === "undo_moved_on" && undoneHere.has(step)) return null;
+      if (error.code === "nothing_to_undo" || error.code === "undo_stale" || error.code === "undo_moved_on") showUndoNote(error.message);
       else if (error.network) showError("Undo needs the connection; try again when you are back online.", { untilOnline: true });
       else showError(error.message);
       return null;
     }
     const fromToast = $("#undo-toast").contains(document.activeElement);
+    if (answer.undone.seq != null) undoneHere.add(answer.undone.seq);
     if (answer.undone.headingId) {
       // A heading's change: no task row came back, its project's did; the list is read again as the server
       // has it (a deleted heading returns at its place with its tasks under it). Not awaited: this queue runs it next.
@@ -284,6 +294,7 @@ async function addTask(title) {
       for (const project of answer.projects) upsertProject(project);
       updateInbox(answer.inbox);
       renderSidebar();
+      if (answer.undo) showUndo(answer.undo);
     }
     return answer;
   });

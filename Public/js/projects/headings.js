@@ -6,7 +6,7 @@ import { announce } from "../lib/announce.js";
 import { api, newIdempotencyKey } from "../lib/api.js";
 import { $, h } from "../lib/dom.js";
 import { plural } from "../lib/format.js";
-import { confirmDialog } from "./dialogs.js";
+import { chooseVersion, confirmDialog } from "./dialogs.js";
 import { showUndo } from "./undo.js";
 import { renderHeader, renderSidebar, renderTasks } from "./render.js";
 import { change, currentProject, isRepeatClick, listHeadings, once, showError, shownItems, sortTasks, state, taskById, upsertProject } from "./state.js";
@@ -92,9 +92,13 @@ async function makeHeading() {
   startRenaming(response.heading.id);
 }
 
+/** The name a rename began on: sent with it, so a rename made elsewhere meanwhile is not overwritten silently. */
+let renamingFrom = null;
+
 /** Opens a heading's name for editing, in its row. */
 export function startRenaming(headingId) {
   state.editingHeading = headingId;
+  renamingFrom = listHeadings().find((one) => one.id === headingId)?.name ?? null;
   renderTasks();
   const row = headingRowFor(headingId);
   if (!row) {
@@ -119,8 +123,26 @@ function finishRenaming(input, save) {
   input.blur();
   renderTasks();
   headingRowFor(headingId)?.querySelector("[data-testid=heading-name]")?.focus({ preventScroll: true });
+  const baseName = renamingFrom ?? heading?.name;
+  renamingFrom = null;
   if (!save || !heading || name === heading.name) return;
-  change(() => api(path(projectId, headingId), { method: "PATCH", body: { name } })).then((response) => {
+  const send = (base) => api(path(projectId, headingId), { method: "PATCH", body: { name, baseName: base } });
+  change(async () => {
+    try {
+      return await send(baseName);
+    } catch (error) {
+      // Renamed in another window since this rename began: both names are shown and the person chooses, as for a title.
+      if (error.code !== "heading_conflict" || !error.data || !error.data.heading) throw error;
+      const theirs = error.data.heading;
+      const choice = await chooseVersion({ field: "name", title: baseName, mine: name, theirs: theirs.name });
+      if (choice === "mine") return send(theirs.name);
+      const shown = listHeadings().find((one) => one.id === headingId);
+      if (shown) shown.name = theirs.name;
+      renderTasks();
+      announce(`Kept the heading's name saved elsewhere, ${theirs.name}.`);
+      return null;
+    }
+  }).then((response) => {
     if (!response) return;
     applyHeadings(response, projectId);
     announce(`Renamed the heading to ${response.heading ? response.heading.name : name}.`);

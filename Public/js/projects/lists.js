@@ -10,6 +10,7 @@ import { dismissCelebration } from "./dialogs.js";
 import { overlay, whenChangedElsewhere } from "./offline.js";
 import { fitTextarea, renderAll, renderHeader, renderSidebar, renderTasks, revealRow } from "./render.js";
 import { byId, clearError, connectionBack, enqueue, INBOX, isEditingInList, listName, openListRevision, PHONE, removeProject, showError, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
+import { followUndo } from "./undo.js";
 
 // MARK: Loading
 
@@ -423,6 +424,7 @@ function tellsAnythingNew(update) {
 
 /** Applies a ProjectsLiveUpdate: a snapshot replaces the list, a change updates and removes projects. */
 function applyLive(update) {
+  followUndo(update); // before the early return: which step is last matters even when the lists are as shown here
   if (!update.snapshot && !tellsAnythingNew(update)) return; // our own change, already applied from its answer
   const selectedBefore = state.selected;
   const selectedName = listName(selectedBefore);

@@ -1,7 +1,7 @@
 // Projects: drawing the sidebar, the open list's header and its task rows from `state`, keeping focus where it was.
 import { prunePicks } from "./selection.js";
 import { $, h } from "../lib/dom.js";
-import { plural, shortDay } from "../lib/format.js";
+import { overdueWords, plural, shortDay } from "../lib/format.js";
 import { ringElement } from "../progress-ring.js";
 import { currentProject, hiddenCount, INBOX, isEditingInList, listHeadings, shownCompleted, shownItems, shownTasks, state, taskById } from "./state.js";
 import { headingRow, headingRowState } from "./headings.js";
@@ -225,7 +225,12 @@ function taskRow(task) {
           h("span", { class: "pj-priority-bars", "aria-hidden": "true" }),
           priorityLabel(task.priority), h("span", { class: "vh", text: " priority" }))
       : null,
-    task.dueDate
+    // Overdue as the server marked it (in this page's time zone), in Today's words, mark and colour.
+    task.dueDate && task.due === "overdue" && !done
+      ? h("span", { class: "pj-due is-overdue", "data-testid": "task-due-date", "data-due": "overdue", title: `Due ${shortDay(task.dueDate)}` },
+          h("span", { class: "pj-overdue-mark", "aria-hidden": "true", text: "!" }), overdueWords(task.daysLate),
+          h("time", { class: "vh", datetime: task.dueDate, text: ` (due ${shortDay(task.dueDate)})` }))
+      : task.dueDate
       ? h("span", { class: "pj-due", "data-testid": "task-due-date" }, svgIcon(ICONS.calendar, 14),
           h("span", { class: "vh", text: "Due " }), h("time", { datetime: task.dueDate, text: shortDay(task.dueDate) }))
       : null,

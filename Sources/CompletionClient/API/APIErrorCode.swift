@@ -123,6 +123,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let editConflict = APIErrorCode(rawValue: "edit_conflict")
   public static let nothingToUndo = APIErrorCode(rawValue: "nothing_to_undo")
   public static let undoStale = APIErrorCode(rawValue: "undo_stale")
+  public static let undoMovedOn = APIErrorCode(rawValue: "undo_moved_on")
   public static let invalidImport = APIErrorCode(rawValue: "invalid_import")
   public static let listChanged = APIErrorCode(rawValue: "list_changed")
   public static let invalidBatch = APIErrorCode(rawValue: "invalid_batch")
@@ -131,6 +132,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   /// A task can only go under a heading of its own project.
   public static let headingInOtherProject = APIErrorCode(rawValue: "heading_in_other_project")
   public static let tooManyHeadings = APIErrorCode(rawValue: "too_many_headings")
+  public static let headingConflict = APIErrorCode(rawValue: "heading_conflict")
   public static let challengeNotFound = APIErrorCode(rawValue: "challenge_not_found")
   public static let challengeClosed = APIErrorCode(rawValue: "challenge_closed")
   public static let challengeNotStarted = APIErrorCode(rawValue: "challenge_not_started")
@@ -185,8 +187,8 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .invalidName, .lastPlayer, .tooManyPlayers, .invalidVideoId,
     .projectNotFound, .taskNotFound, .invalidColor, .invalidPriority,
     .invalidDueDate, .emptyTitle, .tooLong, .invalidId,
-    .orderMismatch, .tooManyProjects, .editConflict, .projectArchived, .nothingToUndo, .undoStale, .invalidImport, .listChanged, .invalidBatch,
-    .headingNotFound, .headingInOtherProject, .tooManyHeadings,
+    .orderMismatch, .tooManyProjects, .editConflict, .projectArchived, .nothingToUndo, .undoStale, .undoMovedOn, .invalidImport, .listChanged, .invalidBatch,
+    .headingNotFound, .headingInOtherProject, .tooManyHeadings, .headingConflict,
     .challengeNotFound,
     .challengeClosed, .challengeNotStarted, .postNotPublic, .alreadyCompleted,
     .photoRequired, .photoNotFound, .photoInUse, .photoTooLarge, .photoUnsupported,

@@ -36,10 +36,10 @@ extension CompletionClient {
   }
 
   /// Renames a heading, moves it to `position` among its project's headings (0 first), or both.
-  public func updateHeading(_ headingID: String, inProject projectID: String, name: String? = nil, position: Int? = nil) async throws
-    -> HeadingsResponse
+  public func updateHeading(_ headingID: String, inProject projectID: String, name: String? = nil, position: Int? = nil, baseName: String? = nil)
+    async throws -> HeadingsResponse
   {
-    try await send(.updateHeading, projectID, headingID, body: .json(HeadingRequest(name: name, position: position)))
+    try await send(.updateHeading, projectID, headingID, body: .json(HeadingRequest(name: name, position: position, baseName: baseName)))
   }
 
   /// Deletes a heading; its tasks stay in the project, under no heading.
@@ -108,10 +108,13 @@ extension CompletionClient {
   }
 
   /// Takes back the person's last change of a task (on the server, so every window follows); `undone` says
-  /// which. Refused with `nothing_to_undo` or `undo_stale`. A lost answer is retried with the same key, so
-  /// it undoes once.
-  public func undoTaskChange(timeZone: String? = nil, preference: MotionPreference? = nil) async throws -> TaskChangeResponse {
-    try await send(.undoTaskChange, query: [("preference", preference?.rawValue)], headers: Self.zone(timeZone))
+  /// which. Refused with `nothing_to_undo` or `undo_stale`. With `step` (an ``UndoStepView/seq`` shown to the
+  /// person), only that change: `undo_moved_on` when the last change is another. A lost answer is retried with
+  /// the same key, so it undoes once.
+  public func undoTaskChange(step: Int? = nil, timeZone: String? = nil, preference: MotionPreference? = nil) async throws -> TaskChangeResponse {
+    try await send(
+      .undoTaskChange, query: [("preference", preference?.rawValue)], body: step.map { .json(UndoRequest(step: $0)) } ?? .none,
+      headers: Self.zone(timeZone))
   }
 
   /// The Today view: overdue tasks and those due today in `timeZone` (an IANA name; UTC when nil).

@@ -34,7 +34,7 @@ public final class ProjectsModel {
   /// Whether the live stream is connected.
   public private(set) var isLive = false
   /// The last change of a task made here, in the server's words ("Completed “Water”"), which ``undo()`` takes
-  /// back; nil after an undo.
+  /// back; nil after an undo, and when a later change (on another device too) or an undo elsewhere overtook it.
   public private(set) var undoable: UndoStepView?
 
   @ObservationIgnored public let client: CompletionClient
@@ -211,10 +211,15 @@ public final class ProjectsModel {
     }
   }
 
-  /// Takes back the person's last change of a task, on the server (every window follows through its stream).
+  /// Takes back ``undoable`` (the person's last change of a task when there is none shown), on the server (every
+  /// window follows through its stream). When something else changed since, nothing is undone and the problem
+  /// says so.
   public func undo() async {
+    let shown = undoable
     await attempt {
-      let change = try await client.undoTaskChange(timeZone: timeZone.identifier, preference: preference)
+      // Undone or refused, the offer is spent (a change made meanwhile keeps its own).
+      defer { if undoable == shown { undoable = nil } }
+      let change = try await client.undoTaskChange(step: shown?.seq, timeZone: timeZone.identifier, preference: preference)
       if change.task == nil, let id = change.undone?.taskId { tasks.removeAll { $0.id == id } }
       apply(change)
       // A heading's change: no task came back, the list's groups did (a deleted heading with its tasks).
@@ -225,7 +230,6 @@ public final class ProjectsModel {
       }
       // A task that came back takes its old place.
       tasks.sort { $0.position < $1.position }
-      undoable = nil
     }
   }
 
@@ -258,6 +262,8 @@ public final class ProjectsModel {
   private func apply(_ update: ProjectsLiveUpdate) {
     animator.animate {
       revision = max(revision, update.revision)
+      // A later change or an undo (here or elsewhere) took the shown step's place: undo would not take it back.
+      if let seq = undoable?.seq, update.revision >= seq, update.undoSeq != seq { undoable = nil }
       inbox = update.inbox
       if update.snapshot {
         projects = update.projects

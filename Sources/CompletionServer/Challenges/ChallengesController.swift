@@ -147,19 +147,19 @@ struct ChallengesController: RouteCollection {
     }
     let fanOutLimit = req.application.serverOptions.fanOutLimit
     let stored = try await services.runner.run(game: Self.runnerKey(userID, challenge.id), on: req.db, idempotency: idempotency) { now, _ in
-      .decideInWrite { db in
+      .decideInWrite { db -> GameRunner.Decided<StoredResponse>? in
         let (view, notice) = try await Self.record(
           challenge, userID: userID, photoID: photoID, story: story, publicLink: body.publicLink ?? false, preference: preference,
           today: today, zone: zone, at: now, fanOutLimit: fanOutLimit, message: message, services: services, on: db)
         // Once committed (never for a replay): the post to open pages, and the outbox, where it may wait for its followers' feeds.
-        return GameRunner.Decided(
-          saved: try StoredResponse(view),
-          committed: notice.map { notice in
-            {
-              services.feedLive.committed(notice)
-              services.feedFanOut.nudge()
-            }
-          })
+        var announce: (@Sendable () -> Void)?
+        if let notice {
+          announce = {
+            services.feedLive.committed(notice)
+            services.feedFanOut.nudge()
+          }
+        }
+        return GameRunner.Decided(saved: try StoredResponse(view), committed: announce)
       }
     }
     return stored.response

@@ -197,7 +197,7 @@ struct SocialController: RouteCollection {
     let services = req.application.services
     let now = services.clock.now()
     // The write answers the count and what to announce once it committed (nothing when nothing changed).
-    let written = try await services.runner.write(on: req.db) { db -> (count: Int, notice: FeedNotice?)? in
+    let written = try await services.runner.write(on: req.db) { db -> (count: Int?, notice: FeedNotice?)? in
       let store = SQLChallengesStore(db)
       let change = try await store.setCongrats(on, of: id, by: me, at: Micros.of(now))
       guard change.changed else { return (change.count, nil) }

@@ -70,9 +70,7 @@ extension ProjectsController {
     return TaskSearchResponse(
       query: query,
       tasks: tasks.map { task in
-        let due = TaskAgenda.due(task, today: today, zone: zone)
-        let late = due == .overdue ? task.dueDate.flatMap(CalendarDay.init).map { today.dayNumber - $0.dayNumber } ?? 0 : 0
-        return Self.entry(task, lists: lists, due: due, daysLate: late)
+        Self.entry(task, lists: lists, due: TaskAgenda.due(task, today: today, zone: zone), daysLate: TaskAgenda.daysLate(task, today: today, zone: zone))
       },
       more: found.more)
   }

@@ -92,8 +92,10 @@ struct ProjectsController: RouteCollection {
     try page.check(revision: revision)
     if firstPage { tasks = try await store.tasks(userID, in: list, page: page) }
     let next = page.next(read: tasks.count, revision: revision)
+    // Each task marked as Today marks it (overdue, in the request's time zone): the page draws the words.
+    let day = TaskDay(zone: req.context.timeZoneOrUTC, at: req.application.services.clock.now())
     return TaskListResponse(
-      project: project, inbox: inbox, tasks: tasks.prefix(page.limit ?? .max).map(\.view), next: next, headings: headings)
+      project: project, inbox: inbox, tasks: tasks.prefix(page.limit ?? .max).map { $0.view(on: day) }, next: next, headings: headings)
   }
 
   // MARK: Projects
@@ -167,17 +169,25 @@ struct ProjectsController: RouteCollection {
     }.response
   }
 
-  /// `PATCH /api/projects/{id}/headings/{headingId}` `{name?, position?}`: a new name, a new place, or both.
+  /// `PATCH /api/projects/{id}/headings/{headingId}` `{name?, position?, baseName?}`: a new name, a new place, or
+  /// both; a rename made on a name the heading no longer has (`baseName`) is `409 heading_conflict`.
   @Sendable func updateHeading(req: Request) async throws -> Response {
     let projectID = try ProjectInput.id(req.parameters.get("id"), notFound: .projectNotFound)
     let headingID = try ProjectInput.id(req.parameters.get("headingId"), notFound: .headingNotFound)
     let body = try req.decodeJSON(HeadingRequest.self)
     let name = try ProjectInput.headingName(body.name)
     guard let userID = req.currentSession?.userID else { throw ProjectsError.headingNotFound }
-    return try await perform(.editHeading(headingID, in: projectID, name: name, to: body.position), of: userID, queue: projectID, on: req) {
-      done in
-      try StoredResponse(Self.headingsChange(done, project: projectID, heading: headingID))
-    }.response
+    let command = TaskBoardCommand.editHeading(headingID, in: projectID, name: name, to: body.position, since: body.baseName)
+    do {
+      return try await perform(command, of: userID, queue: projectID, on: req) { done in
+        try StoredResponse(Self.headingsChange(done, project: projectID, heading: headingID))
+      }.response
+    } catch ProjectsError.headingConflict(let current) {
+      // The refusal carries the heading as it is now: the page shows both names and the person chooses.
+      let refusal = ProjectsError.headingConflict(current)
+      return try StoredResponse(HeadingConflictBody(code: refusal.code, message: refusal.message, heading: current.view), status: .conflict)
+        .response
+    }
   }
 
   /// `DELETE /api/projects/{id}/headings/{headingId}`: the heading goes; its tasks stay in the project, under
@@ -223,7 +233,7 @@ struct ProjectsController: RouteCollection {
       priority: try ProjectInput.priority(body.priority) ?? .none, dueDate: dueDate, completed: body.completed ?? false, headingID: headingID)
     let userID = try await req.userIDCreatingGuest()
     return try await perform(.addTask(task), of: userID, idempotency: try Self.idempotency(req, userID), on: req) { done in
-      try StoredResponse(Self.taskChange(done, task: task.id), status: .created)
+      try StoredResponse(Self.taskChange(done, task: task.id, zone: req.context.timeZoneOrUTC), status: .created)
     }.response
   }
 
@@ -270,11 +280,11 @@ struct ProjectsController: RouteCollection {
   /// recorded in.
   private func changeTask(_ req: Request, id: UUID, _ command: TaskBoardCommand, preference: MotionPreference) async throws -> Response {
     guard let userID = req.currentSession?.userID else { throw ProjectsError.taskNotFound }
-    let zone = req.context.timeZoneOrUTC.identifier
+    let zone = req.context.timeZoneOrUTC
     return try await perform(
-      command, of: userID, queue: id, idempotency: try Self.idempotency(req, userID), zone: zone, preference: preference, on: req
+      command, of: userID, queue: id, idempotency: try Self.idempotency(req, userID), zone: zone.identifier, preference: preference, on: req
     ) { done in
-      try StoredResponse(Self.taskChange(done, task: id))
+      try StoredResponse(Self.taskChange(done, task: id, zone: zone))
     }.response
   }
 
@@ -296,36 +306,40 @@ struct ProjectsController: RouteCollection {
     }
     let ids = try body.taskIds.map { try ProjectInput.id($0, notFound: .taskNotFound) }
     guard let userID = req.currentSession?.userID else { throw ProjectsError.taskNotFound }
-    let zone = req.context.timeZoneOrUTC.identifier
+    let zone = req.context.timeZoneOrUTC
     let preference = try req.context.motionPreference()
     return try await perform(
-      .batchTasks(ids, change), of: userID, queue: userID, idempotency: try Self.idempotency(req, userID), zone: zone, preference: preference,
-      on: req
+      .batchTasks(ids, change), of: userID, queue: userID, idempotency: try Self.idempotency(req, userID), zone: zone.identifier,
+      preference: preference, on: req
     ) { done in
-      try StoredResponse(Self.batchChange(done, ids: ids))
+      try StoredResponse(Self.batchChange(done, ids: ids, zone: zone))
     }.response
   }
 
   /// The answer to a batch change: the tasks saved, or (nothing changed) nothing but the lists as they are.
-  static func batchChange(_ done: Handled, ids: [UUID]) -> TaskBatchResponse {
+  static func batchChange(_ done: Handled, ids: [UUID], zone: TimeZone) -> TaskBatchResponse {
     guard !done.effects.isEmpty else {
       let projects = Set(ids.compactMap { done.board.tasks[$0]?.projectID }).compactMap { done.board.projects[$0]?.view }
       return TaskBatchResponse(tasks: [], projects: projects, inbox: done.board.owner.inboxView, completion: nil)
     }
     return TaskBatchResponse(
-      tasks: done.saved.tasks.map(\.view), projects: done.saved.projects.map(\.view), inbox: done.saved.owner.inboxView, completion: done.completion)
+      tasks: done.saved.tasks.map { $0.view(on: TaskDay(zone: zone, at: done.now)) }, projects: done.saved.projects.map(\.view),
+      inbox: done.saved.owner.inboxView, completion: done.completion)
   }
 
   /// `POST /api/tasks/undo`: takes back the person's last change of a task (complete, reopen, edit, move,
   /// delete, add), on the server, so every window sees it through the live stream. Queued by the person, so
   /// undos take turns; an `Idempotency-Key` makes a retried undo answer as the first did and undo once. A
-  /// stale step is taken off the list and its refusal is stored like an answer (a retry replays it).
+  /// stale step is taken off the list and its refusal is stored like an answer (a retry replays it). A body
+  /// `{"step": seq}` (a toast's step) takes back that change only: `409 undo_moved_on` when the last is another.
   @Sendable func undo(req: Request) async throws -> Response {
+    let body = req.body.data == nil ? UndoRequest() : try req.decodeJSON(UndoRequest.self)
     guard let userID = req.currentSession?.userID else { throw ProjectsError.nothingToUndo }
-    let zone = req.context.timeZoneOrUTC.identifier
+    let zone = req.context.timeZoneOrUTC
     let preference = try req.context.motionPreference()
     return try await perform(
-      .undo, of: userID, queue: userID, idempotency: try Self.idempotency(req, userID), zone: zone, preference: preference, on: req
+      .undo(step: body.step), of: userID, queue: userID, idempotency: try Self.idempotency(req, userID), zone: zone.identifier,
+      preference: preference, on: req
     ) { done in
       for case .refused(let refusal) in done.effects {
         return try StoredResponse(APIErrorBody(code: refusal.code, message: refusal.message), status: refusal.status)
@@ -334,7 +348,7 @@ struct ProjectsController: RouteCollection {
         throw ProjectsError.nothingToUndo
       }
       // A heading's step changes no task row (`task` is absent); its project's row moved (the list is read anew).
-      let change = Self.taskChange(done, task: step.taskID)
+      let change = Self.taskChange(done, task: step.taskID, zone: zone)
       return try StoredResponse(
         TaskChangeResponse(task: change.task, projects: change.projects, inbox: change.inbox, completion: change.completion, undone: step.view))
     }.response
@@ -351,16 +365,19 @@ struct ProjectsController: RouteCollection {
   }
 
   /// The answer to a task change: the task as stored (nil after a delete), the projects whose rows changed
-  /// and the Inbox; when nothing changed, things as they are.
-  static func taskChange(_ done: Handled, task id: UUID) -> TaskChangeResponse {
+  /// and the Inbox; when nothing changed, things as they are. The task is marked on the person's today in `zone`.
+  static func taskChange(_ done: Handled, task id: UUID, zone: TimeZone) -> TaskChangeResponse {
+    let day = TaskDay(zone: zone, at: done.now)
     guard !done.effects.isEmpty else {
       let task = done.board.tasks[id]
       let project = task?.projectID.flatMap { done.board.projects[$0] }
-      return TaskChangeResponse(task: task?.view, projects: project.map { [$0.view] } ?? [], inbox: done.board.owner.inboxView, completion: nil)
+      return TaskChangeResponse(task: task?.view(on: day), projects: project.map { [$0.view] } ?? [], inbox: done.board.owner.inboxView, completion: nil)
     }
-    let step = done.effects.lazy.compactMap { if case .undoRecorded(let step) = $0 { step } else { nil } }.first
+    var step = done.effects.lazy.compactMap { if case .undoRecorded(let step) = $0 { step } else { nil } }.first
+    // Numbered as stored: the change counter the store wrote (the handled board's guess may be behind it).
+    step?.seq = done.saved.owner.revision
     return TaskChangeResponse(
-      task: done.saved.tasks.first { $0.id == id }?.view, projects: done.saved.projects.map(\.view), inbox: done.saved.owner.inboxView,
+      task: done.saved.tasks.first { $0.id == id }?.view(on: day), projects: done.saved.projects.map(\.view), inbox: done.saved.owner.inboxView,
       completion: done.completion, undo: step?.view)
   }
 
@@ -374,6 +391,8 @@ struct ProjectsController: RouteCollection {
     /// The rows as stored (the owner's counters only when nothing changed).
     let saved: SavedChange
     let completion: ProjectCompletionView?
+    /// When it was handled (what a task's overdue mark is judged at).
+    let now: Date
   }
 
   /// Runs `command` for `userID` through the runner: load (only what the command touches) → handle →
@@ -404,7 +423,7 @@ struct ProjectsController: RouteCollection {
         completion = try await Self.recordCompletion(of: project, userID: userID, zone: zone, preference: preference, at: now, on: db)
       }
       try await services.projectsLive.announce(change(effects), on: db)
-      return try respond(Handled(board: handled, effects: effects, saved: saved, completion: completion))
+      return try respond(Handled(board: handled, effects: effects, saved: saved, completion: completion, now: now))
     }
     return try await services.runner.run(game: queue, on: db, idempotency: idempotency) { now, _ in
       if footprint.readsByKey {
@@ -412,7 +431,7 @@ struct ProjectsController: RouteCollection {
           var board = try await SQLProjectsStore(db).board(footprint, of: userID)
           let effects = try board.handle(command, at: now)
           guard !effects.isEmpty else {
-            return GameRunner.Decided(try respond(Handled(board: board, effects: [], saved: SavedChange(owner: board.owner), completion: nil)))
+            return GameRunner.Decided(try respond(Handled(board: board, effects: [], saved: SavedChange(owner: board.owner), completion: nil, now: now)))
           }
           guard let output = try await save(board, effects, now, db) else { return nil }
           return GameRunner.Decided(saved: output, committed: { services.projectsLive.committed(change(effects)) })
@@ -421,7 +440,7 @@ struct ProjectsController: RouteCollection {
       var board = try await SQLProjectsStore(db).board(footprint, of: userID)
       let effects = try board.handle(command, at: now)
       guard !effects.isEmpty else {
-        return .respond(try respond(Handled(board: board, effects: [], saved: SavedChange(owner: board.owner), completion: nil)))
+        return .respond(try respond(Handled(board: board, effects: [], saved: SavedChange(owner: board.owner), completion: nil, now: now)))
       }
       let handled = board
       return .save(commit: { db in try await save(handled, effects, now, db) }, committed: { services.projectsLive.committed(change(effects)) })
@@ -468,7 +487,7 @@ struct ProjectsController: RouteCollection {
       }
       export = ProjectsExport(
         inbox: (byProject[nil] ?? []).map { exported($0) },
-        projects: projects.map { project in
+        projects: projects.map { (project: ProjectItem) -> ProjectsExport.Project in
           let own = headings[project.id] ?? []
           // A project's tasks in its list's order: without a heading first, then each heading's.
           let place = Dictionary(uniqueKeysWithValues: own.enumerated().map { ($1.id, $0) })
@@ -476,7 +495,8 @@ struct ProjectsController: RouteCollection {
             .sorted { ($0.element.headingID.flatMap { place[$0] } ?? -1, $0.offset) < ($1.element.headingID.flatMap { place[$0] } ?? -1, $1.offset) }
             .map { exported($0.element, headings: own) }
           return ProjectsExport.Project(
-            name: project.name, color: project.color, notes: project.notes, tasks: tasks, headings: own.isEmpty ? nil : own.map(\.name))
+            name: project.name, color: project.color, notes: project.notes, tasks: tasks, headings: own.isEmpty ? nil : own.map(\.name),
+            archived: project.archived)
         })
     }
     let response = try await export.encodeResponse(for: req)
@@ -571,7 +591,7 @@ extension ProjectsFile {
     self.init(
       format: export.format, version: export.version, inbox: export.inbox.map(task),
       projects: export.projects.map {
-        Project(name: $0.name, color: $0.color, notes: $0.notes, tasks: $0.tasks.map(task), headings: $0.headings ?? [])
+        Project(name: $0.name, color: $0.color, notes: $0.notes, tasks: $0.tasks.map(task), headings: $0.headings ?? [], archived: $0.archived ?? false)
       })
   }
 }

@@ -67,7 +67,9 @@ final class ProjectsLive: Sendable {
     var first = "retry: 2000\n\n"
     if lastSeen == nil || lastSeen != owner.revision {
       let projects = try await store.projects(userID)
-      let update = ProjectsLiveUpdate(revision: owner.revision, snapshot: true, inbox: owner.inboxView, projects: projects.map(\.view), deleted: [])
+      let update = ProjectsLiveUpdate(
+        revision: owner.revision, snapshot: true, inbox: owner.inboxView, projects: projects.map(\.view), deleted: [],
+        undoSeq: try await store.lastUndoSeq(userID))
       first += try Self.event(update)
     }
     let hub = hub
@@ -146,17 +148,21 @@ actor ProjectsHub {
     do {
       let store = SQLProjectsStore(database())
       let owner = try await store.owner(userID)
+      // Read after the counter, so it is the last step as of `revision` or later: a page hides a toast whose
+      // step (at or before `revision`) is not it, never one whose change this update has not seen yet.
+      let undoSeq = try await store.lastUndoSeq(userID)
       let update: ProjectsLiveUpdate
       if all {
         let projects = try await store.projects(userID)
-        update = ProjectsLiveUpdate(revision: owner.revision, snapshot: true, inbox: owner.inboxView, projects: projects.map(\.view), deleted: [])
+        update = ProjectsLiveUpdate(
+          revision: owner.revision, snapshot: true, inbox: owner.inboxView, projects: projects.map(\.view), deleted: [], undoSeq: undoSeq)
       } else {
         let ids = keys.subtracting([userID])
         let projects = try await store.projects(userID, ids: ids)
         let found = Set(projects.map(\.id))
         update = ProjectsLiveUpdate(
           revision: owner.revision, snapshot: false, inbox: owner.inboxView, projects: projects.map(\.view),
-          deleted: ids.subtracting(found).map(\.uuidString).sorted())
+          deleted: ids.subtracting(found).map(\.uuidString).sorted(), undoSeq: undoSeq)
       }
       pages.send(ByteBuffer(string: try ProjectsLive.event(update)), to: userID)
     } catch {

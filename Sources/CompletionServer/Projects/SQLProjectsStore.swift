@@ -229,6 +229,13 @@ struct SQLProjectsStore: ProjectsStore {
     ).first(decoding: UndoRow.self)?.step
   }
 
+  /// The `seq` of the person's last undo step (nil: none): what a live update tells open toasts.
+  func lastUndoSeq(_ user: UUID) async throws -> Int? {
+    try await sql.raw("SELECT MAX(seq) AS n FROM project_undo WHERE user_id = \(bind: user)").first(decoding: OptionalCount.self)?.n
+  }
+
+  private struct OptionalCount: Decodable { let n: Int? }
+
   /// The person's undo list, oldest first.
   func undoSteps(_ user: UUID) async throws -> [UndoStep] {
     try await sql.raw(
@@ -494,7 +501,15 @@ struct SQLProjectsStore: ProjectsStore {
           """
         ).run()
       case .undoTaken(let step):
-        let taken = try await sql.raw("DELETE FROM project_undo WHERE user_id = \(bind: user) AND seq = \(bind: step.seq) RETURNING seq").first()
+        // Only while it is still the last step: the owner's row is held since this change began, so a step
+        // recorded by another change meanwhile is committed and seen here, and the undo is judged again.
+        let taken = try await sql.raw(
+          """
+          DELETE FROM project_undo WHERE user_id = \(bind: user) AND seq = \(bind: step.seq)
+            AND NOT EXISTS (SELECT 1 FROM project_undo later WHERE later.user_id = \(bind: user) AND later.seq > \(bind: step.seq))
+          RETURNING seq
+          """
+        ).first()
         guard taken != nil else { return nil }
       case .taskInserted(var task):
         task.position += shift
@@ -753,11 +768,27 @@ extension ProjectItem {
 
 extension TaskItem {
   /// As the API shows it.
-  var view: TaskView {
-    TaskView(
+  var view: TaskView { view(on: nil) }
+
+  /// As the API shows it, marked with where it stands on `day` (the person's today; see ``TaskAgenda``).
+  func view(on day: TaskDay?) -> TaskView {
+    let due = day.flatMap { TaskAgenda.due(self, today: $0.today, zone: $0.zone) }
+    return TaskView(
       id: id.uuidString, projectId: projectID?.uuidString, title: title, notes: notes, priority: priority.rawValue, dueDate: dueDate,
       completed: completed, completedAt: completedAt?.timeIntervalSince1970, position: position, revision: version,
-      headingId: headingID?.uuidString)
+      headingId: headingID?.uuidString, due: due?.rawValue,
+      daysLate: due == .overdue ? day.map { TaskAgenda.daysLate(self, today: $0.today, zone: $0.zone) } : nil)
+  }
+}
+
+/// The person's today in the time zone a request names (UTC when none): what marks a task overdue on its view.
+struct TaskDay: Sendable {
+  let today: CalendarDay
+  let zone: TimeZone
+
+  init(zone: TimeZone, at now: Date) {
+    self.zone = zone
+    today = TaskAgenda.today(at: now, in: zone)
   }
 }
 
@@ -770,9 +801,10 @@ extension UndoStep {
   /// As the API shows it.
   var view: UndoStepView {
     if let heading {
-      return UndoStepView(kind: kind.rawValue, taskId: nil, headingId: taskID.uuidString, projectId: heading.projectID.uuidString, label: label)
+      return UndoStepView(
+        kind: kind.rawValue, taskId: nil, headingId: taskID.uuidString, projectId: heading.projectID.uuidString, label: label, seq: seq)
     }
-    return UndoStepView(kind: kind.rawValue, taskId: taskID.uuidString, label: label)
+    return UndoStepView(kind: kind.rawValue, taskId: taskID.uuidString, label: label, seq: seq)
   }
 }
 

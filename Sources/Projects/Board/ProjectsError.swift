@@ -32,12 +32,18 @@ public enum ProjectsError: Error, Hashable, Sendable {
   /// The last change of this task (by title) can no longer be taken back: the task or its list is gone, or a
   /// batch change (not on the undo list) changed the task since.
   case undoStale(String)
+  /// Undo of a named step (a toast's) when the person's last step is another: something changed since (here or
+  /// in another window), or that step was undone already. Nothing is undone.
+  case undoMovedOn
   /// A heading this person's project does not have (deleted in another window, or never there).
   case headingNotFound
   /// A task put under a heading of another project than the one it is (or goes) in.
   case headingInOtherProject
   /// A project already holds ``ProjectLimits/maxHeadingsPerProject`` headings.
   case tooManyHeadings
+  /// A heading renamed from a name it no longer has (renamed in another window since); it carries the heading
+  /// as it is now.
+  case headingConflict(HeadingItem)
 
   /// The stable code clients switch on.
   public var code: String {
@@ -62,9 +68,11 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .editConflict: "edit_conflict"
     case .nothingToUndo: "nothing_to_undo"
     case .undoStale: "undo_stale"
+    case .undoMovedOn: "undo_moved_on"
     case .headingNotFound: "heading_not_found"
     case .headingInOtherProject: "heading_in_other_project"
     case .tooManyHeadings: "too_many_headings"
+    case .headingConflict: "heading_conflict"
     }
   }
 
@@ -97,8 +105,11 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .nothingToUndo: "There is nothing to undo."
     case .undoStale(let title):
       "“\(title)” has changed since (it or its project was deleted, or it was changed with other selected tasks), so that change can't be undone. It was taken off the undo list; undo again for the one before."
+    case .undoMovedOn: "Something else changed since, so that change can't be undone from here. Nothing was undone."
     case .headingNotFound: "That heading was not found. It may have been deleted in another window."
     case .headingInOtherProject: "A task can only go under a heading of its own project."
+    case .headingConflict(let heading):
+      "This heading was renamed “\(heading.name)” somewhere else since you began. Choose which name to keep: yours or the one saved."
     case .tooManyHeadings: "A project can have at most \(ProjectLimits.maxHeadingsPerProject) headings. Delete one to add another."
     }
   }

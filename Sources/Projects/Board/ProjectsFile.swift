@@ -30,8 +30,11 @@ public struct ProjectsFile: Hashable, Sendable {
     public var tasks: [Task]
     /// Heading names in their order.
     public var headings: [String]
+    /// Imported archived (an archived project exported comes back archived).
+    public var archived: Bool
 
-    public init(name: String, color: String, notes: String, tasks: [Task], headings: [String] = []) {
+    public init(name: String, color: String, notes: String, tasks: [Task], headings: [String] = [], archived: Bool = false) {
+      self.archived = archived
       self.headings = headings
       self.name = name
       self.color = color
@@ -137,7 +140,7 @@ public struct ProjectsFile: Hashable, Sendable {
           project: NewProject(
             id: projectID, name: try ProjectInput.name(project.name) ?? ProjectLimits.defaultName, color: ProjectColor(rawValue: project.color) ?? .default,
             notes: ProjectInput.notesText(project.notes)),
-          tasks: tasks, headings: headings))
+          tasks: tasks, headings: headings, archived: project.archived))
     }
     return .importItems(inbox: inbox, projects: imported)
   }

@@ -58,6 +58,12 @@ public enum TaskAgenda {
     return date == today ? .today : .upcoming
   }
 
+  /// How many days late `task` is on `today` (0 unless it is overdue): what "2 days late" says.
+  public static func daysLate(_ task: TaskItem, today: CalendarDay, zone: TimeZone) -> Int {
+    guard due(task, today: today, zone: zone) == .overdue, let date = task.dueDate.flatMap(CalendarDay.init) else { return 0 }
+    return today.dayNumber - date.dayNumber
+  }
+
   /// Whether `task` may be in Today and Upcoming: not while its project is archived (an archived project is
   /// put away with its tasks as they were; they come back with it). Search still finds them.
   public static func isActive(_ task: TaskItem, archived: Set<UUID>) -> Bool {

@@ -198,7 +198,7 @@ public struct TaskBoard: Hashable, Sendable {
         // A project arrives with its tasks' counts already known.
         let project = ProjectItem(
           id: item.project.id, name: item.project.name, color: item.project.color.rawValue, notes: item.project.notes, position: position,
-          counts: CompletionRatio(completed: item.tasks.filter(\.completed).count, total: item.tasks.count), revision: 1)
+          counts: CompletionRatio(completed: item.tasks.filter(\.completed).count, total: item.tasks.count), revision: 1, archived: item.archived)
         position += 1
         projects[project.id] = project
         projectCount += 1
@@ -218,8 +218,8 @@ public struct TaskBoard: Hashable, Sendable {
     case .batchTasks(let ids, let change):
       return try batch(ids, change, at: now)
 
-    case .undo:
-      return try takeBack()
+    case .undo(let step):
+      return try takeBack(step)
 
     case .addHeading(let new):
       guard let project = projects[new.projectID] else { throw .projectNotFound }
@@ -236,8 +236,11 @@ public struct TaskBoard: Hashable, Sendable {
       return changed(
         [.positionsReserved(count: 1, first: first), count(new.projectID, .none), .headingInserted(heading)] + record(heading: nil, heading, place: place))
 
-    case .editHeading(let id, let project, let name, let place):
+    case .editHeading(let id, let project, let name, let place, let since):
       guard let heading = headings[id], heading.projectID == project else { throw .headingNotFound }
+      // Renamed from a name it no longer has: renamed elsewhere since this rename began. Unless both wrote the
+      // same name, nothing changes and the person chooses between theirs and the saved one (as for a task's title).
+      if let since, let name, since != heading.name, name != heading.name { throw .headingConflict(heading) }
       let was = headingOrder(of: project).firstIndex { $0.id == id } ?? 0
       var effects: [TaskBoardEffect] = []
       // The new order first: the renamed row a store answers with then carries its new place.
@@ -287,7 +290,11 @@ public struct TaskBoard: Hashable, Sendable {
   }
 
   /// Undo: the last step's task goes back to what it was before the step, if it is still as the step left it.
-  private mutating func takeBack() throws(ProjectsError) -> [TaskBoardEffect] {
+  /// `asked`: the step the person saw (a toast's); any other last step, or none, is not taken back.
+  private mutating func takeBack(_ asked: Int?) throws(ProjectsError) -> [TaskBoardEffect] {
+    // Checked before anything else: a toast's Undo never takes back a change it did not name (a later one, made
+    // here or in another window), and pressed twice it finds its step gone instead of undoing the one before.
+    if let asked, undo.last?.seq != asked { throw .undoMovedOn }
     guard let step = undo.popLast() else { throw .nothingToUndo }
     if let change = step.heading { return try takeBack(step, heading: change) }
     let current = tasks[step.taskID]
@@ -533,8 +540,9 @@ public struct TaskBoard: Hashable, Sendable {
         step.seq = board.owner.revision
         Self.push(step, on: &board.undo)
       case .undoTaken(let step):
-        guard let index = board.undo.lastIndex(where: { $0.seq == step.seq }) else { return nil }
-        board.undo.remove(at: index)
+        // Still the last step: a change recorded since (another window's) makes the undo be judged again.
+        guard board.undo.last?.seq == step.seq else { return nil }
+        board.undo.removeLast()
       case .taskInserted(var task):
         task.position += shift
         board.tasks[task.id] = task

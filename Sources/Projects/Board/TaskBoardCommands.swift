@@ -111,8 +111,11 @@ public struct ImportedProject: Hashable, Sendable {
   public var tasks: [NewTask]
   /// Its headings in order (the project's id is the one `project` names); a task names one by `headingID`.
   public var headings: [NewHeading]
+  /// Arrives archived (with its tasks, as an archived project keeps them).
+  public var archived: Bool
 
-  public init(project: NewProject, tasks: [NewTask], headings: [NewHeading] = []) {
+  public init(project: NewProject, tasks: [NewTask], headings: [NewHeading] = [], archived: Bool = false) {
+    self.archived = archived
     self.headings = headings
     self.project = project
     self.tasks = tasks
@@ -152,13 +155,18 @@ public enum TaskBoardCommand: Hashable, Sendable {
   /// what it was; an added heading goes, a renamed one gets its name back, a deleted one comes back at its
   /// place with the tasks that were under it. Refused when there is nothing to undo; when the task or heading
   /// changed since in a way the step cannot take back (its project was deleted), the step is taken off the
-  /// list and the undo is refused.
-  case undo
+  /// list and the undo is refused. With `step` (the ``UndoStep/seq`` a toast showed), only that step is taken
+  /// back: when the person's last step is another (something changed since, or that step was undone already)
+  /// nothing is undone (``ProjectsError/undoMovedOn``).
+  case undo(step: Int? = nil)
   /// A heading at the end of its project's headings.
   case addHeading(NewHeading)
   /// A heading of the project (second id) gets a new name (nil: as it is) and goes to place `to` among its
   /// project's headings (0 first; past the end: last; nil: where it is).
-  case editHeading(UUID, in: UUID, name: String?, to: Int?)
+  /// `since`: the name the rename was made on (as the person saw it); when the heading has another name by now
+  /// (renamed in another window) and the rename would change it, it is refused with
+  /// ``ProjectsError/headingConflict(_:)`` so the person chooses. Nil: the rename wins (older clients).
+  case editHeading(UUID, in: UUID, name: String?, to: Int?, since: String? = nil)
   /// A heading of the project goes; its tasks stay in the project, under no heading.
   case deleteHeading(UUID, in: UUID)
 
@@ -184,7 +192,7 @@ public enum TaskBoardCommand: Hashable, Sendable {
     case .undo: Footprint(undo: true)
     case .addHeading(let heading): Footprint(projects: [heading.projectID], headingsOf: [heading.projectID])
     // The last undo step too: naming a heading just added changes its add's step instead of adding one.
-    case .editHeading(_, let project, _, _): Footprint(projects: [project], headingsOf: [project], lastUndoStep: true)
+    case .editHeading(_, let project, _, _, _): Footprint(projects: [project], headingsOf: [project], lastUndoStep: true)
     // The tasks under it too: its undo step names them, so an undo puts them back under it.
     case .deleteHeading(let id, let project): Footprint(projects: [project], headingsOf: [project], tasksUnder: [id])
     }
@@ -280,8 +288,9 @@ public enum TaskBoardEffect: Hashable, Sendable {
   /// A change a person can take back goes on their undo list (the store sets its `seq` to the change
   /// counter it stored, and keeps the last ``ProjectLimits/undoDepth``).
   case undoRecorded(UndoStep)
-  /// This step (by its `seq`) is taken off the undo list (else the change is judged again: two undos at
-  /// once never take back one step twice).
+  /// This step (by its `seq`) is taken off the undo list if it is still the last one there (else the change is
+  /// judged again: two undos at once never take back one step twice, and a change recorded meanwhile is not
+  /// passed over).
   case undoTaken(UndoStep)
   /// The command is refused with this error, and what else the effects say is still written (a stale undo
   /// step is taken off the list). The answer is the refusal.
