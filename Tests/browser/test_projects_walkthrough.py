@@ -378,6 +378,8 @@ def test_the_undo_toast_wraps_its_words_on_a_phone(browser, server):
         # Nothing cut: the text's whole width and height are in its box.
         assert text.evaluate("(el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight")
         assert no_sideways_scroll(page)
+        # The toast fades in: axe reads its colours once it is fully there.
+        page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
         page.screenshot(path=str(SHOTS / "walk-toast-390x844.png"))
         assert serious_axe_violations(page) == []
         assert not page._ck_errors
