@@ -144,32 +144,6 @@ struct GroupCommitTests {
     }
   }
 
-  @Test("A background write commits without waiting for the disk; every other write, before and after it, with the configured sync")
-  func backgroundWriteSkipsTheSync() async throws {
-    try await Self.withFileApp { _, app in
-      let runner = app.services.runner
-      let db = app.db
-      let writer = try #require(runner.writes.writer)
-      // `PRAGMA synchronous` inside each write: 2 is FULL (the server's default), 1 NORMAL.
-      struct Level: Decodable { let synchronous: Int }
-      let level = { @Sendable (db: any Database) async throws -> Int? in
-        try await db.sql.raw("PRAGMA synchronous").first(decoding: Level.self)?.synchronous
-      }
-      #expect(try await runner.write(on: db) { db in try await level(db) } == 2)
-      let background = try await runner.write(on: db, priority: .background) { db -> Int? in
-        try await User(displayName: "copied in the background", isGuest: true).create(on: db)
-        return try await level(db)
-      }
-      #expect(background == 1)
-      #expect(try writer.currentSynchronous() == 2)
-      #expect(try await runner.write(on: db) { db in try await level(db) } == 2)
-      // Undone too, the setting comes back.
-      #expect(try await runner.write(on: db, priority: .background) { _ -> Bool? in nil } == nil)
-      #expect(try writer.currentSynchronous() == 2)
-      #expect(try await User.query(on: db).filter(\.$displayName == "copied in the background").count() == 1)
-    }
-  }
-
   @Test("A background write is not held back for ever: it runs after a bounded number of other groups", .timeLimit(.minutes(2)))
   func backgroundWriteIsNotStarved() async throws {
     try await Self.withFileApp { _, app in

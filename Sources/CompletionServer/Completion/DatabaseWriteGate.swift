@@ -92,8 +92,6 @@ enum WritePriority: Sendable {
   case normal
   /// Work nobody is waiting on: runs in a group of its own, and only when no normal write waits, so a request's
   /// write waits at most for the one background write in flight, never for a queue of them or inside their group.
-  /// On SQLite its commit does not wait for the disk (see ``SQLiteWriter/begin(on:durable:)``): only for work
-  /// that is done again when a power cut takes it back.
   case background
 }
 
@@ -110,8 +108,6 @@ final class GroupCommit: Sendable {
     let run: @Sendable (any Database) async -> Bool
     /// One statement at most: atomic by itself, so it needs no savepoint of its own.
     let singleStatement: Bool
-    /// Its commit must be on disk before it is acknowledged (false for a background write).
-    let durable: Bool
     /// Hands the caller its result, or the commit's error.
     let finish: @Sendable ((any Error)?) -> Void
   }
@@ -168,7 +164,6 @@ final class GroupCommit: Sendable {
         }
       },
       singleStatement: singleStatement,
-      durable: priority == .normal,
       finish: { commitError in outcome.settle(commitError) })
     let leads = state.withLock { state -> Bool in
       switch priority {
@@ -226,14 +221,12 @@ final class GroupCommit: Sendable {
     }
     let tx = SQLiteWriterDatabase(writer: writer, context: db.context)
     let eventLoop = db.eventLoop
-    // A background write runs alone (``nextGroup``); its commit need not wait for the disk.
-    let durable = batch.contains(where: \.durable)
     // First without savepoints: nearly always every write lands. If one does not, everything is undone and
     // the group runs again with a savepoint per write (below). So a write may run twice: it must make
     // anything it inserts (a Fluent model, which refuses to be created twice) inside its body, and nothing
     // it did is kept or reported until its group commits. A test runs new games beside writes that never land.
     do {
-      try await writer.begin(on: eventLoop, durable: durable)
+      try await writer.begin(on: eventLoop)
       var landed = true
       for job in batch {
         guard await job.run(tx) else {
@@ -252,7 +245,7 @@ final class GroupCommit: Sendable {
         batch[0].finish(nil)
         return
       }
-      try await writer.begin(on: eventLoop, durable: durable)
+      try await writer.begin(on: eventLoop)
       for job in batch {
         // A single statement that fails or matches nothing leaves nothing behind: no savepoint needed.
         if job.singleStatement {

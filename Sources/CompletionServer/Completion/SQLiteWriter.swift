@@ -28,8 +28,6 @@ final class SQLiteWriter: Sendable {
   private struct Connection: ~Copyable {
     var handle: OpaquePointer?
     var statements: [String: PreparedStatement] = [:]
-    /// The open transaction commits without waiting for the disk (see ``SQLiteWriter/begin(on:durable:)``).
-    var lowered = false
 
     deinit {
       SQLiteWriter.release(handle, statements)
@@ -99,7 +97,6 @@ final class SQLiteWriter: Sendable {
     release(connection.handle, connection.statements)
     connection.statements.removeAll()
     connection.handle = nil
-    connection.lowered = false
   }
 
   /// Finalizes the kept statements and closes the connection they were prepared on.
@@ -128,19 +125,9 @@ final class SQLiteWriter: Sendable {
   /// Opens the write transaction. It runs here when the write lock is free (nearly always: the pooled
   /// connections rarely write outside group commit), and otherwise waits for it on the writer's thread.
   /// `eventLoop` is where a wait completes.
-  ///
-  /// `durable` false: its commit does not wait for the disk (`synchronous=NORMAL` for this transaction, then
-  /// the configured setting again). For work that is done again when a power cut takes it back (a feed copy
-  /// batch, whose outbox row moves in the same transaction), so it holds the one writer for its statements
-  /// only, not for a sync. The log stays consistent: the next durable commit syncs these frames with its own.
-  func begin(on eventLoop: any EventLoop, durable: Bool = true) async throws {
+  func begin(on eventLoop: any EventLoop) async throws {
     let began = try connection.withLock { connection in
       let handle = try open(&connection)
-      if !durable, lowersForBackground {
-        let status = sqlite_nio_sqlite3_exec(handle, "PRAGMA synchronous=NORMAL", nil, nil, nil)
-        guard status == SQLITE_OK else { throw SQLiteWriterError(status: status, handle: handle) }
-        connection.lowered = true
-      }
       sqlite_nio_sqlite3_busy_timeout(handle, 0)
       defer { sqlite_nio_sqlite3_busy_timeout(handle, Self.lockWait) }
       let status = sqlite_nio_sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
@@ -158,29 +145,7 @@ final class SQLiteWriter: Sendable {
   /// Throws ``SQLiteWriterError/transactionEnded`` when SQLite ended the transaction itself (after an error
   /// it rolls back for, which a write may have caught): then nothing of it is kept, and the caller must hear so.
   func commit(on eventLoop: any EventLoop) async throws {
-    try await onOwnThread(eventLoop) {
-      defer { self.restoreSynchronous() }
-      try self.exec("COMMIT", inTransaction: true)
-    }
-  }
-
-  /// Whether the configured setting syncs each commit (so a transaction that need not be durable lowers it).
-  private var lowersForBackground: Bool { !["NORMAL", "OFF"].contains(synchronous.uppercased()) }
-
-  /// The configured `synchronous` again after a transaction begun with `durable` false has ended (it cannot
-  /// change inside one). A failure closes the connection: the next one opens with the configured setting.
-  private func restoreSynchronous() {
-    connection.withLock { connection in
-      guard connection.lowered, let handle = connection.handle, sqlite_nio_sqlite3_get_autocommit(handle) != 0 else { return }
-      connection.lowered = false
-      if sqlite_nio_sqlite3_exec(handle, "PRAGMA synchronous=\(synchronous)", nil, nil, nil) != SQLITE_OK { Self.closeConnection(&connection) }
-    }
-  }
-
-  /// The `synchronous` setting of the writer's connection now (`PRAGMA synchronous`: 1 NORMAL, 2 FULL), for tests.
-  func currentSynchronous() throws -> Int {
-    guard case .integer(let level) = try run("PRAGMA synchronous", []).first?.values.first else { return -1 }
-    return level
+    try await onOwnThread(eventLoop) { try self.exec("COMMIT", inTransaction: true) }
   }
 
   /// Undoes the open transaction (nothing to sync, so it runs here). Safe when none is open. Should the
@@ -192,7 +157,6 @@ final class SQLiteWriter: Sendable {
       _ = sqlite_nio_sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
       if sqlite_nio_sqlite3_get_autocommit(handle) == 0 { Self.closeConnection(&connection) }
     }
-    restoreSynchronous()
   }
 
   /// Runs `sql` with `binds` and returns its rows. With `inTransaction`, refuses to run when no transaction
