@@ -19,14 +19,16 @@ def post(context, server, path, body):
     return call(context, server, "POST", path, body)
 
 
-def open_list(context, server, project):
-    """A page on `project`'s list, ready and live, collecting its script errors in `page._ck_errors`."""
+def open_list(context, server, project, live=True):
+    """A page on `project`'s list, ready and (unless `live` is False: a test that cuts the stream) live, collecting
+    its script errors in `page._ck_errors`."""
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{server}/projects?list={project['id']}")
     page.wait_for_function("() => document.body.dataset.ready === 'true'")
-    page.wait_for_function("() => document.querySelector('[data-testid=live-status]').dataset.state === 'live'")
+    if live:
+        page.wait_for_function("() => document.querySelector('[data-testid=live-status]').dataset.state === 'live'")
     page._ck_errors = errors
     return page
 
