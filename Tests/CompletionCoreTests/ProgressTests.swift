@@ -13,6 +13,13 @@ struct ProgressTests {
     #expect(CompletionRatio(completed: 200, total: 200).displayPercent == 100)
     #expect(CompletionRatio(completed: 1, total: 1000).displayPercent == 1)
     #expect(CompletionRatio(completed: 0, total: 5).displayPercent == 0)
+    // The nearest whole percent, not the one below: 8 of 12 is 66.7 %, 1 of 8 is 12.5 %.
+    #expect(CompletionRatio(completed: 8, total: 12).displayPercent == 67)
+    #expect(CompletionRatio(completed: 2, total: 3).displayPercent == 67)
+    #expect(CompletionRatio(completed: 1, total: 3).displayPercent == 33)
+    #expect(CompletionRatio(completed: 1, total: 8).displayPercent == 13)
+    #expect(CompletionRatio(completed: 995, total: 1000).displayPercent == 99)
+    #expect(CompletionRatio(completed: 1, total: 201).displayPercent == 1)
     #expect(CompletionRatio(completed: 7, total: 5).completed == 5)
     #expect(CompletionRatio(completed: 1, total: 4).fraction == 0.25)
   }

@@ -60,7 +60,7 @@ def test_a_change_in_one_page_moves_the_ring_in_another(context, server):
     row.locator("[data-testid=task-check]").click()
     wait_for_ring(second, garden["id"], 2 / 3)
     label = second.locator(f"[data-testid=ring][data-project-id='{garden['id']}']").first.get_attribute("aria-valuenow")
-    assert label == "66"
+    assert label == "67"
     assert not first._ck_errors and not second._ck_errors
 
 
@@ -88,9 +88,9 @@ def test_the_command_line_moves_the_ring_in_an_open_page(context, server):
     env["COMPLETIONKIT_TOKEN"] = login.stdout.splitlines()[0].strip()
     done = subprocess.run([str(binary()), "tasks", "done", "dig the"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "Completed “Dig the beds”" in done.stdout and "66 %" in done.stdout
+    assert "Completed “Dig the beds”" in done.stdout and "67 %" in done.stdout
     wait_for_ring(page, garden["id"], 2 / 3)
-    assert page.locator(f"[data-testid=ring][data-project-id='{garden['id']}']").first.get_attribute("aria-valuenow") == "66"
+    assert page.locator(f"[data-testid=ring][data-project-id='{garden['id']}']").first.get_attribute("aria-valuenow") == "67"
 
     # A name that matches nothing changes nothing, and says so.
     missing = subprocess.run([str(binary()), "tasks", "done", "weed the lawn"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
