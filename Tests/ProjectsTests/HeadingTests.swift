@@ -245,6 +245,15 @@ struct HeadingTests {
     #expect(gone.contains(.refused(.undoStale("High summer"))) && board.headings[summer] == nil)
   }
 
+  @Test("What a store may read inside the write: a toggle's or a rename's rows by key, not every task under a deleted heading")
+  func footprintsReadByKey() {
+    let project = UUID(), heading = UUID()
+    #expect(TaskBoardCommand.setCompleted(UUID(), true).footprint.readsByKey)
+    #expect(TaskBoardCommand.editHeading(heading, in: project, name: "Spring", to: nil).footprint.readsByKey)
+    #expect(!TaskBoardCommand.deleteHeading(heading, in: project).footprint.readsByKey)
+    #expect(!TaskBoardCommand.orderTasks(TaskList(project), [UUID()]).footprint.readsByKey)
+  }
+
   @Test("A rename made on a name the heading no longer has (renamed in another window) is refused with the heading as it is; the same name, or no base, goes through")
   func renameConflict() throws {
     var (board, garden, _, _) = try Self.garden()

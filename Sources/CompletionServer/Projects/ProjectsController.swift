@@ -209,9 +209,8 @@ struct ProjectsController: RouteCollection {
     var headings = done.board.headings.filter { $0.value.projectID == project }
     for stored in done.saved.headings { headings[stored.id] = stored }
     let ordered = TaskBoard(headings: headings).headingOrder(of: project)
-    let step = done.effects.lazy.compactMap { if case .undoRecorded(let step) = $0 { step } else { nil } }.first
     return HeadingsResponse(
-      heading: heading.flatMap { headings[$0]?.view }, headings: ordered.map(\.view), project: row.view, undo: step?.view)
+      heading: heading.flatMap { headings[$0]?.view }, headings: ordered.map(\.view), project: row.view, undo: done.recordedStep?.view)
   }
 
   // MARK: Tasks
@@ -322,8 +321,9 @@ struct ProjectsController: RouteCollection {
       let projects = Set(ids.compactMap { done.board.tasks[$0]?.projectID }).compactMap { done.board.projects[$0]?.view }
       return TaskBatchResponse(tasks: [], projects: projects, inbox: done.board.owner.inboxView, completion: nil)
     }
+    let day = TaskDay(zone: zone, at: done.now)
     return TaskBatchResponse(
-      tasks: done.saved.tasks.map { $0.view(on: TaskDay(zone: zone, at: done.now)) }, projects: done.saved.projects.map(\.view),
+      tasks: done.saved.tasks.map { $0.view(on: day) }, projects: done.saved.projects.map(\.view),
       inbox: done.saved.owner.inboxView, completion: done.completion)
   }
 
@@ -373,12 +373,9 @@ struct ProjectsController: RouteCollection {
       let project = task?.projectID.flatMap { done.board.projects[$0] }
       return TaskChangeResponse(task: task?.view(on: day), projects: project.map { [$0.view] } ?? [], inbox: done.board.owner.inboxView, completion: nil)
     }
-    var step = done.effects.lazy.compactMap { if case .undoRecorded(let step) = $0 { step } else { nil } }.first
-    // Numbered as stored: the change counter the store wrote (the handled board's guess may be behind it).
-    step?.seq = done.saved.owner.revision
     return TaskChangeResponse(
       task: done.saved.tasks.first { $0.id == id }?.view(on: day), projects: done.saved.projects.map(\.view), inbox: done.saved.owner.inboxView,
-      completion: done.completion, undo: step?.view)
+      completion: done.completion, undo: done.recordedStep?.view)
   }
 
   // MARK: Running a command
@@ -393,6 +390,14 @@ struct ProjectsController: RouteCollection {
     let completion: ProjectCompletionView?
     /// When it was handled (what a task's overdue mark is judged at).
     let now: Date
+
+    /// The undo step the change recorded, numbered as stored: the change counter the store wrote (the
+    /// handled board's guess may be behind it), which is what a toast sends back as its step.
+    var recordedStep: UndoStep? {
+      guard var step = effects.lazy.compactMap({ if case .undoRecorded(let step) = $0 { step } else { nil } }).first else { return nil }
+      step.seq = saved.owner.revision
+      return step
+    }
   }
 
   /// Runs `command` for `userID` through the runner: load (only what the command touches) → handle →

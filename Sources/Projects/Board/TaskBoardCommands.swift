@@ -234,8 +234,9 @@ public struct Footprint: Hashable, Sendable {
 
   /// Whether every row it names is found by key (a task, projects and headings by id, the last undo step,
   /// the headings of a project or two): a few rows whatever the size of the lists, so a store may read them
-  /// inside the write that saves the change. Not so for a whole list, every project or a batch.
-  public var readsByKey: Bool { tasksOf == nil && !allProjects && taskIDs.isEmpty }
+  /// inside the write that saves the change. Not so for a whole list, every project, a batch or every task
+  /// under a heading.
+  public var readsByKey: Bool { tasksOf == nil && !allProjects && taskIDs.isEmpty && tasksUnder.isEmpty }
 
   public init(
     task: UUID? = nil, projects: Set<UUID> = [], tasksOf: TaskList? = nil, allProjects: Bool = false, projectCount: Bool = false,
