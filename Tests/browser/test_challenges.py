@@ -1179,10 +1179,22 @@ def test_a_completion_is_private_until_its_author_turns_the_public_link_on(brows
         panel = page.get_by_test_id("share-panel")
         expect(page.get_by_test_id("share-url")).to_be_hidden()
         expect(page.locator("#share-public-help")).to_have_text("Turn this on to get a link anyone can open, even without an account.")
-        panel.get_by_test_id("public-link").click()
+        # The switch moves at once; the link works once the server has stored it, so wait for that answer.
+        with page.expect_response(lambda r: r.request.method == "PATCH" and f"/api/activities/{post['id']}" in r.url) as stored:
+            panel.get_by_test_id("public-link").click()
+        assert stored.value.ok, stored.value.status
         share_url = page.get_by_test_id("share-url")
         expect(share_url).to_be_visible()
-        assert stranger.request.get(share_url.input_value()).status == 200
+        link = share_url.input_value()
+        assert stranger.request.get(link).status == 200
+
+        # Off, on, off in quick succession: the server ends where the switch does (one change at a time, in order).
+        switch = panel.get_by_test_id("public-link")
+        for _ in range(3):
+            switch.click()
+        expect(switch).not_to_be_checked()
+        expect(page.locator("#announcer")).to_have_text("Public link is off.")
+        assert stranger.request.get(link).status == 404
         no_errors(page)
     finally:
         context.close()

@@ -260,17 +260,31 @@ function renderPublicLink(entry) {
   if (state.share.entry === entry) renderShareLink(entry);
 }
 
-export async function setPublicLink(entry, on) {
-  const previous = entry.item.publicLink;
+/**
+ * The switch moves at once; the server hears one change at a time, so quick on-off-on clicks end with the server
+ * holding what the switch shows (two requests in flight could land in either order).
+ */
+export function setPublicLink(entry, on) {
+  if (!entry.publicLinkSending) entry.publicLinkStored = entry.item.publicLink;
   entry.item = { ...entry.item, publicLink: on };
   renderPublicLink(entry);
   setShareStatus("");
+  if (!entry.publicLinkSending) entry.publicLinkSending = sendPublicLink(entry).finally(() => { entry.publicLinkSending = null; });
+}
+
+async function sendPublicLink(entry) {
   try {
-    const item = await api(`/api/activities/${enc(entry.item.id)}`, { method: "PATCH", body: { publicLink: on } });
-    entry.item = { ...entry.item, ...item };
-    announce(on ? "Public link is on: anyone with the link can see it." : "Public link is off.");
+    while (entry.item.publicLink !== entry.publicLinkStored) {
+      const on = entry.item.publicLink;
+      const item = await api(`/api/activities/${enc(entry.item.id)}`, { method: "PATCH", body: { publicLink: on } });
+      entry.publicLinkStored = item.publicLink;
+      if (entry.item.publicLink === on) {
+        entry.item = { ...entry.item, ...item };
+        announce(on ? "Public link is on: anyone with the link can see it." : "Public link is off.");
+      }
+    }
   } catch (error) {
-    entry.item = { ...entry.item, publicLink: previous };
+    entry.item = { ...entry.item, publicLink: entry.publicLinkStored };
     itemMessage(entry, error.message);
     if (state.share.entry === entry) setShareStatus(error.message, "error");
   }
