@@ -443,7 +443,10 @@ struct SQLChallengesStore: ChallengesStore {
     // In the merged half the status is compared as `status || ''` so that SQLite cannot answer it from the
     // index on status (nearly every post is visible): it would read every post of everyone and look each up
     // in the viewer's follows, where the people followed and their few posts waiting are a handful of lookups
-    // (about 5 ms against 1.5 ms for a page of 50 on the benchmark's 10,000 people).
+    // (about 5 ms against 1.5 ms for a page of 50 on the benchmark's 10,000 people). And it first asks whether any
+    // post anywhere waits to be merged: a question about no row of the viewer's, so both databases answer it once
+    // per statement, and when every post is copied (the usual case) the follows are not walked at all
+    // (0.17 → 0.02 ms for the merged half on the benchmark's data with the outbox empty).
     let rows = try await sql.raw(
       """
       SELECT * FROM (
@@ -458,7 +461,7 @@ struct SQLChallengesStore: ChallengesStore {
         JOIN activities a ON a.user_id = fo.followee_id AND a.fanned_out = false
         JOIN users u ON u.id = a.user_id
         WHERE fo.follower_id = \(bind: viewer) AND a.type IN (\(binds: types)) \(Self.after(cursor, at: "a.at_micros", id: "a.id"))
-          AND a.status || '' = 'visible'
+          AND a.status || '' = 'visible' AND EXISTS (SELECT 1 FROM activities waiting WHERE waiting.fanned_out = false)
         ORDER BY a.at_micros DESC, a.id DESC LIMIT \(unsafeRaw: fetch)) AS merged
       """
     ).all()

@@ -493,11 +493,13 @@ struct SQLProjectsStore: ProjectsStore {
             \(bind: try StoredHeadingChange.encode(step.heading)), \(bind: now))
           """
         ).run()
-        // Only the last few are kept.
+        // Only the last few are kept: everything from the first step past them back (a short walk down the
+        // (user, seq) index, and nothing at all while the list is shorter).
         try await sql.raw(
           """
-          DELETE FROM project_undo WHERE user_id = \(bind: user) AND seq NOT IN (
-            SELECT seq FROM project_undo WHERE user_id = \(bind: user) ORDER BY seq DESC LIMIT \(unsafeRaw: String(ProjectLimits.undoDepth)))
+          DELETE FROM project_undo WHERE user_id = \(bind: user) AND seq <= (
+            SELECT seq FROM project_undo WHERE user_id = \(bind: user) ORDER BY seq DESC
+            LIMIT 1 OFFSET \(unsafeRaw: String(ProjectLimits.undoDepth)))
           """
         ).run()
       case .undoTaken(let step):
