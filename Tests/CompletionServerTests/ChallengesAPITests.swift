@@ -408,6 +408,36 @@ struct ChallengesAPITests {
     }
   }
 
+  @Test("Feed: a copy batch copies a whole batch while no request waits, and stops after one step when a request's write waits for the writer")
+  func copyBatchGivesWayToRequests() async throws {
+    try await withTestApp { author, app in
+      let authorName = try await Self.account(author, "popular")
+      let followers = FanOut.copyAtOnceLimit + FanOutBatch.size
+      try await Self.addSilentFollowers(followers, of: authorName, on: app.db)
+      let photo = try await Self.upload(author)
+      let challenge = try #require(try await Self.overview(author).challenges.first { $0.type == "daily" })
+      let done = try author.decode(ChallengeCompletionView.self, from: try await Self.complete(author, challenge, photo: photo))
+      let postID = try #require(UUID(uuidString: done.activity.id))
+      let runner = app.services.runner
+      let yielded = try await runner.write(on: app.db, priority: .background) { db in
+        try await FeedFanOut.copyBatch(of: postID, in: SQLChallengesStore(db)) { true }
+      }
+      #expect(yielded == .more(copied: FanOutBatch.step))
+      let whole = try await runner.write(on: app.db, priority: .background) { db in
+        try await FeedFanOut.copyBatch(of: postID, in: SQLChallengesStore(db)) { false }
+      }
+      #expect(whole == .more(copied: FanOutBatch.size))
+      // The rest, and every follower holds the post once: a batch cut short left the outbox where it stopped.
+      try await FeedFanOut.drain(app)
+      struct Count: Decodable { let n: Int; let owners: Int }
+      let count = try #require(
+        try await app.db.sql.raw("SELECT COUNT(*) AS n, COUNT(DISTINCT owner_id) AS owners FROM feed_entries WHERE activity_id = \(bind: postID)")
+          .first(decoding: Count.self))
+      #expect(count.n == followers + 1 && count.owners == followers + 1)
+      #expect(try await SQLChallengesStore(app.db).post(postID)?.fannedOut == true)
+    }
+  }
+
   @Test("Feed: the server copies a waiting post into its followers' feeds by itself, woken by the completion")
   func outboxCopiedInBackground() async throws {
     var options = TestDatabase.options

@@ -42,8 +42,11 @@ public enum FanOut: Hashable, Sendable {
 /// How the outbox's copying goes: followers a write. 64 keep a waiting completion's p99 within 20 ms at 1,600 and 5,000
 /// followers (256 held the writer long enough to push it to 42 ms at 1,600; `completionkit-bench fanout`).
 public enum FanOutBatch {
-  /// Followers copied in one write.
+  /// Followers copied in one write at most.
   public static let size = 64
+  /// Followers copied in one step of a write: between steps the write ends early when a request's write is
+  /// waiting for the writer, so that write waits for one step (about a quarter of a batch) rather than a whole batch.
+  public static let step = 16
 
   /// What one batch did.
   public enum Outcome: Hashable, Sendable {

@@ -77,8 +77,9 @@ final class FeedFanOut: LifecycleHandler, Sendable {
         while more, batches < batchesPerDrain, !Task.isCancelled {
           let started = ContinuousClock.now
           // Background: a batch waits while any other write waits, and never shares their group.
+          let writes = app.services.runner.writes
           let outcome = try await app.services.runner.write(on: app.db, priority: .background) { db in
-            try await SQLChallengesStore(db).copyFanOutBatch(of: post, size: FanOutBatch.size)
+            try await copyBatch(of: post, in: SQLChallengesStore(db)) { (writes.waiting?.normal ?? 0) > 0 }
           }
           batches += 1
           if paced { try? await Task.sleep(for: started.duration(to: .now)) }
@@ -94,5 +95,24 @@ final class FeedFanOut: LifecycleHandler, Sendable {
       }
     }
     return copied
+  }
+
+  /// Copies up to ``FanOutBatch/size`` followers in steps of ``FanOutBatch/step``, in the caller's one transaction,
+  /// and stops after a step when `requestWaiting` says a request's write queues for the writer: that write then
+  /// waits for one step and this batch's commit, not for the whole batch (on SQLite's one writer). Each step
+  /// moves the outbox by compare-and-set as a whole batch does, so stopping anywhere leaves it consistent.
+  static func copyBatch(
+    of post: UUID, in store: SQLChallengesStore, requestWaiting: @Sendable () -> Bool
+  ) async throws -> FanOutBatch.Outcome {
+    var copied = 0
+    while true {
+      switch try await store.copyFanOutBatch(of: post, size: min(FanOutBatch.step, FanOutBatch.size - copied)) {
+      case .finished(let count): return .finished(copied: copied + count)
+      case .nothingWaiting: return copied == 0 ? .nothingWaiting : .more(copied: copied)
+      case .more(let count):
+        copied += count
+        if copied >= FanOutBatch.size || requestWaiting() { return .more(copied: copied) }
+      }
+    }
   }
 }
