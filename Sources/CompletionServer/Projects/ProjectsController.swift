@@ -430,25 +430,28 @@ struct ProjectsController: RouteCollection {
       try await services.projectsLive.announce(change(effects), on: db)
       return try respond(Handled(board: handled, effects: effects, saved: saved, completion: completion, now: now))
     }
+    // Loads what the command touches and handles it; when nothing changes, the answer is ready at once.
+    let decide = { @Sendable (now: Date, db: any Database) async throws -> (board: TaskBoard, effects: [TaskBoardEffect], unchanged: StoredResponse?) in
+      var board = try await SQLProjectsStore(db).board(footprint, of: userID)
+      let effects = try board.handle(command, at: now)
+      let unchanged = effects.isEmpty
+        ? try respond(Handled(board: board, effects: [], saved: SavedChange(owner: board.owner), completion: nil, now: now)) : nil
+      return (board, effects, unchanged)
+    }
     return try await services.runner.run(game: queue, on: db, idempotency: idempotency) { now, _ in
       if footprint.readsByKey {
         return .decideInWrite { db in
-          var board = try await SQLProjectsStore(db).board(footprint, of: userID)
-          let effects = try board.handle(command, at: now)
-          guard !effects.isEmpty else {
-            return GameRunner.Decided(try respond(Handled(board: board, effects: [], saved: SavedChange(owner: board.owner), completion: nil, now: now)))
-          }
-          guard let output = try await save(board, effects, now, db) else { return nil }
-          return GameRunner.Decided(saved: output, committed: { services.projectsLive.committed(change(effects)) })
+          let decided = try await decide(now, db)
+          if let unchanged = decided.unchanged { return GameRunner.Decided(unchanged) }
+          guard let output = try await save(decided.board, decided.effects, now, db) else { return nil }
+          return GameRunner.Decided(saved: output, committed: { services.projectsLive.committed(change(decided.effects)) })
         }
       }
-      var board = try await SQLProjectsStore(db).board(footprint, of: userID)
-      let effects = try board.handle(command, at: now)
-      guard !effects.isEmpty else {
-        return .respond(try respond(Handled(board: board, effects: [], saved: SavedChange(owner: board.owner), completion: nil, now: now)))
-      }
-      let handled = board
-      return .save(commit: { db in try await save(handled, effects, now, db) }, committed: { services.projectsLive.committed(change(effects)) })
+      let decided = try await decide(now, db)
+      if let unchanged = decided.unchanged { return .respond(unchanged) }
+      return .save(
+        commit: { db in try await save(decided.board, decided.effects, now, db) },
+        committed: { services.projectsLive.committed(change(decided.effects)) })
     }
   }
 
