@@ -681,7 +681,7 @@ struct ProjectsAPITests {
       #expect(overview.colorLabels?.map(\.value) == overview.colors)
       #expect(overview.colorLabels?.first == LabelledValue(value: "red", label: "Red"))
       #expect(overview.priorities?.map(\.label) == ["None", "Low", "Medium", "High"])
-      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000, search: 200, firstTaskPage: 100, tasksPerBatch: 200))
+      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000, search: 200, firstTaskPage: 100, tasksPerBatch: 200, defaultHeadingName: "Untitled Heading"))
       // The limit sent is the limit kept.
       let title = String(repeating: "x", count: try #require(overview.limits?.title))
       #expect(try await client.send(.POST, "/api/tasks", json: TaskRequest(title: title)).status == .created)
