@@ -59,6 +59,9 @@ def test_a_heading_added_offline_waits_takes_tasks_and_is_sent_once(browser, ser
         page.locator("#add-task").fill("Sow peas")
         page.locator("#add-task").press("Enter")
         wait_rows(page, ["Dig", "Sow peas", "# Someday", "Weed", "# Spring", "Water"])
+        # Marked as waiting, as the heading is; the tasks the server has are not.
+        assert task_row(page, "Sow peas").locator("[data-testid=task-waiting]").text_content() == "Waiting to be sent"
+        assert task_row(page, "Water").locator("[data-testid=task-waiting]").count() == 0
         move_under(page, task_row(page, "Sow peas"), "Garden › Spring")
         wait_rows(page, ["Dig", "# Someday", "Weed", "# Spring", "Water", "Sow peas"])
         assert spring.locator("[data-testid=heading-count]").text_content() == "2 tasks"
@@ -85,7 +88,7 @@ def test_a_heading_added_offline_waits_takes_tasks_and_is_sent_once(browser, ser
         waiting = page.locator("[data-testid=heading-row]", has_text="Early spring")
         assert waiting.get_attribute("data-waiting") == "true"
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"heading-offline-{size[0]}x{size[1]}.png"))
+        page.screenshot(path=str(SHOTS / f"heading-offline-{size[0]}x{size[1]}.png"), full_page=True)
         assert not serious_axe_violations(page)
 
         # Back online, the heading's first answer is lost on the way: the page sends it again with the same key
@@ -105,7 +108,7 @@ def test_a_heading_added_offline_waits_takes_tasks_and_is_sent_once(browser, ser
         page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=30_000)
         assert lost == [201]
         wait_rows(page, ["Dig", "Weed", "# Early spring", "Water", "Sow peas"])
-        page.wait_for_function("() => !document.querySelector('[data-testid=heading-row][data-waiting]')")
+        page.wait_for_function("() => !document.querySelector('[data-testid=heading-row][data-waiting], [data-testid=task-waiting]')")
         assert page.locator("[data-testid=sync-status]").text_content() == ""
 
         saved = call(context, server, "GET", f"/api/projects/{garden['id']}/tasks")

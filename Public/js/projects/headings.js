@@ -45,7 +45,7 @@ export function headingRow(item) {
     ? h("div", { class: "pj-heading-main" },
       h("h3", { class: "pj-heading-title" }, name),
       // Added or renamed without a connection: shown at once, sent when the connection is back.
-      h("span", { class: "pj-heading-waiting small", id: waitingId, "data-testid": "heading-waiting" }, "Waiting to be sent"))
+      h("span", { class: "pj-waiting pj-heading-waiting small", id: waitingId, "data-testid": "heading-waiting" }, "Waiting to be sent"))
     : h("h3", { class: "pj-heading-title" }, name),
   h("span", { class: "pj-heading-count muted small", "data-testid": "heading-count" }, plural(count, "task")),
   h("button", {
