@@ -202,7 +202,55 @@ function wireAccount() {
   $("#logout-everywhere").addEventListener("click", () => accountChange("/api/account/logout-everywhere", {
     tab: "login", done: "You are signed out on every device and every API token has stopped working.",
   }));
+  $("#signins-details").addEventListener("toggle", (event) => {
+    if (event.target.open) showSignIns();
+  });
   $("#logout").addEventListener("click", () => accountChange("/api/account/logout", { tab: "login", done: "You are signed out. Sign in again any time." }));
+}
+
+/** A moment (seconds since 1970) as a date and time in the reader's words. */
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString(undefined, { day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit" });
+}
+
+/**
+ * The person's sign-ins (GET /api/account/tokens), newest first: this browser, other browsers and API tokens, each
+ * but this one with "Sign out" (DELETE /api/account/tokens/{id}), which also ends that browser's live pages.
+ */
+async function showSignIns() {
+  const list = $("#signins-list");
+  let signIns;
+  try {
+    ({ signIns } = await api("/api/account/tokens"));
+  } catch (error) {
+    placeMessage(list);
+    setMessage(error.message, "error");
+    return;
+  }
+  list.replaceChildren(...signIns.map((signIn) => {
+    const what = signIn.current ? "This browser" : signIn.kind === "browser" ? "Another browser" : "API token";
+    const since = signIn.createdAt ? `signed in ${when(signIn.createdAt)}` : "";
+    const seen = signIn.lastSeenAt && !signIn.current ? `, last used ${when(signIn.lastSeenAt)}` : "";
+    return h("li", { class: "signin", "data-testid": "signin-row", "data-current": String(signIn.current) },
+      h("span", {}, h("strong", { text: what }), h("span", { class: "muted small", text: ` ${since}${seen}` })),
+      signIn.current ? null : h("button", {
+        class: "button quiet", type: "button", "data-testid": "signin-revoke", "aria-label": `Sign out: ${what.toLowerCase()}, ${since}`,
+        onclick: () => revokeSignIn(signIn, what),
+      }, "Sign out"));
+  }));
+}
+
+async function revokeSignIn(signIn, what) {
+  const list = $("#signins-list");
+  placeMessage(list);
+  try {
+    await api(`/api/account/tokens/${encodeURIComponent(signIn.id)}`, { method: "DELETE" });
+    await showSignIns();
+    setMessage(signIn.kind === "browser" ? "That browser is signed out; its open pages say so." : "That token no longer works.", "ok");
+  } catch (error) {
+    setMessage(error.message, "error");
+  }
+  $("#signins-details summary").focus();
 }
 
 /** The username and password fields take the server's limits (GET /api/account/limits), not copies of them. */

@@ -151,10 +151,12 @@ public struct ProjectLimitsView: Codable, Hashable, Sendable {
   public let firstTaskPage: Int?
   /// The most tasks one batch change (`POST /api/tasks/batch`) names.
   public let tasksPerBatch: Int?
+  /// The name a heading added without one gets (a page shows it on a heading added offline until the server has it).
+  public let defaultHeadingName: String?
 
   public init(
     name: Int, title: Int, notes: Int, projects: Int, tasksPerImport: Int, search: Int? = nil, firstTaskPage: Int? = nil,
-    tasksPerBatch: Int? = nil
+    tasksPerBatch: Int? = nil, defaultHeadingName: String? = nil
   ) {
     self.name = name
     self.title = title
@@ -164,13 +166,14 @@ public struct ProjectLimitsView: Codable, Hashable, Sendable {
     self.search = search
     self.firstTaskPage = firstTaskPage
     self.tasksPerBatch = tasksPerBatch
+    self.defaultHeadingName = defaultHeadingName
   }
 
   /// The limits the server keeps.
   public static let current = ProjectLimitsView(
     name: ProjectLimits.maxNameLength, title: ProjectLimits.maxTitleLength, notes: ProjectLimits.maxNotesLength,
     projects: ProjectLimits.maxProjects, tasksPerImport: ProjectLimits.maxTasksPerImport, search: TaskSearch.maxQueryLength,
-    firstTaskPage: TaskPage.firstPageSize, tasksPerBatch: ProjectLimits.maxTasksPerBatch)
+    firstTaskPage: TaskPage.firstPageSize, tasksPerBatch: ProjectLimits.maxTasksPerBatch, defaultHeadingName: ProjectLimits.defaultHeadingName)
 }
 
 /// A task as the API shows it.
@@ -265,11 +268,15 @@ public struct HeadingRequest: Codable, Hashable, Sendable {
   /// On a rename: the name it was made on, as the client showed it. When the heading was renamed elsewhere since,
   /// the rename is refused (`409 heading_conflict`, with the heading as it is now) instead of overwriting that.
   public let baseName: String?
+  /// On create: the id the client proposes (a UUID), so it can name the heading before the server has answered (a
+  /// heading added offline, and the tasks put under it meanwhile). An id in use is `409 heading_id_taken`.
+  public let id: String?
 
-  public init(name: String? = nil, position: Int? = nil, baseName: String? = nil) {
+  public init(name: String? = nil, position: Int? = nil, baseName: String? = nil, id: String? = nil) {
     self.name = name
     self.position = position
     self.baseName = baseName
+    self.id = id
   }
 }
 

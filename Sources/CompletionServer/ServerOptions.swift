@@ -52,6 +52,10 @@ public struct ServerOptions: Sendable {
   public var uploadQuotaBytes: Int = 2 << 30
   /// Seconds a connection may stay without a byte in either direction before the server closes it.
   public var idleTimeout: TimeInterval = 120
+  /// Seconds between a live stream's heartbeats (`COMPLETIONKIT_LIVE_HEARTBEAT`): each keeps the connection open and
+  /// ends the streams whose sign-in ended meanwhile (signed out, revoked on any server process, expired). Keep it
+  /// well under ``idleTimeout``; tests shorten it.
+  public var liveHeartbeat: TimeInterval = LivePages.heartbeatSeconds
   /// Seconds a connection has to send a request's head (its request line and headers) once it opens, or once the
   /// next request's first byte arrives; a connection that takes longer is closed (`408`), however many bytes it
   /// trickles in.
@@ -156,6 +160,9 @@ public struct ServerOptions: Sendable {
     }
     options.trustProxy = environment["COMPLETIONKIT_TRUST_PROXY"] == "1"
     if let seconds = environment["COMPLETIONKIT_IDLE_TIMEOUT"].flatMap(Double.init), seconds >= 1 { options.idleTimeout = seconds }
+    if let seconds = environment["COMPLETIONKIT_LIVE_HEARTBEAT"].flatMap(Double.init), seconds >= 0.1, seconds <= 60 {
+      options.liveHeartbeat = seconds
+    }
     if let seconds = environment["COMPLETIONKIT_HEAD_TIMEOUT"].flatMap(Double.init), seconds >= 1 { options.requestHeadTimeout = seconds }
     if let token = environment["COMPLETIONKIT_METRICS_TOKEN"], !token.isEmpty { options.metricsToken = token }
     options.publicURL = environment["COMPLETIONKIT_PUBLIC_URL"].flatMap(Self.publicURL)

@@ -60,7 +60,7 @@ struct ClientRuleCopyTests {
       #expect(overview.ring.samples.count > 10 && overview.ring.samples.last == 1)
       #expect(overview.ring.geometry == RingGeometryView(outerStroke: 1, innerRing: 0.6, pie: 0.56))
       #expect(overview.ring.geometry?.innerRing == ProjectRing.Geometry.innerRing && overview.ring.geometry?.pie == ProjectRing.Geometry.pie)
-      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000, search: 200, firstTaskPage: 100, tasksPerBatch: 200))
+      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000, search: 200, firstTaskPage: 100, tasksPerBatch: 200, defaultHeadingName: ProjectLimits.defaultHeadingName))
       #expect(overview.priorities?.map(\.label) == ["None", "Low", "Medium", "High"])
       #expect(overview.priorities?.map(\.value) == TaskPriority.allCases.map(\.rawValue))
       #expect(overview.colorLabels?.map(\.value) == overview.colors && overview.colorLabels?.first?.label == "Red")

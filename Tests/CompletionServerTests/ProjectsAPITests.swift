@@ -21,8 +21,17 @@ final class EventStreamReader: @unchecked Sendable {
     if let cookie = test.sessionCookie { request.headers.add(name: "Cookie", value: "ck_session=\(cookie)") }
     if let lastEventID { request.headers.add(name: "Last-Event-ID", value: String(lastEventID)) }
     // A deadline for the whole stream: a test that waits for an event that never comes fails, never hangs.
-    let response = try await client.execute(request, timeout: .seconds(30))
-    guard response.status == .ok else { throw Abort(response.status) }
+    let response: HTTPClientResponse
+    do {
+      response = try await client.execute(request, timeout: .seconds(30))
+    } catch {
+      try? await client.shutdown()
+      throw error
+    }
+    guard response.status == .ok else {
+      try? await client.shutdown()  // a client left running traps when it goes away
+      throw Abort(response.status)
+    }
     iterator = response.body.makeAsyncIterator()
   }
 
@@ -41,9 +50,37 @@ final class EventStreamReader: @unchecked Sendable {
     }
   }
 
+  /// The next event of any name, as its name and data (comments and the retry line are skipped); nil once the
+  /// server has ended the stream. Heartbeats keep the connection busy, so a test waiting for an event that never
+  /// comes would wait for ever: after `deadline` seconds the connection is cut, and this throws instead.
+  func nextEvent(deadline: Double = 30) async throws -> (name: String, data: String)? {
+    let client = client
+    let watchdog = Task {
+      try await Task.sleep(for: .seconds(deadline))
+      try? await client.shutdown()
+    }
+    defer { watchdog.cancel() }
+    while true {
+      if let end = buffer.range(of: "\n\n") {
+        let lines = buffer[..<end.lowerBound].split(separator: "\n")
+        buffer.removeSubrange(..<end.upperBound)
+        guard let data = lines.first(where: { $0.hasPrefix("data: ") }) else { continue }
+        let name = lines.first { $0.hasPrefix("event: ") }.map { String($0.dropFirst(7)) } ?? "message"
+        return (name, String(data.dropFirst(6)))
+      }
+      guard let chunk = try await iterator?.next() else { return nil }
+      buffer += String(buffer: chunk)
+    }
+  }
+
+  /// A reader a failing test never closed shuts its client down here (a client left running traps when it goes).
+  deinit {
+    client.shutdown { _ in }
+  }
+
   func close() async throws {
     iterator = nil
-    try await client.shutdown()
+    try? await client.shutdown()  // cut already when a deadline passed
   }
 }
 
@@ -644,7 +681,7 @@ struct ProjectsAPITests {
       #expect(overview.colorLabels?.map(\.value) == overview.colors)
       #expect(overview.colorLabels?.first == LabelledValue(value: "red", label: "Red"))
       #expect(overview.priorities?.map(\.label) == ["None", "Low", "Medium", "High"])
-      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000, search: 200, firstTaskPage: 100, tasksPerBatch: 200))
+      #expect(overview.limits == ProjectLimitsView(name: 120, title: 500, notes: 10_000, projects: 500, tasksPerImport: 5_000, search: 200, firstTaskPage: 100, tasksPerBatch: 200, defaultHeadingName: "Untitled Heading"))
       // The limit sent is the limit kept.
       let title = String(repeating: "x", count: try #require(overview.limits?.title))
       #expect(try await client.send(.POST, "/api/tasks", json: TaskRequest(title: title)).status == .created)

@@ -18,6 +18,68 @@ struct ProjectsHeadingsAPITests {
     try client.decode(TaskListResponse.self, from: try await client.send(.GET, "/api/projects/\(project.id)/tasks\(query)"))
   }
 
+  @Test("A heading added with a proposed id keeps it (a client names it before the answer); a clash is 409 heading_id_taken")
+  func proposedHeadingID() async throws {
+    try await withTestApp { client, app in
+      let garden = try await ProjectsAPITests.project(client, "Garden")
+      let proposed = UUID().uuidString.lowercased()
+      let add = { (id: String, key: String) in
+        try await client.send(
+          .POST, "/api/projects/\(garden.id)/headings", json: HeadingRequest(id: id), headers: ["Idempotency-Key": key])
+      }
+      // Kept as proposed (the server's spelling of a UUID), with the default name.
+      let key = UUID().uuidString
+      let created = try await add(proposed, key)
+      #expect(created.status == .created)
+      let heading = try #require(try client.decode(HeadingsResponse.self, from: created).heading)
+      #expect(heading.id == proposed.uppercased() && heading.name == ProjectLimitsView.current.defaultHeadingName)
+      // A retry after a lost answer, as an offline page sends it again: the first answer, one heading.
+      let again = try await add(proposed, key)
+      #expect(again.status == .created && again.headers.first(name: "Idempotent-Replayed") == "true" && again.body == created.body)
+      // Tasks put under it by that id land there; so does a rename and a delete by it, each once with its key.
+      let task = try #require(try await ProjectsAPITests.task(client, "Sow", in: garden).task)
+      let moved = try client.decode(
+        TaskChangeResponse.self, from: try await client.send(.PATCH, "/api/tasks/\(task.id)", json: TaskRequest(headingId: .set(proposed))))
+      #expect(moved.task?.headingId == heading.id)
+      let renameKey: HTTPHeaders = ["Idempotency-Key": UUID().uuidString]
+      let renamed = try await client.send(
+        .PATCH, "/api/projects/\(garden.id)/headings/\(proposed)", json: HeadingRequest(name: "Spring", baseName: heading.name), headers: renameKey)
+      #expect(try client.decode(HeadingsResponse.self, from: renamed).heading?.name == "Spring")
+      let renamedAgain = try await client.send(
+        .PATCH, "/api/projects/\(garden.id)/headings/\(proposed)", json: HeadingRequest(name: "Spring", baseName: heading.name), headers: renameKey)
+      #expect(renamedAgain.headers.first(name: "Idempotent-Replayed") == "true" && renamedAgain.body == renamed.body)
+
+      // The same id again under another key (or in another project, or by another person) is refused, nothing added.
+      var response = try await add(proposed, UUID().uuidString)
+      #expect(response.status == .conflict)
+      #expect(try Self.code(client, response) == "heading_id_taken")
+      let shed = try await ProjectsAPITests.project(client, "Shed")
+      response = try await client.send(.POST, "/api/projects/\(shed.id)/headings", json: HeadingRequest(id: proposed))
+      #expect(response.status == .conflict)
+      #expect(try Self.code(client, response) == "heading_id_taken")
+      let stranger = client.stranger()
+      let theirs = try await ProjectsAPITests.project(stranger, "Theirs")
+      response = try await stranger.send(.POST, "/api/projects/\(theirs.id)/headings", json: HeadingRequest(id: proposed))
+      #expect(response.status == .conflict)
+      #expect(try Self.code(stranger, response) == "heading_id_taken")
+      #expect(try await Self.list(stranger, theirs).headings.isEmpty)
+      response = try await client.send(.POST, "/api/projects/\(garden.id)/headings", json: HeadingRequest(id: "not-a-uuid"))
+      #expect(response.status == .badRequest)
+      #expect(try Self.code(client, response) == "invalid_id")
+      #expect(try await Self.list(client, garden).headings.map(\.id) == [heading.id])
+      #expect(try await Self.list(client, shed).headings.isEmpty)
+
+      // A delete retried with its key answers as the first did, not heading_not_found.
+      let deleteKey: HTTPHeaders = ["Idempotency-Key": UUID().uuidString]
+      let deleted = try await client.send(.DELETE, "/api/projects/\(garden.id)/headings/\(proposed)", headers: deleteKey)
+      #expect(deleted.status == .ok)
+      let deletedAgain = try await client.send(.DELETE, "/api/projects/\(garden.id)/headings/\(proposed)", headers: deleteKey)
+      #expect(deletedAgain.status == .ok && deletedAgain.body == deleted.body)
+      #expect(try await Self.list(client, garden).tasks.map(\.headingId) == [nil])
+      try await ProjectsAPITests.verify(app)
+    }
+  }
+
   @Test("Headings are added, renamed, reordered and deleted; tasks go under them and the list comes grouped; counts never move")
   func headingsEndToEnd() async throws {
     try await withTestApp { client, app in
@@ -349,6 +411,16 @@ struct ProjectsHeadingsAPITests {
       let spring = try #require(try await api.createHeading(inProject: garden.id, name: "Spring").heading)
       let summer = try #require(try await api.createHeading(inProject: garden.id).heading)
       #expect(summer.name == "Untitled Heading")
+      // With an id of the client's choosing (one in use is refused).
+      let chosen = UUID().uuidString
+      #expect(try await api.createHeading(inProject: garden.id, name: "Chosen", id: chosen).heading?.id == chosen)
+      do {
+        _ = try await api.createHeading(inProject: garden.id, id: chosen)
+        Issue.record("a heading id in use was accepted")
+      } catch let error as APIError {
+        #expect(error.errorCode == .headingIDTaken)
+      }
+      _ = try await api.deleteHeading(chosen, inProject: garden.id)
       let renamed = try await api.updateHeading(summer.id, inProject: garden.id, name: "Summer", position: 0)
       #expect(renamed.headings.map(\.name) == ["Summer", "Spring"])
       do {

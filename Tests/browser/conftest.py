@@ -21,10 +21,11 @@ def server():
     yield from running_server(shared=True)
 
 
-def running_server(shared=False):
+def running_server(shared=False, extra_env=None):
     """Starts the server binary on a free port with a fresh data folder, yields its address, stops it after.
     `shared`: the session's server, whose data folder the operator fixture uses. A test module that moves the
-    server's clock by days starts one of its own, so the shared server's today stays the real one."""
+    server's clock by days starts one of its own, so the shared server's today stays the real one; one that needs
+    another setting (`extra_env`, e.g. a short live heartbeat) does too."""
     binary = _binary()
     assert binary.exists(), f"build the server first (swift build): {binary} is missing"
     port = _free_port()
@@ -34,6 +35,7 @@ def running_server(shared=False):
     env["COMPLETIONKIT_TEST_HOOKS"] = "1"
     # Every test's visitors come from 127.0.0.1: no limit on new guests per address here.
     env["COMPLETIONKIT_GUESTS_PER_HOUR"] = "0"
+    env.update(extra_env or {})
     log = open(pathlib.Path(data) / "server.log", "w")
     process = subprocess.Popen(
         [str(binary), "serve", "--port", str(port), "--data-dir", data],

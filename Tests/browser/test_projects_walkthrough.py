@@ -228,15 +228,22 @@ def test_offline_several_selected_tasks_are_completed_at_once_and_sent_once_when
         other.wait_for_function("() => [...document.querySelectorAll('[data-testid=task-row]')].filter((row) => row.dataset.completed === 'true').length === 2")
         page.screenshot(path=str(SHOTS / "walk-offline-batch-1280x800.png"))
 
-        # Adding a heading is refused with a word about the connection, which goes when the connection is back.
+        # A heading added offline waits behind the batch, shown at once and marked so, with its name.
         page.locator("body").press("g")
-        page.wait_for_function("() => document.querySelector('#error').textContent.includes('connection')")
+        name = page.locator("[data-testid=heading-name-input]")
+        name.wait_for()
+        name.fill("Later")
+        name.press("Enter")
+        page.wait_for_function("() => document.body.dataset.outbox === '3'")
+        assert page.locator("[data-testid=heading-row][data-waiting=true]").count() == 1
+        assert page.locator("#error").text_content() == ""
 
         context.set_offline(False)
         page.wait_for_function("() => document.body.dataset.outbox === '0'")
         page.wait_for_function("() => document.querySelector('#error').textContent === ''")
         tasks = call(context, server, "GET", f"/api/projects/{errands['id']}/tasks")["tasks"]
         assert sorted(task["title"] for task in tasks if task["completed"]) == ["Bank", "Shop"]
+        assert [h["name"] for h in call(context, server, "GET", f"/api/projects/{errands['id']}/tasks")["headings"]] == ["Later"]
         page.wait_for_function("() => document.querySelector('#list-summary').textContent.includes('2 of 4')")
         # Every try carried the batch's one key (the one while offline never reached the server).
         assert sent and len(set(sent)) == 1, sent

@@ -1,5 +1,6 @@
 // A page's live stream (Server-Sent Events) that stays open: EventSource retries a dropped network by itself;
 // a stream the server closed for good is opened again after a growing pause. The page is told the state to show.
+import { sessionEnded } from "./api.js";
 
 /**
  * Whether the server refuses the stream to this visitor (401 or 403), which EventSource does not say: asked once
@@ -24,8 +25,9 @@ const REOPEN_DELAYS = [2, 4, 8, 16, 30];
  * Opens `url` and keeps it open. `events`: event name → handler of the parsed JSON data (a message that is not
  * JSON is skipped). `onOpen` runs at every (re)connection, so the page can catch up on what it missed.
  * `onState("live" | "reconnecting" | "off")` says what to show: "off" when the server refuses the stream to this
- * visitor (401 or 403: signed out), which no retry would change. Answers `{ close() }`; null where there is no
- * EventSource.
+ * visitor (401 or 403: signed out), which no retry would change, or when the server ends the stream with
+ * `session_ended` (then the page's session-ended listeners hear its words too). Answers `{ close() }`; null where
+ * there is no EventSource.
  */
 export function keepLive(url, { events = {}, onOpen = () => {}, onState = () => {} } = {}) {
   if (!window.EventSource) return null;
@@ -48,6 +50,22 @@ export function keepLive(url, { events = {}, onOpen = () => {}, onState = () => 
         handler(data);
       });
     }
+    // The sign-in this stream was opened with ended (signed out or revoked on another device, expired): the server
+    // says so and ends the stream. The page says it once (the banner of js/app.js) and stops: a reconnect would
+    // be refused, and nothing more of the person's is sent here.
+    source.addEventListener("session_ended", (event) => {
+      if (current !== source || closed) return;
+      closed = true;
+      source.close();
+      let data = null;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        // The banner has words of its own.
+      }
+      sessionEnded(data && data.message);
+      onState("off");
+    });
     // A reconnect with nothing new may get no message, so an open connection is what ends "Reconnecting…".
     source.addEventListener("open", () => {
       attempt = 0;

@@ -1,12 +1,15 @@
 // Projects: headings inside a project — their rows in the task list, adding (g), renaming (a click or Enter),
 // deleting (its tasks stay in the project, under no heading), and a task's place under one by dragging it or
 // with Alt+↑/↓. The server keeps every rule (names, limits, which heading a task may go under); the page draws
-// what it answers.
+// what it answers. Without a connection, adding, renaming and deleting a heading are kept and sent later as a
+// task's changes are (js/projects/offline.js): a heading added offline has an id this page proposes, so the
+// tasks put under it meanwhile land under it.
 import { announce } from "../lib/announce.js";
 import { api, newIdempotencyKey } from "../lib/api.js";
 import { $, h } from "../lib/dom.js";
 import { plural } from "../lib/format.js";
 import { chooseVersion, confirmDialog } from "./dialogs.js";
+import { keep, mustWait, overlay, overlayHeadings } from "./offline.js";
 import { showUndo } from "./undo.js";
 import { renderHeader, renderSidebar, renderTasks } from "./render.js";
 import { change, currentProject, isRepeatClick, listHeadings, once, showError, shownItems, sortTasks, state, taskById, upsertProject } from "./state.js";
@@ -15,7 +18,7 @@ import { change, currentProject, isRepeatClick, listHeadings, once, showError, s
 
 /** What a heading's row shows: a row is drawn again only when this changes. */
 export function headingRowState(item) {
-  return `${item.heading.name}|${item.count}|${state.editingHeading === item.heading.id}`;
+  return `${item.heading.name}|${item.count}|${state.editingHeading === item.heading.id}|${Boolean(item.heading.waiting)}`;
 }
 
 /** The row of a heading (an entry of shownItems): its name (a button that renames it), its count and Delete. */
@@ -32,11 +35,18 @@ export function headingRow(item) {
         class: "pj-heading-name", type: "button", id: nameId, "data-action": "rename-heading", "data-focus": "heading-name",
         "data-testid": "heading-name", title: "Rename",
       }, heading.name);
+  const waitingId = `heading-waiting-${heading.id}`;
   return h("li", {
-    class: "pj-heading", "data-testid": "heading-row", "data-heading-id": heading.id, "data-row-key": `heading:${heading.id}`,
-    "aria-labelledby": nameId,
+    class: `pj-heading${heading.waiting ? " is-waiting" : ""}`, "data-testid": "heading-row", "data-heading-id": heading.id,
+    "data-row-key": `heading:${heading.id}`, "data-waiting": heading.waiting ? "true" : null,
+    "aria-labelledby": heading.waiting ? `${nameId} ${waitingId}` : nameId,
   },
-  h("h3", { class: "pj-heading-title" }, name),
+  heading.waiting
+    ? h("div", { class: "pj-heading-main" },
+      h("h3", { class: "pj-heading-title" }, name),
+      // Added or renamed without a connection: shown at once, sent when the connection is back.
+      h("span", { class: "pj-waiting pj-heading-waiting small", id: waitingId, "data-testid": "heading-waiting" }, "Waiting to be sent"))
+    : h("h3", { class: "pj-heading-title" }, name),
   h("span", { class: "pj-heading-count muted small", "data-testid": "heading-count" }, plural(count, "task")),
   h("button", {
     class: "button quiet pj-small pj-heading-delete", type: "button", "data-action": "delete-heading", "data-focus": "heading-delete",
@@ -67,6 +77,47 @@ function applyHeadings(response, projectId) {
 const path = (projectId, headingId = "") =>
   `/api/projects/${encodeURIComponent(projectId)}/headings${headingId ? `/${encodeURIComponent(headingId)}` : ""}`;
 
+/** What a heading change answers when it was kept to send later. */
+const KEPT = Object.freeze({ offline: true });
+
+/** A new random UUID (version 4) in capitals, as the server spells the ids it answers with. */
+function newHeadingId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const digits = "0123456789ABCDEF";
+  const hex = Array.from(bytes, (b) => digits[b >> 4] + digits[b & 15]).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The name the server gives a heading added without one (from its limits; the page keeps no copy). */
+function defaultHeadingName() {
+  return (state.limits && state.limits.defaultHeadingName) || "New heading";
+}
+
+/**
+ * Sends a heading change, or keeps it for later: when changes already wait (they go first, in order) or the
+ * connection is gone. Answers the server's answer, KEPT, or throws the server's refusal.
+ */
+async function sendOrKeep(kept, send) {
+  if (!mustWait(null)) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!error.network) throw error;
+    }
+  }
+  keep(kept);
+  // Shown at once as the server will have it (the waiting changes laid over the open list, this one last).
+  if (state.list && state.list.key === kept.projectId) {
+    state.list.headings = overlayHeadings(kept.projectId, state.list.headings || []);
+    // A heading deleted: its tasks go under no heading, as the server will put them.
+    if (kept.kind === "heading-delete") state.list.tasks = sortTasks(overlay(kept.projectId, state.list.tasks.filter((task) => !task.offline)));
+  }
+  renderTasks();
+  return KEPT;
+}
+
 /**
  * Adds a heading at the end of the open project's headings and opens its name for typing (key g). A second press
  * while the first is on its way, or while the new heading's name is open, adds none.
@@ -80,13 +131,18 @@ async function makeHeading() {
   const project = currentProject();
   // An archived project is refused by the server, in its words (the page keeps no copy of the rule).
   if (!project || state.agenda) return;
-  const key = newIdempotencyKey();
-  const response = await change(() => api(path(project.id), { method: "POST", body: {}, idempotencyKey: key }).catch((error) => {
-    // Not kept offline (its name, and the tasks put under it, would all wait on an id the server has not given).
-    if (error.network) error.message = "Adding a heading needs the connection. Try again when you are back online.";
-    throw error;
-  }));
-  if (!response || !response.heading) return;
+  // The heading's id is proposed here: one added offline has it at once, and so do the tasks put under it
+  // meanwhile. The same key and body on every try: the server adds it once.
+  const id = newHeadingId();
+  const kept = { key: newIdempotencyKey(), kind: "heading-add", projectId: project.id, headingId: id, body: { id }, title: defaultHeadingName() };
+  const response = await change(() => sendOrKeep(kept, () => api(path(project.id), { method: "POST", body: kept.body, idempotencyKey: kept.key })));
+  if (!response) return;
+  if (response === KEPT) {
+    announce(`Added a heading to ${project.name}; it is sent when you are back online. Type its name and press Enter.`);
+    startRenaming(id);
+    return;
+  }
+  if (!response.heading) return;
   applyHeadings(response, project.id);
   announce(`Added a heading to ${project.name}. Type its name and press Enter.`);
   startRenaming(response.heading.id);
@@ -126,16 +182,19 @@ function finishRenaming(input, save) {
   const baseName = renamingFrom ?? heading?.name;
   renamingFrom = null;
   if (!save || !heading || name === heading.name) return;
-  const send = (base) => api(path(projectId, headingId), { method: "PATCH", body: { name, baseName: base } });
+  const send = (base, key) => api(path(projectId, headingId), { method: "PATCH", body: { name, baseName: base }, idempotencyKey: key });
+  const kept = {
+    key: newIdempotencyKey(), kind: "heading-patch", projectId, headingId, body: { name, baseName }, title: name || defaultHeadingName(),
+  };
   change(async () => {
     try {
-      return await send(baseName);
+      return await sendOrKeep(kept, () => send(baseName, kept.key));
     } catch (error) {
       // Renamed in another window since this rename began: both names are shown and the person chooses, as for a title.
       if (error.code !== "heading_conflict" || !error.data || !error.data.heading) throw error;
       const theirs = error.data.heading;
       const choice = await chooseVersion({ field: "name", title: baseName, mine: name, theirs: theirs.name });
-      if (choice === "mine") return send(theirs.name);
+      if (choice === "mine") return send(theirs.name, newIdempotencyKey());
       const shown = listHeadings().find((one) => one.id === headingId);
       if (shown) shown.name = theirs.name;
       renderTasks();
@@ -144,6 +203,10 @@ function finishRenaming(input, save) {
     }
   }).then((response) => {
     if (!response) return;
+    if (response === KEPT) {
+      announce(`Renamed the heading to ${kept.title}; it is sent when you are back online.`);
+      return;
+    }
     applyHeadings(response, projectId);
     announce(`Renamed the heading to ${response.heading ? response.heading.name : name}.`);
     // The server keeps the old name on the undo list: the toast offers it back, as for a task's change (the
@@ -169,8 +232,15 @@ async function deleteHeading(headingId) {
     headingRowFor(headingId)?.querySelector("[data-testid=heading-delete]")?.focus();
     return;
   }
-  const response = await change(() => api(path(project.id, headingId), { method: "DELETE" }));
+  const kept = { key: newIdempotencyKey(), kind: "heading-delete", projectId: project.id, headingId, title: heading.name };
+  const response = await change(() => sendOrKeep(kept, () => api(path(project.id, headingId), { method: "DELETE", idempotencyKey: kept.key })));
   if (!response) return;
+  if (response === KEPT) {
+    // Its tasks are under no heading already (laid over the list); undo follows once it is sent.
+    announce(`Deleted the heading ${heading.name}; it is sent when you are back online.`);
+    $("#add-task").focus({ preventScroll: true });
+    return;
+  }
   // Its tasks are under no heading now (the server did the same; a refetch would agree).
   if (state.list && state.list.key === project.id) {
     state.list.tasks = state.list.tasks.map((task) => (task.headingId === headingId ? { ...task, headingId: null } : task));

@@ -7,7 +7,7 @@ import { keepLive } from "../lib/live.js";
 import { configureRingMotion } from "../progress-ring.js";
 import { closeAgenda, isAgenda, openAgenda, refreshAgenda } from "./agenda.js";
 import { dismissCelebration } from "./dialogs.js";
-import { overlay, whenChangedElsewhere } from "./offline.js";
+import { overlay, overlayHeadings, whenChangedElsewhere } from "./offline.js";
 import { fitTextarea, renderAll, renderHeader, renderSidebar, renderTasks, revealRow } from "./render.js";
 import { byId, clearError, connectionBack, enqueue, INBOX, isEditingInList, listName, openListRevision, PHONE, removeProject, showError, sortProjects, sortTasks, state, taskById, updateInbox, upsertProject } from "./state.js";
 import { followUndo } from "./undo.js";
@@ -50,7 +50,8 @@ export async function loadList(key, { quiet = false } = {}) {
   const before = state.list && state.list.key === key ? state.list.tasks : [];
   // Changes made without a connection and not sent yet stay shown on top of the server's list.
   state.list = {
-    key, revision, tasks: keepUnchanged(before, overlay(key, response.tasks)), partial: Boolean(response.next), headings: response.headings || [],
+    key, revision, tasks: keepUnchanged(before, overlay(key, response.tasks)), partial: Boolean(response.next),
+    headings: overlayHeadings(key, response.headings || []),
   };
   if (response.next) state.list.rest = loadRest(state.list, token, path, response.next);
   closeEditorOfDeletedTask(before);
@@ -66,6 +67,7 @@ export async function loadList(key, { quiet = false } = {}) {
 whenChangedElsewhere(() => {
   if (!state.list) return;
   state.list.tasks = overlay(state.list.key, state.list.tasks.filter((task) => !task.offline));
+  state.list.headings = overlayHeadings(state.list.key, (state.list.headings || []).filter((heading) => !heading.offline));
   renderTasks();
 });
 
@@ -86,7 +88,7 @@ async function loadRest(list, token, path, after) {
   const shown = new Set(list.tasks.map((task) => task.id));
   const more = overlay(list.key, response.tasks).filter((task) => !shown.has(task.id));
   // In the server's order: a task added here meanwhile sits where its heading and position put it (the sort is stable).
-  list.headings = response.headings || list.headings;
+  list.headings = response.headings ? overlayHeadings(list.key, response.headings) : list.headings;
   list.tasks = sortTasks([...list.tasks, ...more], list.headings);
   list.partial = false;
   renderTasks();
@@ -145,7 +147,7 @@ export function keepListCopy(me) {
     if (!me || !me.id || !state.list || state.list.partial) return;
     try {
       const tasks = state.list.tasks.filter((task) => !task.offline);
-      const text = JSON.stringify({ user: me.id, key: state.list.key, revision: state.list.revision, tasks, headings: state.list.headings || [] });
+      const text = JSON.stringify({ user: me.id, key: state.list.key, revision: state.list.revision, tasks, headings: (state.list.headings || []).filter((heading) => !heading.offline) });
       if (text.length <= COPY_LIMIT) localStorage.setItem(COPY, text);
       else localStorage.removeItem(COPY);
     } catch {
@@ -168,7 +170,7 @@ export function showListCopy(me, key) {
   }
   if (!copy || !me || !me.id || copy.user !== me.id || copy.key !== key || !Array.isArray(copy.tasks)) return false;
   // Revision 0: any answer or live update is newer, so the copy is always replaced.
-  state.list = { key, revision: 0, tasks: overlay(key, copy.tasks), headings: Array.isArray(copy.headings) ? copy.headings : [] };
+  state.list = { key, revision: 0, tasks: overlay(key, copy.tasks), headings: overlayHeadings(key, Array.isArray(copy.headings) ? copy.headings : []) };
   renderTasks();
   $("#task-list").setAttribute("aria-busy", "true");
   return true;

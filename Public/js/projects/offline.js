@@ -1,5 +1,5 @@
 // Projects without a connection: a change that cannot reach the server (complete, edit, move, delete, a new
-// task, several selected tasks completed or moved) is shown at once, kept in this browser (localStorage, so a reload keeps it), and sent when the
+// task, several selected tasks completed or moved, a heading added, renamed or deleted) is shown at once, kept in this browser (localStorage, so a reload keeps it), and sent when the
 // connection returns — in the order it was made, each exactly once: every change carries its own
 // Idempotency-Key, kept with it, so a change sent again after a lost answer is answered from the server's
 // record. Counts and rings stay the server's: they move when the changes have been sent.
@@ -21,7 +21,10 @@ const RETRY_DELAYS = [2, 4, 8, 15, 30];
 let person = null;
 /**
  * The changes waiting, oldest first: `{key, kind: "create"|"patch"|"delete"|"batch", taskId, body, title, user}`
- * (a batch names its tasks in `taskIds`, its change in `body`: `{done}` or `{projectId}`, as TaskBatchRequest).
+ * (a batch names its tasks in `taskIds`, its change in `body`: `{done}` or `{projectId}`, as TaskBatchRequest),
+ * and a heading's: `{key, kind: "heading-add"|"heading-patch"|"heading-delete", projectId, headingId, body, title}`
+ * (`title`: the name the page shows for it). A heading added offline has the id this page proposed (`body.id`),
+ * so its renames, its deletion and the tasks put under it name it before the server has answered.
  */
 let outbox = read();
 let sending = null;
@@ -91,8 +94,14 @@ export function keep(change) {
 }
 
 const WORDS = { create: "add", patch: "change", delete: "delete" };
+const HEADING_WORDS = { "heading-add": "add the heading", "heading-patch": "rename the heading to", "heading-delete": "delete the heading" };
+
+function isHeadingChange(change) {
+  return change.kind in HEADING_WORDS;
+}
 
 function describe(change) {
+  if (isHeadingChange(change)) return `${HEADING_WORDS[change.kind]} “${change.title}”`;
   if (change.kind === "batch") {
     const tasks = plural(change.taskIds.length, "task");
     return "done" in change.body ? `${change.body.done ? "complete" : "reopen"} ${tasks}` : `move ${tasks}`;
@@ -123,7 +132,12 @@ export function overlay(key, tasks) {
   if (!outbox.length) return tasks;
   let shown = tasks;
   for (const change of outbox) {
-    if (change.kind === "create") {
+    if (isHeadingChange(change)) {
+      // A heading deleted offline: its tasks stay in the project under no heading, as the server will have them.
+      if (change.kind === "heading-delete" && change.projectId === key) {
+        shown = shown.map((task) => (task.headingId === change.headingId ? { ...task, headingId: null } : task));
+      }
+    } else if (change.kind === "create") {
       if (change.list === key) shown = [...shown, localTask(change)];
     } else if (change.kind === "delete") {
       shown = shown.filter((task) => task.id !== change.taskId);
@@ -139,6 +153,32 @@ export function overlay(key, tasks) {
     }
   }
   return shown;
+}
+
+/**
+ * The headings of project `key` the server sent, with what this browser has not sent yet on top: a heading added
+ * offline at the end, a rename, a deletion. A heading with a change waiting is marked `waiting` (its row says so);
+ * one added offline is `offline` too (it is not kept in the list's copy: this lays it on again).
+ */
+export function overlayHeadings(key, headings) {
+  if (!outbox.length) return headings;
+  let shown = headings;
+  for (const change of outbox) {
+    if (!isHeadingChange(change) || change.projectId !== key) continue;
+    if (change.kind === "heading-add") {
+      if (!shown.some((heading) => heading.id === change.headingId)) shown = [...shown, localHeading(change)];
+    } else if (change.kind === "heading-patch") {
+      shown = shown.map((heading) => (heading.id === change.headingId ? { ...heading, name: change.title, waiting: true } : heading));
+    } else {
+      shown = shown.filter((heading) => heading.id !== change.headingId);
+    }
+  }
+  return shown;
+}
+
+/** The row a heading added offline shows until the server has it. */
+function localHeading(change) {
+  return { id: change.headingId, projectId: change.projectId, name: change.title, position: Number.MAX_SAFE_INTEGER, offline: true, waiting: true };
 }
 
 /** A task of list `key` as a waiting batch change (`{done}` or `{projectId}`) leaves it: [] when it moves away. */
@@ -188,12 +228,28 @@ export function send() {
     const problems = [];
     /** Ids the server gave tasks made offline. */
     const made = new Map();
+    /** Headings added offline that the server refused (their project was deleted meanwhile…): what names them waits in vain. */
+    const lost = new Set();
     while (outbox.length) {
       const change = outbox[0];
       const taskId = made.get(change.taskId) || change.taskId;
       try {
         if (isLocalTask(taskId) && change.kind !== "create" && change.kind !== "batch") throw Object.assign(new Error("not made"), { skipped: true });
-        if (change.kind === "batch") {
+        const heading = change.headingId || (change.body && change.body.headingId);
+        if (heading && lost.has(heading)) throw Object.assign(new Error("not made"), { skipped: "heading" });
+        if (isHeadingChange(change)) {
+          // By the id this page proposed: a retry after a lost answer is answered from the server's record.
+          const at = `/api/projects/${encodeURIComponent(change.projectId)}/headings`;
+          try {
+            if (change.kind === "heading-add") await api(at, { method: "POST", body: change.body, idempotencyKey: change.key });
+            else if (change.kind === "heading-patch") {
+              await api(`${at}/${encodeURIComponent(change.headingId)}`, { method: "PATCH", body: change.body, idempotencyKey: change.key });
+            } else await api(`${at}/${encodeURIComponent(change.headingId)}`, { method: "DELETE", idempotencyKey: change.key });
+          } catch (error) {
+            if (change.kind === "heading-add" && !error.network && error.code !== "session_ended") lost.add(change.headingId);
+            throw error;
+          }
+        } else if (change.kind === "batch") {
           // Tasks made offline go by the ids the server gave them; one that was never made is left out.
           const taskIds = change.taskIds.map((id) => made.get(id) || id).filter((id) => !isLocalTask(id));
           if (taskIds.length) {
@@ -237,7 +293,8 @@ export function send() {
           }
         }
         // Refused (the task was deleted elsewhere, a title too long…): it cannot be sent; the person is told.
-        if (problem) problems.push(`Could not ${describe(change)}: ${problem.skipped ? "the new task was not saved" : problem.message}`);
+        const skipped = problem && problem.skipped === "heading" ? "the new heading was not saved" : "the new task was not saved";
+        if (problem) problems.push(`Could not ${describe(change)}: ${problem.skipped ? skipped : problem.message}`);
       }
       outbox.shift();
       // Pending ids in later changes follow the task the server made.

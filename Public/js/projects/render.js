@@ -220,6 +220,8 @@ function taskRow(task) {
     : h("button", { class: "pj-title", type: "button", id: titleId, "data-action": "edit", "data-focus": "title", "data-testid": "task-title", title: "Rename" },
         task.title);
   const meta = h("span", { class: "pj-meta" },
+    // Added without a connection: shown at once, sent when the connection is back (as a heading added offline).
+    task.offline ? h("span", { class: "pj-waiting", "data-testid": "task-waiting" }, "Waiting to be sent") : null,
     task.priority !== "none"
       ? h("span", { class: `pj-priority is-${task.priority}`, "data-testid": "task-priority-marker", "data-priority": task.priority },
           h("span", { class: "pj-priority-bars", "aria-hidden": "true" }),

@@ -133,6 +133,8 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
   public static let headingInOtherProject = APIErrorCode(rawValue: "heading_in_other_project")
   public static let tooManyHeadings = APIErrorCode(rawValue: "too_many_headings")
   public static let headingConflict = APIErrorCode(rawValue: "heading_conflict")
+  /// A heading added with a proposed id that a heading has already.
+  public static let headingIDTaken = APIErrorCode(rawValue: "heading_id_taken")
   public static let challengeNotFound = APIErrorCode(rawValue: "challenge_not_found")
   public static let challengeClosed = APIErrorCode(rawValue: "challenge_closed")
   public static let challengeNotStarted = APIErrorCode(rawValue: "challenge_not_started")
@@ -188,7 +190,7 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     .projectNotFound, .taskNotFound, .invalidColor, .invalidPriority,
     .invalidDueDate, .emptyTitle, .tooLong, .invalidId,
     .orderMismatch, .tooManyProjects, .editConflict, .projectArchived, .nothingToUndo, .undoStale, .undoMovedOn, .invalidImport, .listChanged, .invalidBatch,
-    .headingNotFound, .headingInOtherProject, .tooManyHeadings, .headingConflict,
+    .headingNotFound, .headingInOtherProject, .tooManyHeadings, .headingConflict, .headingIDTaken,
     .challengeNotFound,
     .challengeClosed, .challengeNotStarted, .postNotPublic, .alreadyCompleted,
     .photoRequired, .photoNotFound, .photoInUse, .photoTooLarge, .photoUnsupported,

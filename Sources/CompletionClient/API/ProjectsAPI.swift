@@ -30,9 +30,10 @@ extension CompletionClient {
     return list.headings
   }
 
-  /// Adds a heading at the end of a project's headings ("Untitled Heading" when the name is left out or blank).
-  public func createHeading(inProject projectID: String, name: String? = nil) async throws -> HeadingsResponse {
-    try await send(.createHeading, projectID, body: .json(HeadingRequest(name: name)))
+  /// Adds a heading at the end of a project's headings ("Untitled Heading" when the name is left out or blank), with
+  /// `id` when the client chooses it (`heading_id_taken` when a heading has it already).
+  public func createHeading(inProject projectID: String, name: String? = nil, id: String? = nil) async throws -> HeadingsResponse {
+    try await send(.createHeading, projectID, body: .json(HeadingRequest(name: name, id: id)))
   }
 
   /// Renames a heading, moves it to `position` among its project's headings (0 first), or both.

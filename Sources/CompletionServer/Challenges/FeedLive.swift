@@ -61,9 +61,12 @@ final class FeedLive: Sendable {
   /// `GET /api/feed/events` for `userID`.
   func stream(for userID: UUID, on req: Request) async throws -> Response {
     let app = req.application
-    await hub.attach(database: { app.db }, logger: app.logger)
+    let clock = app.services.clock
+    await hub.attach(database: { app.db }, now: { clock.now() }, heartbeat: app.serverOptions.liveHeartbeat, logger: app.logger)
     if let postgresURL { await hub.startListening(url: postgresURL, eventLoop: app.eventLoopGroup.any(), logger: app.logger) }
-    let (subscription, stream) = await hub.subscribe(userID)
+    // The stream lives only as long as the sign-in it was opened with (checked at every heartbeat).
+    guard let session = req.currentSession?.tokenID else { throw AppError.unauthenticated }
+    let (subscription, stream) = await hub.subscribe(userID, session: session)
     let hub = hub
     return LivePages.response(opening: "retry: 2000\n: connected\n\n", stream: stream, open: app.services.metrics.liveStreams("feed"),
       closed: app.services.connections.closed(req)
@@ -81,25 +84,43 @@ actor FeedHub {
   private var database: (@Sendable () -> any Database)?
   private var logger = Logger(label: "completionkit.feed.live")
   private var heartbeat: Task<Void, Never>?
+  private var heartbeatSeconds = LivePages.heartbeatSeconds
+  private var now: @Sendable () -> Date = { Date() }
   private var listener: Task<Void, Never>?
   private var listening: Task<Void, Never>?
 
-  func attach(database: @escaping @Sendable () -> any Database, logger: Logger) {
+  func attach(
+    database: @escaping @Sendable () -> any Database, now: @escaping @Sendable () -> Date, heartbeat seconds: TimeInterval, logger: Logger
+  ) {
     guard self.database == nil else { return }
     self.database = database
+    self.now = now
+    self.heartbeatSeconds = seconds
     self.logger = logger
   }
 
-  func subscribe(_ userID: UUID) -> (Int, AsyncStream<ByteBuffer>) {
-    if heartbeat == nil { heartbeat = LivePages.heartbeat { [weak self] in await self?.beat() } }
-    return pages.add(userID)
+  func subscribe(_ userID: UUID, session: UUID) -> (Int, AsyncStream<ByteBuffer>) {
+    if heartbeat == nil { heartbeat = LivePages.heartbeat(every: heartbeatSeconds) { [weak self] in await self?.beat() } }
+    return pages.add(userID, session: session)
   }
 
   func unsubscribe(_ userID: UUID, _ id: Int) {
     pages.remove(userID, id)
   }
 
-  private func beat() { pages.sendToAll(LivePages.keepAlive) }
+  /// Keeps the streams open, and ends those whose sign-in ended since (signed out, revoked here or by another
+  /// process, expired), each told so first: a page must not go on receiving the person's data after that.
+  private func beat() async {
+    pages.sendToAll(LivePages.keepAlive)
+    let sessions = pages.sessions
+    guard !sessions.isEmpty, let database else { return }
+    do {
+      let ended = try await LivePages.endedSessions(sessions, at: now(), on: database())
+      _ = pages.end(sessions: ended)
+    } catch {
+      logger.warning("feed live: checking the streams' sign-ins failed: \(String(reflecting: error))")
+    }
+  }
 
   /// Sends `notice` to the pages it concerns.
   func deliver(_ notice: FeedNotice) async {

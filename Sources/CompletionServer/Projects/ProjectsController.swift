@@ -157,12 +157,14 @@ struct ProjectsController: RouteCollection {
     return HeadingListResponse(headings: try await projects.flatMap { byProject[$0.id] ?? [] }.map(\.view))
   }
 
-  /// `POST /api/projects/{id}/headings` `{name?}`: a heading at the end of the project's headings (a blank name
-  /// gives the default). An `Idempotency-Key` makes a retry answer as the first did.
+  /// `POST /api/projects/{id}/headings` `{name?, id?}`: a heading at the end of the project's headings (a blank name
+  /// gives the default), with the id the client proposes or a new one. An `Idempotency-Key` makes a retry answer as
+  /// the first did.
   @Sendable func createHeading(req: Request) async throws -> Response {
     let projectID = try ProjectInput.id(req.parameters.get("id"), notFound: .projectNotFound)
     let body = try req.decodeJSON(HeadingRequest.self)
-    let heading = NewHeading(id: UUID(), projectID: projectID, name: try ProjectInput.headingName(body.name) ?? ProjectLimits.defaultHeadingName)
+    let id = try body.id.map { try ProjectInput.id($0, notFound: .invalidID($0)) } ?? UUID()
+    let heading = NewHeading(id: id, projectID: projectID, name: try ProjectInput.headingName(body.name) ?? ProjectLimits.defaultHeadingName)
     guard let userID = req.currentSession?.userID else { throw ProjectsError.projectNotFound }
     return try await perform(.addHeading(heading), of: userID, queue: projectID, idempotency: try Self.idempotency(req, userID), on: req) { done in
       try StoredResponse(Self.headingsChange(done, project: projectID, heading: heading.id), status: .created)
@@ -179,7 +181,7 @@ struct ProjectsController: RouteCollection {
     guard let userID = req.currentSession?.userID else { throw ProjectsError.headingNotFound }
     let command = TaskBoardCommand.editHeading(headingID, in: projectID, name: name, to: body.position, since: body.baseName)
     do {
-      return try await perform(command, of: userID, queue: projectID, on: req) { done in
+      return try await perform(command, of: userID, queue: projectID, idempotency: try Self.idempotency(req, userID), on: req) { done in
         try StoredResponse(Self.headingsChange(done, project: projectID, heading: headingID))
       }.response
     } catch ProjectsError.headingConflict(let current) {
@@ -196,7 +198,8 @@ struct ProjectsController: RouteCollection {
     let projectID = try ProjectInput.id(req.parameters.get("id"), notFound: .projectNotFound)
     let headingID = try ProjectInput.id(req.parameters.get("headingId"), notFound: .headingNotFound)
     guard let userID = req.currentSession?.userID else { throw ProjectsError.headingNotFound }
-    return try await perform(.deleteHeading(headingID, in: projectID), of: userID, queue: projectID, on: req) { done in
+    // With an `Idempotency-Key`, a retry after a lost answer answers as the first did (not `heading_not_found`).
+    return try await perform(.deleteHeading(headingID, in: projectID), of: userID, queue: projectID, idempotency: try Self.idempotency(req, userID), on: req) { done in
       try StoredResponse(Self.headingsChange(done, project: projectID, heading: nil))
     }.response
   }

@@ -7,7 +7,7 @@ extension ProjectsError: APIErrorConvertible {
   public var status: HTTPResponseStatus {
     switch self {
     case .projectNotFound, .taskNotFound, .headingNotFound: .notFound
-    case .tooManyProjects, .tooManyHeadings, .listChanged, .projectArchived, .editConflict, .nothingToUndo, .undoStale, .undoMovedOn, .headingConflict: .conflict
+    case .tooManyProjects, .tooManyHeadings, .listChanged, .projectArchived, .editConflict, .nothingToUndo, .undoStale, .undoMovedOn, .headingConflict, .headingIDTaken: .conflict
     default: .badRequest
     }
   }

@@ -58,9 +58,12 @@ final class ProjectsLive: Sendable {
   /// The event stream for `userID`'s page.
   func stream(for userID: UUID, lastSeen: Int?, on req: Request) async throws -> Response {
     let app = req.application
-    await hub.attach(database: { app.db }, logger: app.logger)
+    let clock = app.services.clock
+    await hub.attach(database: { app.db }, now: { clock.now() }, heartbeat: app.serverOptions.liveHeartbeat, logger: app.logger)
     if let postgresURL { await hub.startListening(url: postgresURL, eventLoop: app.eventLoopGroup.any(), logger: app.logger) }
-    let (subscription, stream) = await hub.subscribe(userID)
+    // The stream lives only as long as the sign-in it was opened with (checked at every heartbeat).
+    guard let session = req.currentSession?.tokenID else { throw AppError.unauthenticated }
+    let (subscription, stream) = await hub.subscribe(userID, session: session)
     // Subscribed first, then read: a change committed in between arrives after the snapshot, never lost.
     let store = SQLProjectsStore(req.db)
     let owner = try await store.owner(userID)
@@ -100,27 +103,45 @@ actor ProjectsHub {
   private var database: (@Sendable () -> any Database)?
   private var logger = Logger(label: "completionkit.projects.live")
   private var heartbeat: Task<Void, Never>?
+  private var heartbeatSeconds = LivePages.heartbeatSeconds
+  private var now: @Sendable () -> Date = { Date() }
   private var listener: Task<Void, Never>?
   private var listening: Task<Void, Never>?
   private let clock = ContinuousClock()
   private let started = ContinuousClock.now
 
-  func attach(database: @escaping @Sendable () -> any Database, logger: Logger) {
+  func attach(
+    database: @escaping @Sendable () -> any Database, now: @escaping @Sendable () -> Date, heartbeat seconds: TimeInterval, logger: Logger
+  ) {
     guard self.database == nil else { return }
     self.database = database
+    self.now = now
+    self.heartbeatSeconds = seconds
     self.logger = logger
   }
 
-  func subscribe(_ userID: UUID) -> (Int, AsyncStream<ByteBuffer>) {
-    if heartbeat == nil { heartbeat = LivePages.heartbeat { [weak self] in await self?.beat() } }
-    return pages.add(userID)
+  func subscribe(_ userID: UUID, session: UUID) -> (Int, AsyncStream<ByteBuffer>) {
+    if heartbeat == nil { heartbeat = LivePages.heartbeat(every: heartbeatSeconds) { [weak self] in await self?.beat() } }
+    return pages.add(userID, session: session)
   }
 
   func unsubscribe(_ userID: UUID, _ id: Int) {
     if pages.remove(userID, id) { pending[userID] = nil }
   }
 
-  private func beat() { pages.sendToAll(LivePages.keepAlive) }
+  /// Keeps the streams open, and ends those whose sign-in ended since (signed out, revoked here or by another
+  /// process, expired), each told so first: a page must not go on receiving the person's data after that.
+  private func beat() async {
+    pages.sendToAll(LivePages.keepAlive)
+    let sessions = pages.sessions
+    guard !sessions.isEmpty, let database else { return }
+    do {
+      let ended = try await LivePages.endedSessions(sessions, at: now(), on: database())
+      for userID in pages.end(sessions: ended) { pending[userID] = nil }
+    } catch {
+      logger.warning("projects live: checking the streams' sign-ins failed: \(String(reflecting: error))")
+    }
+  }
 
   /// Notes a committed change; the person's pages hear of it when the coalescing window closes.
   func publish(_ change: ProjectChange) {

@@ -593,10 +593,12 @@ struct SQLProjectsStore: ProjectsStore {
             INSERT INTO project_headings (id, user_id, project_id, name, position, created_at, updated_at)
             VALUES (\(bind: heading.id), \(bind: user), \(bind: heading.projectID), \(bind: heading.name), \(bind: heading.position + shift),
               \(bind: now), \(bind: now))
+            ON CONFLICT (id) DO NOTHING
             RETURNING \(unsafeRaw: HeadingRow.columns)
             """
           ).first(decoding: HeadingRow.self)
-        else { return nil }
+        // The id (a client may propose one) is any heading's already, perhaps another person's: refused, nothing kept.
+        else { throw ProjectsError.headingIDTaken }
         saved.headings.append(row.item)
       case .headingRenamed(let id, let name):
         guard

@@ -1,3 +1,5 @@
+import CompletionAPI
+import FluentSQL
 import Foundation
 import Logging
 import NIOCore
@@ -9,21 +11,28 @@ import Vapor
 /// The open server-sent-event pages of one process, by person: the part every live hub shares (the
 /// projects' lists, the challenges' feed). A value kept inside its hub's actor.
 struct LivePages {
-  private var pages: [UUID: [Int: AsyncStream<ByteBuffer>.Continuation]] = [:]
+  /// One open page: where its messages go, and the sign-in it was opened with (its stream ends with it).
+  private struct Page {
+    let continuation: AsyncStream<ByteBuffer>.Continuation
+    let session: UUID
+  }
+
+  private var pages: [UUID: [Int: Page]] = [:]
   private var nextID = 0
 
-  /// A new page of `userID`'s: its id (for ``remove(_:_:)``) and the stream of messages to write to it.
-  mutating func add(_ userID: UUID) -> (Int, AsyncStream<ByteBuffer>) {
+  /// A new page of `userID`'s, opened with the sign-in `session`: its id (for ``remove(_:_:)``) and the stream of
+  /// messages to write to it.
+  mutating func add(_ userID: UUID, session: UUID) -> (Int, AsyncStream<ByteBuffer>) {
     nextID += 1
     let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(64))
-    pages[userID, default: [:]][nextID] = continuation
+    pages[userID, default: [:]][nextID] = Page(continuation: continuation, session: session)
     return (nextID, stream)
   }
 
   /// Forgets a page that went away; true when it was the person's last.
   @discardableResult
   mutating func remove(_ userID: UUID, _ id: Int) -> Bool {
-    pages[userID]?[id]?.finish()
+    pages[userID]?[id]?.continuation.finish()
     pages[userID]?[id] = nil
     guard pages[userID]?.isEmpty == true else { return false }
     pages[userID] = nil
@@ -36,33 +45,110 @@ struct LivePages {
   func has(_ userID: UUID) -> Bool { pages[userID] != nil }
 
   func send(_ message: ByteBuffer, to userID: UUID) {
-    for continuation in pages[userID]?.values ?? [:].values { continuation.yield(message) }
+    for page in pages[userID]?.values ?? [:].values { page.continuation.yield(message) }
   }
 
   func sendToAll(_ message: ByteBuffer) {
-    for continuations in pages.values { for continuation in continuations.values { continuation.yield(message) } }
+    for byPage in pages.values { for page in byPage.values { page.continuation.yield(message) } }
   }
 
   /// Ends every page's stream (the pages reconnect).
   mutating func endAll() {
-    for continuations in pages.values { for continuation in continuations.values { continuation.finish() } }
+    for byPage in pages.values { for page in byPage.values { page.continuation.finish() } }
     pages = [:]
+  }
+
+  /// The sign-ins the open pages were opened with.
+  var sessions: Set<UUID> {
+    Set(pages.values.flatMap { $0.values.map(\.session) })
+  }
+
+  /// Ends the pages opened with one of the `ended` sign-ins, each told why first (``sessionEndedEvent``), so it
+  /// shows that instead of reconnecting. Answers the people who have no page open here any more.
+  mutating func end(sessions ended: Set<UUID>) -> [UUID] {
+    guard !ended.isEmpty else { return [] }
+    var gone: [UUID] = []
+    for (userID, byPage) in pages {
+      for (id, page) in byPage where ended.contains(page.session) {
+        page.continuation.yield(Self.sessionEndedEvent)
+        page.continuation.finish()  // what was yielded is still written; then the response ends
+        pages[userID]?[id] = nil
+      }
+      if pages[userID]?.isEmpty == true {
+        pages[userID] = nil
+        gone.append(userID)
+      }
+    }
+    return gone
   }
 
   /// The comment line a heartbeat sends: it keeps idle connections open through proxies and finds closed ones.
   static let keepAlive = ByteBuffer(string: ": keep-alive\n\n")
-  /// How often a heartbeat is sent.
-  static let heartbeatSeconds: UInt64 = 15
+  /// How often a heartbeat is sent unless the server is told otherwise (``ServerOptions/liveHeartbeat``).
+  static let heartbeatSeconds: TimeInterval = 15
 
-  /// A task that calls `beat` every ``heartbeatSeconds`` until cancelled.
-  static func heartbeat(_ beat: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+  /// The last event of a stream whose sign-in ended (signed out here or on another device, revoked, expired):
+  /// `session_ended`, with the words the page shows.
+  static let sessionEndedEvent: ByteBuffer = {
+    let body = APIErrorBody(
+      code: AppError.sessionEnded.code,
+      message:
+        "You were signed out (on another device, or after a long time away), so this page no longer shows your changes. Sign in again on the home page, or reload this page to carry on as a guest.")
+    let json = (try? JSONEncoder().encode(body)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    return ByteBuffer(string: "event: session_ended\ndata: \(json)\n\n")
+  }()
+
+  /// A task that calls `beat` every `seconds` until cancelled.
+  static func heartbeat(every seconds: TimeInterval, _ beat: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
     Task {
       while !Task.isCancelled {
-        try? await Task.sleep(for: .seconds(heartbeatSeconds))
+        try? await Task.sleep(for: .seconds(seconds))
         guard !Task.isCancelled else { return }
         await beat()
       }
     }
+  }
+
+  /// Of `sessions` (the sign-ins open pages were opened with), those that no longer sign anyone in: deleted
+  /// (signed out, revoked — perhaps by another server process sharing the database), past their expiry, or (a
+  /// browser's) idle too long. Read from the database, never the sign-in cache, which another process's revoke
+  /// may not have reached: one read by primary key for a heartbeat's every page, in chunks.
+  static func endedSessions(_ sessions: Set<UUID>, at now: Date, on db: any Database) async throws -> Set<UUID> {
+    struct Row: Decodable {
+      let id: UUID
+      let kind: String
+      let expiresAt: Date
+      let createdAt: Date?
+      let lastSeenAt: Date?
+
+      enum CodingKeys: String, CodingKey {
+        case id, kind
+        case expiresAt = "expires_at"
+        case createdAt = "created_at"
+        case lastSeenAt = "last_seen_at"
+      }
+    }
+    var valid: Set<UUID> = []
+    let all = Array(sessions)
+    for start in stride(from: 0, to: all.count, by: 500) {
+      let chunk = all[start..<min(start + 500, all.count)]
+      // The kind is compared in Swift: on PostgreSQL it is an enum column, which does not compare with a text bind.
+      let rows = try await db.sql.select()
+        .columns(
+          SQLIdentifier("id"), SQLRaw("CAST(kind AS TEXT) AS kind"), SQLIdentifier("expires_at"), SQLIdentifier("created_at"),
+          SQLIdentifier("last_seen_at"))
+        .from(AuthToken.schema).where(SQLIdentifier("id"), .in, SQLBind.group(Array(chunk)))
+        .all(decoding: Row.self)
+      for row in rows where row.expiresAt > now {
+        if row.kind == AuthToken.Kind.cookie.rawValue,
+          !Sessions.isActive(lastSeen: row.lastSeenAt, createdAt: row.createdAt, at: now)
+        {
+          continue
+        }
+        valid.insert(row.id)
+      }
+    }
+    return sessions.subtracting(valid)
   }
 
   /// The streaming `text/event-stream` response of one page: `opening`, then every message, until the

@@ -44,6 +44,8 @@ public enum ProjectsError: Error, Hashable, Sendable {
   /// A heading renamed from a name it no longer has (renamed in another window since); it carries the heading
   /// as it is now.
   case headingConflict(HeadingItem)
+  /// A heading added with an id (proposed by the client) that a heading has already.
+  case headingIDTaken
 
   /// The stable code clients switch on.
   public var code: String {
@@ -73,6 +75,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .headingInOtherProject: "heading_in_other_project"
     case .tooManyHeadings: "too_many_headings"
     case .headingConflict: "heading_conflict"
+    case .headingIDTaken: "heading_id_taken"
     }
   }
 
@@ -110,6 +113,7 @@ public enum ProjectsError: Error, Hashable, Sendable {
     case .headingInOtherProject: "A task can only go under a heading of its own project."
     case .headingConflict(let heading):
       "This heading was renamed “\(heading.name)” somewhere else since you began. Choose which name to keep: yours or the one saved."
+    case .headingIDTaken: "That heading id is in use already. Leave the id out to have the server choose one, or propose another."
     case .tooManyHeadings: "A project can have at most \(ProjectLimits.maxHeadingsPerProject) headings. Delete one to add another."
     }
   }

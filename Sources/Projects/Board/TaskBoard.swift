@@ -224,6 +224,8 @@ public struct TaskBoard: Hashable, Sendable {
     case .addHeading(let new):
       guard let project = projects[new.projectID] else { throw .projectNotFound }
       if project.archived { throw .projectArchived(project.name) }
+      // A proposed id this project's headings have already (the store refuses one any other heading has).
+      if headings[new.id] != nil { throw .headingIDTaken }
       guard headings.values.count(where: { $0.projectID == new.projectID }) < ProjectLimits.maxHeadingsPerProject else {
         throw .tooManyHeadings
       }
