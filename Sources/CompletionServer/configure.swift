@@ -78,7 +78,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   try app.register(collection: SocialController())
   try app.register(collection: ShareVideoController())
   // Open live streams end first, so the server can stop without waiting for pages that never hang up.
-  app.lifecycle.use(ProjectsLiveShutdown())
+  app.lifecycle.use(LiveStreamsShutdown())
   app.lifecycle.use(FeedJanitor.periodic)
   if options.copiesFeedsInBackground { app.lifecycle.use(app.services.feedFanOut) }
   app.lifecycle.use(PhotoJanitor.periodic)

@@ -33,10 +33,13 @@ final class FeedLive: Sendable {
   static let channel = "completionkit_feed"
 
   private let postgresURL: String?
+  /// Where the hub listens (PostgreSQL), nil on SQLite.
+  private let listening: LiveChannel?
   let hub = FeedHub()
 
   init(options: ServerOptions) {
     if case .postgres(let url) = options.database { postgresURL = url } else { postgresURL = nil }
+    listening = postgresURL.map { LiveChannel(url: $0, channel: Self.channel, connectionID: 2) }
   }
 
   /// Announces `notice` from inside its transaction (PostgreSQL delivers it at the commit, or never).
@@ -61,70 +64,34 @@ final class FeedLive: Sendable {
   /// `GET /api/feed/events` for `userID`.
   func stream(for userID: UUID, on req: Request) async throws -> Response {
     let app = req.application
-    let clock = app.services.clock
-    await hub.attach(database: { app.db }, now: { clock.now() }, heartbeat: app.serverOptions.liveHeartbeat, logger: app.logger)
-    if let postgresURL { await hub.startListening(url: postgresURL, eventLoop: app.eventLoopGroup.any(), logger: app.logger) }
-    // The stream lives only as long as the sign-in it was opened with (checked at every heartbeat).
-    guard let session = req.currentSession?.tokenID else { throw AppError.unauthenticated }
-    let (subscription, stream) = await hub.subscribe(userID, session: session)
     let hub = hub
+    let (subscription, stream) = try await hub.open(userID, for: req, listening: listening) { [weak hub] payload in
+      guard let notice = FeedLive.notice(from: payload) else { return }
+      await hub?.deliver(notice)
+    }
     return LivePages.response(opening: "retry: 2000\n: connected\n\n", stream: stream, open: app.services.metrics.liveStreams("feed"),
       closed: app.services.connections.closed(req)
     ) {
       await hub.unsubscribe(userID, subscription)
     }
   }
-
-  func shutdown() async { await hub.shutdown() }
 }
 
 /// The open feed pages of this process, by person.
-actor FeedHub {
-  private var pages = LivePages()
-  private var database: (@Sendable () -> any Database)?
-  private var logger = Logger(label: "completionkit.feed.live")
-  private var heartbeat: Task<Void, Never>?
-  private var heartbeatSeconds = LivePages.heartbeatSeconds
-  private var now: @Sendable () -> Date = { Date() }
-  private var listener: Task<Void, Never>?
-  private var listening: Task<Void, Never>?
-
-  func attach(
-    database: @escaping @Sendable () -> any Database, now: @escaping @Sendable () -> Date, heartbeat seconds: TimeInterval, logger: Logger
-  ) {
-    guard self.database == nil else { return }
-    self.database = database
-    self.now = now
-    self.heartbeatSeconds = seconds
-    self.logger = logger
-  }
-
-  func subscribe(_ userID: UUID, session: UUID) -> (Int, AsyncStream<ByteBuffer>) {
-    if heartbeat == nil { heartbeat = LivePages.heartbeat(every: heartbeatSeconds) { [weak self] in await self?.beat() } }
-    return pages.add(userID, session: session)
-  }
+actor FeedHub: LiveHub {
+  var pages = LivePages()
+  var wiring = LiveHubWiring(label: "completionkit.feed.live")
 
   func unsubscribe(_ userID: UUID, _ id: Int) {
     pages.remove(userID, id)
   }
 
-  /// Keeps the streams open, and ends those whose sign-in ended since (signed out, revoked here or by another
-  /// process, expired), each told so first: a page must not go on receiving the person's data after that.
-  private func beat() async {
-    pages.sendToAll(LivePages.keepAlive)
-    let sessions = pages.sessions
-    guard !sessions.isEmpty, let database else { return }
-    do {
-      let ended = try await LivePages.endedSessions(sessions, at: now(), on: database())
-      _ = pages.end(sessions: ended)
-    } catch {
-      logger.warning("feed live: checking the streams' sign-ins failed: \(String(reflecting: error))")
-    }
-  }
+  /// Nothing is kept per person beyond the pages.
+  func forget(_ people: [UUID]) {}
 
   /// Sends `notice` to the pages it concerns.
   func deliver(_ notice: FeedNotice) async {
-    guard !pages.isEmpty, let database else { return }
+    guard !pages.isEmpty, let database = wiring.database else { return }
     let store = SQLChallengesStore(database())
     do {
       guard let activity = try await store.post(notice.activity) else { return }
@@ -160,32 +127,7 @@ actor FeedHub {
         pages.send(ByteBuffer(string: "event: \(event)\ndata: \(json)\n\n"), to: recipient)
       }
     } catch {
-      logger.warning("feed live update for \(notice.activity) failed: \(String(reflecting: error))")
+      wiring.logger.warning("feed live update for \(notice.activity) failed: \(String(reflecting: error))")
     }
-  }
-
-  /// Listens on PostgreSQL; when the connection drops, pages are ended so they reconnect and reload.
-  func startListening(url: String, eventLoop: any EventLoop, logger: Logger) async {
-    if let listening { return await listening.value }
-    let (listener, ready) = PostgresListener.start(
-      url: url, channel: FeedLive.channel, connectionID: 2, eventLoop: eventLoop, logger: logger,
-      notification: { [weak self] payload in
-        guard let notice = FeedLive.notice(from: payload) else { return }
-        await self?.deliver(notice)
-      },
-      lost: { [weak self] in await self?.endAll() })
-    self.listener = listener
-    listening = ready
-    await ready.value
-  }
-
-  private func endAll() { pages.endAll() }
-
-  func shutdown() {
-    listener?.cancel()
-    heartbeat?.cancel()
-    listener = nil
-    heartbeat = nil
-    pages.endAll()
   }
 }

@@ -21,10 +21,13 @@ final class ProjectsLive: Sendable {
   static let channel = "completionkit_projects"
 
   private let postgresURL: String?
+  /// Where the hub listens (PostgreSQL), nil on SQLite.
+  private let listening: LiveChannel?
   let hub: ProjectsHub
 
   init(options: ServerOptions) {
     if case .postgres(let url) = options.database { postgresURL = url } else { postgresURL = nil }
+    listening = postgresURL.map { LiveChannel(url: $0, channel: Self.channel, connectionID: 1) }
     hub = ProjectsHub()
   }
 
@@ -58,12 +61,11 @@ final class ProjectsLive: Sendable {
   /// The event stream for `userID`'s page.
   func stream(for userID: UUID, lastSeen: Int?, on req: Request) async throws -> Response {
     let app = req.application
-    let clock = app.services.clock
-    await hub.attach(database: { app.db }, now: { clock.now() }, heartbeat: app.serverOptions.liveHeartbeat, logger: app.logger)
-    if let postgresURL { await hub.startListening(url: postgresURL, eventLoop: app.eventLoopGroup.any(), logger: app.logger) }
-    // The stream lives only as long as the sign-in it was opened with (checked at every heartbeat).
-    guard let session = req.currentSession?.tokenID else { throw AppError.unauthenticated }
-    let (subscription, stream) = await hub.subscribe(userID, session: session)
+    let hub = hub
+    let (subscription, stream) = try await hub.open(userID, for: req, listening: listening) { [weak hub] payload in
+      guard let change = ProjectsLive.change(from: payload) else { return }
+      await hub?.publish(change)
+    }
     // Subscribed first, then read: a change committed in between arrives after the snapshot, never lost.
     let store = SQLProjectsStore(req.db)
     let owner = try await store.owner(userID)
@@ -75,7 +77,6 @@ final class ProjectsLive: Sendable {
         undoSeq: try await store.lastUndoSeq(userID))
       first += try Self.event(update)
     }
-    let hub = hub
     return LivePages.response(opening: first, stream: stream, open: app.services.metrics.liveStreams("projects"),
       closed: app.services.connections.closed(req)
     ) {
@@ -89,57 +90,26 @@ final class ProjectsLive: Sendable {
     return "id: \(update.revision)\nevent: projects\ndata: \(json)\n\n"
   }
 
-  /// Ends every stream (the server is stopping).
-  func shutdown() async {
-    await hub.shutdown()
-  }
 }
 
 /// The open pages of this process, by person, and the changes waiting to be sent to them.
-actor ProjectsHub {
-  private var pages = LivePages()
+actor ProjectsHub: LiveHub {
+  var pages = LivePages()
+  var wiring = LiveHubWiring(label: "completionkit.projects.live")
   private var pending: [UUID: ChangeCoalescer<UUID>] = [:]
   private var everything: Set<UUID> = []
-  private var database: (@Sendable () -> any Database)?
-  private var logger = Logger(label: "completionkit.projects.live")
-  private var heartbeat: Task<Void, Never>?
-  private var heartbeatSeconds = LivePages.heartbeatSeconds
-  private var now: @Sendable () -> Date = { Date() }
-  private var listener: Task<Void, Never>?
-  private var listening: Task<Void, Never>?
   private let clock = ContinuousClock()
   private let started = ContinuousClock.now
-
-  func attach(
-    database: @escaping @Sendable () -> any Database, now: @escaping @Sendable () -> Date, heartbeat seconds: TimeInterval, logger: Logger
-  ) {
-    guard self.database == nil else { return }
-    self.database = database
-    self.now = now
-    self.heartbeatSeconds = seconds
-    self.logger = logger
-  }
-
-  func subscribe(_ userID: UUID, session: UUID) -> (Int, AsyncStream<ByteBuffer>) {
-    if heartbeat == nil { heartbeat = LivePages.heartbeat(every: heartbeatSeconds) { [weak self] in await self?.beat() } }
-    return pages.add(userID, session: session)
-  }
 
   func unsubscribe(_ userID: UUID, _ id: Int) {
     if pages.remove(userID, id) { pending[userID] = nil }
   }
 
-  /// Keeps the streams open, and ends those whose sign-in ended since (signed out, revoked here or by another
-  /// process, expired), each told so first: a page must not go on receiving the person's data after that.
-  private func beat() async {
-    pages.sendToAll(LivePages.keepAlive)
-    let sessions = pages.sessions
-    guard !sessions.isEmpty, let database else { return }
-    do {
-      let ended = try await LivePages.endedSessions(sessions, at: now(), on: database())
-      for userID in pages.end(sessions: ended) { pending[userID] = nil }
-    } catch {
-      logger.warning("projects live: checking the streams' sign-ins failed: \(String(reflecting: error))")
+  /// Changes waiting for people with no page open here any more are dropped.
+  func forget(_ people: [UUID]) {
+    for userID in people {
+      pending[userID] = nil
+      everything.remove(userID)
     }
   }
 
@@ -162,7 +132,7 @@ actor ProjectsHub {
   }
 
   private func flush(_ userID: UUID) async {
-    guard var coalescer = pending[userID], let database else { return }
+    guard var coalescer = pending[userID], let database = wiring.database else { return }
     let keys = coalescer.flush()
     pending[userID] = coalescer
     let all = everything.remove(userID) != nil
@@ -187,45 +157,13 @@ actor ProjectsHub {
       }
       pages.send(ByteBuffer(string: try ProjectsLive.event(update)), to: userID)
     } catch {
-      logger.warning("projects live update for \(userID) failed: \(String(reflecting: error))")
+      wiring.logger.warning("projects live update for \(userID) failed: \(String(reflecting: error))")
     }
-  }
-
-  /// Listens for other processes' (and this one's) changes on PostgreSQL. A notification missed while
-  /// the connection is down is repaired by the pages themselves: their streams end, and they reconnect
-  /// with their last revision.
-  func startListening(url: String, eventLoop: any EventLoop, logger: Logger) async {
-    if let listening { return await listening.value }
-    // The first page waits until LISTEN is active, so nothing committed after its snapshot is missed.
-    let (listener, ready) = PostgresListener.start(
-      url: url, channel: ProjectsLive.channel, connectionID: 1, eventLoop: eventLoop, logger: logger,
-      notification: { [weak self] payload in
-        guard let change = ProjectsLive.change(from: payload) else { return }
-        await self?.publish(change)
-      },
-      lost: { [weak self] in await self?.dropAll() })
-    self.listener = listener
-    listening = ready
-    await ready.value
-  }
-
-  /// Ends every stream so pages reconnect (and get a snapshot): used when notifications may have been missed.
-  private func dropAll() {
-    pages.endAll()
-    pending = [:]
   }
 
   /// Ends every open stream (a test hook: a connection cut as a network would cut it).
   func dropStreams() {
-    dropAll()
-  }
-
-  func shutdown() {
-    listener?.cancel()
-    heartbeat?.cancel()
-    listener = nil
-    heartbeat = nil
-    dropAll()
+    endAll()
   }
 }
 
@@ -234,22 +172,5 @@ extension Duration {
   var seconds: Double {
     let (seconds, attoseconds) = components
     return Double(seconds) + Double(attoseconds) / 1e18
-  }
-}
-
-/// Ends the live streams when the app shuts down.
-struct ProjectsLiveShutdown: LifecycleHandler {
-  func shutdownAsync(_ application: Application) async {
-    await application.services.projectsLive.shutdown()
-    await application.services.feedLive.shutdown()
-  }
-}
-
-extension Application {
-  /// Ends every open live stream (pages reconnect to another process or after a restart). Call before
-  /// stopping the HTTP server, which otherwise waits for those never-ending responses.
-  public func endLiveStreams() async {
-    await services.projectsLive.shutdown()
-    await services.feedLive.shutdown()
   }
 }

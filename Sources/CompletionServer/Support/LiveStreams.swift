@@ -41,6 +41,9 @@ struct LivePages {
 
   var isEmpty: Bool { pages.isEmpty }
 
+  /// The people with a page open here.
+  var people: [UUID] { Array(pages.keys) }
+
   /// Whether `userID` has a page open here.
   func has(_ userID: UUID) -> Bool { pages[userID] != nil }
 
@@ -184,6 +187,121 @@ struct LivePages {
       await ended()
     })
     return response
+  }
+}
+
+/// What every live hub (``ProjectsHub``, ``FeedHub``) shares: its open pages, a heartbeat that also ends the
+/// pages whose sign-in ended, and, on PostgreSQL, one listener. A hub is an actor holding these two values and
+/// saying what it forgets when pages end; the rest is here, once.
+protocol LiveHub: Actor {
+  var pages: LivePages { get set }
+  var wiring: LiveHubWiring { get set }
+  /// Pages were ended (their sign-in ended, or every page was): `people` have none open here any more.
+  func forget(_ people: [UUID])
+}
+
+/// A live hub's connections to the rest of the server, set when its first page opens.
+struct LiveHubWiring {
+  var database: (@Sendable () -> any Database)?
+  var now: @Sendable () -> Date = { Date() }
+  var heartbeatSeconds = LivePages.heartbeatSeconds
+  var logger: Logger
+  var heartbeat: Task<Void, Never>?
+  var listener: Task<Void, Never>?
+  var listening: Task<Void, Never>?
+
+  init(label: String) { logger = Logger(label: label) }
+}
+
+/// Where a hub listens on PostgreSQL.
+struct LiveChannel: Sendable {
+  let url: String
+  let channel: String
+  /// The listener connection's id in the logs.
+  let connectionID: Int
+}
+
+extension LiveHub {
+  /// Opens a page of `userID`'s for `req`: wires the hub on first use, waits until the listener (when there is
+  /// one) hears, so nothing committed after this returns is missed, and ties the page to the request's sign-in.
+  func open(
+    _ userID: UUID, for req: Request, listening channel: LiveChannel?, notification: @escaping @Sendable (String) async -> Void
+  ) async throws -> (Int, AsyncStream<ByteBuffer>) {
+    let app = req.application
+    if wiring.database == nil {
+      let clock = app.services.clock
+      wiring.database = { app.db }
+      wiring.now = { clock.now() }
+      wiring.heartbeatSeconds = app.serverOptions.liveHeartbeat
+      wiring.logger = app.logger
+    }
+    if let channel { await startListening(channel, eventLoop: app.eventLoopGroup.any(), notification: notification) }
+    // The stream lives only as long as the sign-in it was opened with (checked at every heartbeat).
+    guard let session = req.currentSession?.tokenID else { throw AppError.unauthenticated }
+    if wiring.heartbeat == nil {
+      wiring.heartbeat = LivePages.heartbeat(every: wiring.heartbeatSeconds) { [weak self] in await self?.beat() }
+    }
+    return pages.add(userID, session: session)
+  }
+
+  /// Keeps the streams open, and ends those whose sign-in ended since (signed out, revoked here or by another
+  /// process, expired), each told so first: a page must not go on receiving the person's data after that.
+  private func beat() async {
+    pages.sendToAll(LivePages.keepAlive)
+    let sessions = pages.sessions
+    guard !sessions.isEmpty, let database = wiring.database else { return }
+    do {
+      let ended = try await LivePages.endedSessions(sessions, at: wiring.now(), on: database())
+      forget(pages.end(sessions: ended))
+    } catch {
+      wiring.logger.warning("live streams: checking the streams' sign-ins failed: \(String(reflecting: error))")
+    }
+  }
+
+  /// Listens on PostgreSQL once; a second page waits for the first one's `LISTEN`. When the connection drops,
+  /// every page is ended: its notifications may have been missed, and pages reconnect and read afresh.
+  private func startListening(
+    _ channel: LiveChannel, eventLoop: any EventLoop, notification: @escaping @Sendable (String) async -> Void
+  ) async {
+    if let listening = wiring.listening { return await listening.value }
+    let (listener, ready) = PostgresListener.start(
+      url: channel.url, channel: channel.channel, connectionID: channel.connectionID, eventLoop: eventLoop, logger: wiring.logger,
+      notification: notification, lost: { [weak self] in await self?.endAll() })
+    wiring.listener = listener
+    wiring.listening = ready
+    await ready.value
+  }
+
+  /// Ends every open stream (the pages reconnect).
+  func endAll() {
+    let everyone = pages.people
+    pages.endAll()
+    forget(everyone)
+  }
+
+  /// Stops the heartbeat and the listener and ends every stream (the server is stopping).
+  func shutdown() {
+    wiring.listener?.cancel()
+    wiring.heartbeat?.cancel()
+    wiring.listener = nil
+    wiring.heartbeat = nil
+    endAll()
+  }
+}
+
+/// Ends the live streams when the app shuts down.
+struct LiveStreamsShutdown: LifecycleHandler {
+  func shutdownAsync(_ application: Application) async {
+    await application.endLiveStreams()
+  }
+}
+
+extension Application {
+  /// Ends every open live stream (pages reconnect to another process or after a restart). Call before
+  /// stopping the HTTP server, which otherwise waits for those never-ending responses.
+  public func endLiveStreams() async {
+    await services.projectsLive.hub.shutdown()
+    await services.feedLive.hub.shutdown()
   }
 }
 
