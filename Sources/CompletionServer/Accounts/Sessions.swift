@@ -101,38 +101,48 @@ extension Request {
   }
 }
 
+/// A sign-in as stored, with the columns its checks need. Read with plain SQL: the check runs on every request
+/// (and at every live stream's heartbeat), and Fluent's reflection-based models cost more than the query itself.
+struct StoredSignIn: Decodable {
+  let id: UUID
+  let userID: UUID
+  let kind: String
+  let expiresAt: Date
+  let createdAt: Date?
+  let lastSeenAt: Date?
+
+  enum CodingKeys: String, CodingKey {
+    case id, kind
+    case userID = "user_id"
+    case expiresAt = "expires_at"
+    case createdAt = "created_at"
+    case lastSeenAt = "last_seen_at"
+  }
+
+  /// These columns of the sign-ins, for the caller's `where`.
+  static func select(on db: any Database) -> SQLSelectBuilder {
+    // The kind is compared in Swift: on PostgreSQL it is an enum column, which does not compare with a text bind.
+    db.sql.select()
+      .columns(
+        SQLIdentifier("id"), SQLIdentifier("user_id"), SQLRaw("CAST(kind AS TEXT) AS kind"), SQLIdentifier("expires_at"),
+        SQLIdentifier("created_at"), SQLIdentifier("last_seen_at"))
+      .from(AuthToken.schema)
+  }
+
+  /// Whether it still signs someone in at `now`: a kind this server knows, before its expiry, and (a browser's)
+  /// not left idle too long, though the absolute limit may still be ahead.
+  func signsIn(at now: Date) -> Bool {
+    guard expiresAt > now, let kind = AuthToken.Kind(rawValue: kind) else { return false }
+    return kind != .cookie || Sessions.isActive(lastSeen: lastSeenAt, createdAt: createdAt, at: now)
+  }
+}
+
 /// Reads `Authorization: Bearer …` or the session cookie and remembers who is asking. An `Authorization` header
 /// that is not a valid bearer token is a 401 (`invalid_token`); a cookie that no longer signs anyone in is
 /// ignored on reads (the request simply has no user) and a 401 (`session_ended`) on writes.
 struct SessionMiddleware: AsyncMiddleware {
-  /// The columns a sign-in check needs. Read with plain SQL: this runs on every request, and Fluent's
-  /// reflection-based models cost more than the query itself.
-  private struct TokenRow: Decodable {
-    let id: UUID
-    let userID: UUID
-    let kind: String
-    let expiresAt: Date
-    let createdAt: Date?
-    let lastSeenAt: Date?
-
-    enum CodingKeys: String, CodingKey {
-      case id, kind
-      case userID = "user_id"
-      case expiresAt = "expires_at"
-      case createdAt = "created_at"
-      case lastSeenAt = "last_seen_at"
-    }
-  }
-
-  private static func token(hash: String, on db: any Database) async throws -> TokenRow? {
-    let sql = db.sql
-    // The kind is compared in Swift: on PostgreSQL it is an enum column, which does not compare with a text bind.
-    return try await sql.select()
-      .columns(
-        SQLIdentifier("id"), SQLIdentifier("user_id"), SQLRaw("CAST(kind AS TEXT) AS kind"), SQLIdentifier("expires_at"),
-        SQLIdentifier("created_at"), SQLIdentifier("last_seen_at"))
-      .from(AuthToken.schema).where("token_hash", .equal, SQLBind(hash))
-      .first(decoding: TokenRow.self)
+  private static func token(hash: String, on db: any Database) async throws -> StoredSignIn? {
+    try await StoredSignIn.select(on: db).where("token_hash", .equal, SQLBind(hash)).first(decoding: StoredSignIn.self)
   }
 
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
@@ -180,12 +190,10 @@ struct SessionMiddleware: AsyncMiddleware {
     let now = request.application.services.clock.now()
     let cache = request.application.services.sessions
     if let cached = cache.session(hash: hash, at: now) { return cached }
-    guard let token = try await Self.token(hash: hash, on: request.db), token.expiresAt > now,
+    guard let token = try await Self.token(hash: hash, on: request.db), token.signsIn(at: now),
       let storedKind = AuthToken.Kind(rawValue: token.kind)
     else { return nil }
     if storedKind == .cookie {
-      // Left idle too long: signed out, though the absolute limit is still ahead.
-      guard Sessions.isActive(lastSeen: token.lastSeenAt, createdAt: token.createdAt, at: now) else { return nil }
       let seenToday = token.lastSeenAt.map { now.timeIntervalSince($0) < Sessions.lastSeenGranularity } ?? false
       if !seenToday {
         // Best effort: a session whose day's mark failed to write is still this request's, and is marked next time.

@@ -117,39 +117,13 @@ struct LivePages {
   /// browser's) idle too long. Read from the database, never the sign-in cache, which another process's revoke
   /// may not have reached: one read by primary key for a heartbeat's every page, in chunks.
   static func endedSessions(_ sessions: Set<UUID>, at now: Date, on db: any Database) async throws -> Set<UUID> {
-    struct Row: Decodable {
-      let id: UUID
-      let kind: String
-      let expiresAt: Date
-      let createdAt: Date?
-      let lastSeenAt: Date?
-
-      enum CodingKeys: String, CodingKey {
-        case id, kind
-        case expiresAt = "expires_at"
-        case createdAt = "created_at"
-        case lastSeenAt = "last_seen_at"
-      }
-    }
     var valid: Set<UUID> = []
     let all = Array(sessions)
     for start in stride(from: 0, to: all.count, by: 500) {
       let chunk = all[start..<min(start + 500, all.count)]
-      // The kind is compared in Swift: on PostgreSQL it is an enum column, which does not compare with a text bind.
-      let rows = try await db.sql.select()
-        .columns(
-          SQLIdentifier("id"), SQLRaw("CAST(kind AS TEXT) AS kind"), SQLIdentifier("expires_at"), SQLIdentifier("created_at"),
-          SQLIdentifier("last_seen_at"))
-        .from(AuthToken.schema).where(SQLIdentifier("id"), .in, SQLBind.group(Array(chunk)))
-        .all(decoding: Row.self)
-      for row in rows where row.expiresAt > now {
-        if row.kind == AuthToken.Kind.cookie.rawValue,
-          !Sessions.isActive(lastSeen: row.lastSeenAt, createdAt: row.createdAt, at: now)
-        {
-          continue
-        }
-        valid.insert(row.id)
-      }
+      let rows = try await StoredSignIn.select(on: db).where(SQLIdentifier("id"), .in, SQLBind.group(Array(chunk)))
+        .all(decoding: StoredSignIn.self)
+      for row in rows where row.signsIn(at: now) { valid.insert(row.id) }
     }
     return sessions.subtracting(valid)
   }
