@@ -42,6 +42,23 @@ struct ShareTextTests {
     #expect(cooking.hashtags == ["#CookingChallenge", "#CompletionKit"])
   }
 
+  @Test("ASCII titles take a byte-wise way to their hashtag that answers exactly as the general one")
+  func asciiHashtagsMatchTheGeneralRule() {
+    let samples = [
+      "One-Pan Dinner", "Knife Skills: The Dice", "Toast, Elevated", "The 5k Challenge", "2024", "!!", "", "  a  ", "x",
+      "already a challenge", "CHALLENGE", "Daily", "daily-challenge", "5 a Day", "Pasta al Dente", "A1 b2 C3", "[brackets] & {braces}",
+      "tab\tand\nnewline", "mixed_Under_score", "Zz", "@@z", "challenge", "Challenges",
+    ]
+    for text in samples {
+      for suffix in ["Challenge", "challenge", "X", ""] {
+        let words = text.split { !($0.isLetter || $0.isNumber) }.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        let general = words.contains(where: \.isLetter)
+          ? "#" + (words.lowercased().hasSuffix(suffix.lowercased()) ? words : words + suffix) : nil
+        #expect(ShareText.asciiHashtag(text, suffix: suffix) == general, "\(text) + \(suffix)")
+      }
+    }
+  }
+
   @Test("A post's share text is in the viewer's voice, and a notice has none")
   func forPost() throws {
     let ada = Person(id: UUID(), username: "ada", displayName: "Ada")

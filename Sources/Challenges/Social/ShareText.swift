@@ -45,11 +45,38 @@ public struct ShareText: Hashable, Sendable {
   /// A hashtag from free text: its words' letters and digits, each word capitalised ("One-Pan Dinner" →
   /// "#OnePanDinnerChallenge"), with `suffix` unless the words already end in it; nil when no letter is left.
   static func hashtag(_ text: String, suffix: String) -> String? {
+    // Every feed page makes one for each completion on it, and titles are nearly always ASCII: bytes then,
+    // without the Unicode word and case machinery (the same answer; other text takes the general way below).
+    if text.utf8.allSatisfy({ $0 < 0x80 }), suffix.utf8.allSatisfy({ $0 < 0x80 }) { return asciiHashtag(text, suffix: suffix) }
     let words = text.split { !($0.isLetter || $0.isNumber) }.map { word in
       word.prefix(1).uppercased() + word.dropFirst()
     }
     let body = words.joined()
     guard body.contains(where: \.isLetter) else { return nil }
     return "#" + (body.lowercased().hasSuffix(suffix.lowercased()) ? body : body + suffix)
+  }
+
+  /// ``hashtag(_:suffix:)`` for ASCII `text` and `suffix`.
+  static func asciiHashtag(_ text: String, suffix: String) -> String? {
+    func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+    func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    var body: [UInt8] = [0x23]  // "#"
+    body.reserveCapacity(text.utf8.count + suffix.utf8.count + 1)
+    var startsWord = true
+    var hasLetter = false
+    for byte in text.utf8 {
+      guard isLetter(byte) || isDigit(byte) else {
+        startsWord = true
+        continue
+      }
+      hasLetter = hasLetter || isLetter(byte)
+      body.append(startsWord && isLetter(byte) ? byte & ~0x20 : byte)
+      startsWord = false
+    }
+    guard hasLetter else { return nil }
+    let ending = Array(suffix.utf8)
+    let endsInSuffix = body.count - 1 >= ending.count && zip(body.suffix(ending.count), ending).allSatisfy { ($0 | 0x20) == ($1 | 0x20) }
+    if !endsInSuffix { body.append(contentsOf: ending) }
+    return String(decoding: body, as: UTF8.self)
   }
 }
