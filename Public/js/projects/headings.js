@@ -90,9 +90,9 @@ function newHeadingId() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The name the server gives a heading added without one (from its limits; the page keeps no copy). */
+/** The name the server gives a heading added without one (from its limits; the page keeps no copy of it). */
 function defaultHeadingName() {
-  return (state.limits && state.limits.defaultHeadingName) || "New heading";
+  return state.limits?.defaultHeadingName ?? "";
 }
 
 /**
