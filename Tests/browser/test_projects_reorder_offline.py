@@ -138,6 +138,8 @@ def test_an_order_kept_offline_that_meets_a_list_changed_elsewhere_is_said_kindl
         assert status(page) == ("Your new order of “Groceries” was not saved: the list changed elsewhere meanwhile, "
                                 "so it shows the order saved there."), status(page)
         wait_rows(page, ["Milk", "Bread", "Eggs", "Jam"])
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "reorder-refused-1280x800.png"))
         assert saved_titles(context, server, project) == ["Milk", "Bread", "Eggs", "Jam"]
         assert not serious_axe_violations(page)
         assert not page._ck_errors
