@@ -1,4 +1,4 @@
-"""Reordering tasks without a connection: Alt+↓/↑ offline moves the rows at once, the new order waits (several of
+"""Reordering tasks without a connection: Alt+↓/↑ or a drag offline moves the rows at once, the new order waits (several of
 one list folded into the last), a reload offline keeps it, and back online it is sent once, after the changes made
 before it. An order the server refuses because the list changed elsewhere meanwhile is said kindly, and the list
 shows the order saved."""
@@ -111,7 +111,16 @@ def test_an_order_kept_offline_that_meets_a_list_changed_elsewhere_is_said_kindl
         page.wait_for_function("() => document.body.dataset.offlineReady === 'true' && navigator.serviceWorker.controller !== null")
 
         context.set_offline(True)
-        step(page, "Eggs", "Alt+ArrowUp")
+        # By dragging this time: Eggs' handle to above the middle of Bread.
+        handle = task_row(page, "Eggs").locator("[data-testid=drag-handle]")
+        handle.hover()
+        box = handle.bounding_box()
+        target = task_row(page, "Bread").bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        for part in range(1, 11):
+            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + (target["y"] + 4 - box["y"]) * part / 10)
+        page.mouse.up()
         wait_rows(page, ["Milk", "Eggs", "Bread"])
         page.wait_for_function("() => document.body.dataset.outbox === '1'")
         # Meanwhile another device (the same person, online) adds a task to the list: the kept order no longer
