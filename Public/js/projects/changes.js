@@ -195,7 +195,7 @@ const KEPT = Object.freeze({ offline: true, projects: [] });
 
 /** Shows a kept change on the open list at once, as the server will make it. */
 function applyLocally(kept) {
-  if (!state.list) return;
+  if (!state.list || kept.kind === "order") return; // a new order is drawn before it is sent
   const tasks = state.list.tasks;
   if (kept.kind === "create") {
     if (kept.list === state.selected) tasks.push(localTask(kept));
@@ -220,7 +220,7 @@ function applyLocally(kept) {
  * connection is gone. Answers the server's TaskChangeResponse, KEPT, or throws the server's refusal.
  */
 async function sendOrKeep(kept, send) {
-  if (!mustWait(kept.taskId)) {
+  if (!mustWait(kept.taskIds || kept.taskId)) {
     try {
       return await send(kept.key);
     } catch (error) {
@@ -408,8 +408,11 @@ export function commitTaskOrder(ids, movedId) {
   renderTasks();
   const moved = byTask.get(movedId);
   if (moved) announce(`${moved.title} moved to position ${ids.indexOf(movedId) + 1} of ${ids.length}.`);
-  // The server renumbers positions; the stream's next revision refetches them.
-  change(() => api("/api/tasks/order", { method: "PUT", body: { projectId: key === INBOX ? null : key, ids } }).then(() => true))
+  // The server renumbers positions; the stream's next revision refetches them. Without a connection (or behind
+  // changes that wait) the new order is kept and sent later, as the other changes are.
+  const body = { projectId: key === INBOX ? null : key };
+  const kept = { key: newIdempotencyKey(), kind: "order", taskId: null, taskIds: ids, body, title: listName(key), list: key };
+  change(() => sendOrKeep(kept, () => api("/api/tasks/order", { method: "PUT", body: { ...body, ids } })).then(() => true))
     .then((saved) => {
       if (saved) return;
       // Signed out elsewhere: nothing can be fetched, so the order goes back to the one saved.

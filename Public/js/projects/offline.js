@@ -1,8 +1,10 @@
 // Projects without a connection: a change that cannot reach the server (complete, edit, move, delete, a new
-// task, several selected tasks completed or moved, a heading added, renamed or deleted) is shown at once, kept in this browser (localStorage, so a reload keeps it), and sent when the
+// task, several selected tasks completed or moved, a heading added, renamed or deleted, a list's tasks put in a
+// new order) is shown at once, kept in this browser (localStorage, so a reload keeps it), and sent when the
 // connection returns — in the order it was made, each exactly once: every change carries its own
 // Idempotency-Key, kept with it, so a change sent again after a lost answer is answered from the server's
-// record. Counts and rings stay the server's: they move when the changes have been sent.
+// record. A new order needs none: it names the whole list, so sent twice it leaves the same order. Counts and
+// rings stay the server's: they move when the changes have been sent.
 import { api } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
 import { plural } from "../lib/format.js";
@@ -20,8 +22,10 @@ const RETRY_DELAYS = [2, 4, 8, 15, 30];
  */
 let person = null;
 /**
- * The changes waiting, oldest first: `{key, kind: "create"|"patch"|"delete"|"batch", taskId, body, title, user}`
- * (a batch names its tasks in `taskIds`, its change in `body`: `{done}` or `{projectId}`, as TaskBatchRequest),
+ * The changes waiting, oldest first: `{key, kind: "create"|"patch"|"delete"|"batch"|"order", taskId, body, title, user}`
+ * (a batch names its tasks in `taskIds`, its change in `body`: `{done}` or `{projectId}`, as TaskBatchRequest;
+ * a new order names list `list`'s tasks in `taskIds`, in that order, its list in `body`: `{projectId}`, and the
+ * list's name in `title`),
  * and a heading's: `{key, kind: "heading-add"|"heading-patch"|"heading-delete", projectId, headingId, body, title}`
  * (`title`: the name the page shows for it). A heading added offline has the id this page proposed (`body.id`),
  * so its renames, its deletion and the tasks put under it name it before the server has answered.
@@ -87,13 +91,19 @@ export function setPerson(id) {
 /** Keeps a change to send later and shows the page's offline state. */
 export function keep(change) {
   if (person !== null) change.user = person;
+  if (change.kind === "order") {
+    // A new order sets the list's whole order, so only the last one waiting for a list matters: an earlier one
+    // is folded into it (dropped), unless it is being sent right now. The changes between them keep their
+    // places, and the last order, sent after them, names the list as they leave it.
+    outbox = outbox.filter((other, index) => other.kind !== "order" || other.list !== change.list || (sending && index === 0));
+  }
   outbox.push(change);
   write();
   showState();
   scheduleSend();
 }
 
-const WORDS = { create: "add", patch: "change", delete: "delete" };
+const WORDS = { create: "add", patch: "change", delete: "delete", order: "reorder" };
 const HEADING_WORDS = { "heading-add": "add the heading", "heading-patch": "rename the heading to", "heading-delete": "delete the heading" };
 
 function isHeadingChange(change) {
@@ -143,6 +153,8 @@ export function overlay(key, tasks) {
       shown = shown.filter((task) => task.id !== change.taskId);
     } else if (change.kind === "batch") {
       shown = shown.flatMap((task) => (change.taskIds.includes(task.id) ? batched(task, change.body, key) : [task]));
+    } else if (change.kind === "order") {
+      if (change.list === key) shown = ordered(shown, change.taskIds);
     } else {
       shown = shown.flatMap((task) => {
         if (task.id !== change.taskId) return [task];
@@ -179,6 +191,19 @@ export function overlayHeadings(key, headings) {
 /** The row a heading added offline shows until the server has it. */
 function localHeading(change) {
   return { id: change.headingId, projectId: change.projectId, name: change.title, position: Number.MAX_SAFE_INTEGER, offline: true, waiting: true };
+}
+
+/**
+ * `tasks` in the order `ids` gives them, numbered as the server will number them (0, 1, 2… in that order: a list
+ * with headings sorts by position). A task the order does not name (the server had it before the list was
+ * read again) follows, in its place among those.
+ */
+function ordered(tasks, ids) {
+  const place = new Map(ids.map((id, index) => [id, index]));
+  const rank = (task, index) => (place.has(task.id) ? place.get(task.id) : ids.length + index);
+  return tasks
+    .map((task, index) => ({ ...task, position: rank(task, index) }))
+    .sort((a, b) => a.position - b.position);
 }
 
 /** A task of list `key` as a waiting batch change (`{done}` or `{projectId}`) leaves it: [] when it moves away. */
@@ -255,6 +280,13 @@ export function send() {
           if (taskIds.length) {
             await api(`/api/tasks/batch?preference=${preference()}`, { method: "POST", body: { taskIds, ...change.body }, idempotencyKey: change.key });
           }
+        } else if (change.kind === "order") {
+          // Tasks made offline go by the ids the server gave them; one that was never made is left out. No
+          // Idempotency-Key: the order names the whole list, so sent again after a lost answer it sets the same
+          // order. If the list changed elsewhere meanwhile the server refuses it (order_mismatch) and the page,
+          // reloaded below, shows the order saved.
+          const ids = change.taskIds.map((id) => made.get(id) || id).filter((id) => !isLocalTask(id));
+          await api("/api/tasks/order", { method: "PUT", body: { ...change.body, ids } });
         } else if (change.kind === "create") {
           const answer = await api("/api/tasks", { method: "POST", body: change.body, idempotencyKey: change.key });
           if (answer && answer.task) made.set(localTaskId(change.key), answer.task.id);
@@ -294,7 +326,9 @@ export function send() {
         }
         // Refused (the task was deleted elsewhere, a title too long…): it cannot be sent; the person is told.
         const skipped = problem && problem.skipped === "heading" ? "the new heading was not saved" : "the new task was not saved";
-        if (problem) problems.push(`Could not ${describe(change)}: ${problem.skipped ? skipped : problem.message}`);
+        if (problem && problem.code === "order_mismatch") {
+          problems.push(`Your new order of “${change.title}” was not saved: the list changed elsewhere meanwhile, so it shows the order saved there.`);
+        } else if (problem) problems.push(`Could not ${describe(change)}: ${problem.skipped ? skipped : problem.message}`);
       }
       outbox.shift();
       // Pending ids in later changes follow the task the server made.
