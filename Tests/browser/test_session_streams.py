@@ -80,6 +80,10 @@ def test_a_sign_in_revoked_from_another_device_ends_its_live_pages_with_the_bann
         expect(other).to_contain_text("Another browser")
         SHOTS.mkdir(parents=True, exist_ok=True)
         home.locator("#account").screenshot(path=str(SHOTS / f"account-signins-{width}x{height}.png"))
+        # The home page's cards come in with a staggered fade: axe reads their colours once they are all in.
+        home.wait_for_function(
+            "() => { const cards = [...document.querySelectorAll('.system-card')];"
+            " return cards.length > 0 && cards.every((card) => getComputedStyle(card).opacity === '1'); }")
         assert serious(home) == []
         other.locator("[data-testid=signin-revoke]").click()
         expect(home.locator("#account-message")).to_contain_text("That browser is signed out")
