@@ -255,6 +255,8 @@ export function send() {
     const made = new Map();
     /** Headings added offline that the server refused (their project was deleted meanwhile…): what names them waits in vain. */
     const lost = new Set();
+    /** `ids` as the server knows them: a task made offline by the id it was given, one never made left out. */
+    const serverIds = (ids) => ids.map((id) => made.get(id) || id).filter((id) => !isLocalTask(id));
     while (outbox.length) {
       const change = outbox[0];
       const taskId = made.get(change.taskId) || change.taskId;
@@ -275,18 +277,15 @@ export function send() {
             throw error;
           }
         } else if (change.kind === "batch") {
-          // Tasks made offline go by the ids the server gave them; one that was never made is left out.
-          const taskIds = change.taskIds.map((id) => made.get(id) || id).filter((id) => !isLocalTask(id));
+          const taskIds = serverIds(change.taskIds);
           if (taskIds.length) {
             await api(`/api/tasks/batch?preference=${preference()}`, { method: "POST", body: { taskIds, ...change.body }, idempotencyKey: change.key });
           }
         } else if (change.kind === "order") {
-          // Tasks made offline go by the ids the server gave them; one that was never made is left out. No
-          // Idempotency-Key: the order names the whole list, so sent again after a lost answer it sets the same
+          // No Idempotency-Key: the order names the whole list, so sent again after a lost answer it sets the same
           // order. If the list changed elsewhere meanwhile the server refuses it (order_mismatch) and the page,
           // reloaded below, shows the order saved.
-          const ids = change.taskIds.map((id) => made.get(id) || id).filter((id) => !isLocalTask(id));
-          await api("/api/tasks/order", { method: "PUT", body: { ...change.body, ids } });
+          await api("/api/tasks/order", { method: "PUT", body: { ...change.body, ids: serverIds(change.taskIds) } });
         } else if (change.kind === "create") {
           const answer = await api("/api/tasks", { method: "POST", body: change.body, idempotencyKey: change.key });
           if (answer && answer.task) made.set(localTaskId(change.key), answer.task.id);

@@ -69,6 +69,7 @@ final class FeedFanOut: LifecycleHandler, Sendable {
   static func drain(_ app: Application, paced: Bool = false) async throws -> Int {
     var copied = 0
     var batches = 0
+    let writes = app.services.runner.writes
     while batches < batchesPerDrain, !Task.isCancelled {
       let waiting = try await SQLChallengesStore(app.db).waitingFanOuts(limit: 16)
       guard !waiting.isEmpty else { break }
@@ -77,7 +78,6 @@ final class FeedFanOut: LifecycleHandler, Sendable {
         while more, batches < batchesPerDrain, !Task.isCancelled {
           let started = ContinuousClock.now
           // Background: a batch waits while any other write waits, and never shares their group.
-          let writes = app.services.runner.writes
           let outcome = try await app.services.runner.write(on: app.db, priority: .background) { db in
             try await copyBatch(of: post, in: SQLChallengesStore(db)) { (writes.waiting?.normal ?? 0) > 0 }
           }

@@ -82,10 +82,6 @@ actor FeedHub: LiveHub {
   var pages = LivePages()
   var wiring = LiveHubWiring(label: "completionkit.feed.live")
 
-  func unsubscribe(_ userID: UUID, _ id: Int) {
-    pages.remove(userID, id)
-  }
-
   /// Nothing is kept per person beyond the pages.
   func forget(_ people: [UUID]) {}
 

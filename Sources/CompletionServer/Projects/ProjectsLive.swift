@@ -89,7 +89,6 @@ final class ProjectsLive: Sendable {
     let json = String(decoding: try StreamingJSONEncoder().encode(update), as: UTF8.self)
     return "id: \(update.revision)\nevent: projects\ndata: \(json)\n\n"
   }
-
 }
 
 /// The open pages of this process, by person, and the changes waiting to be sent to them.
@@ -100,10 +99,6 @@ actor ProjectsHub: LiveHub {
   private var everything: Set<UUID> = []
   private let clock = ContinuousClock()
   private let started = ContinuousClock.now
-
-  func unsubscribe(_ userID: UUID, _ id: Int) {
-    if pages.remove(userID, id) { pending[userID] = nil }
-  }
 
   /// Changes waiting for people with no page open here any more are dropped.
   func forget(_ people: [UUID]) {

@@ -246,6 +246,11 @@ extension LiveHub {
     await ready.value
   }
 
+  /// Forgets a page that went away; when it was its person's last here, what the hub kept for them goes too.
+  func unsubscribe(_ userID: UUID, _ id: Int) {
+    if pages.remove(userID, id) { forget([userID]) }
+  }
+
   /// Ends every open stream (the pages reconnect).
   func endAll() {
     let everyone = pages.people
