@@ -438,6 +438,23 @@ struct ChallengesAPITests {
     }
   }
 
+  @Test("Feed: the copier rests eight times a batch's time while requests write, once when none did, and counts only request writes")
+  func copierRestsLongerWhileRequestsWrite() async throws {
+    let batch = Duration.milliseconds(3)
+    #expect(FeedFanOut.rest(after: batch, requests: (before: 7, now: 9)) == batch * FeedFanOut.pause.busy)
+    #expect(FeedFanOut.rest(after: batch, requests: (before: 9, now: 9)) == batch * FeedFanOut.pause.idle)
+    #expect(FeedFanOut.rest(after: batch, requests: (before: nil, now: nil)) == batch * FeedFanOut.pause.busy)
+    #expect(FeedFanOut.pause.busy > FeedFanOut.pause.idle)
+    try await GroupCommitTests.withFileApp { _, app in
+      let writes = app.services.runner.writes
+      let before = try #require(writes.requestWrites)
+      _ = try await app.services.runner.write(on: app.db, priority: .background) { _ in true }
+      #expect(writes.requestWrites == before)
+      _ = try await app.services.runner.write(on: app.db) { _ in true }
+      #expect(writes.requestWrites == before + 1)
+    }
+  }
+
   @Test("Feed: the server copies a waiting post into its followers' feeds by itself, woken by the completion")
   func outboxCopiedInBackground() async throws {
     var options = TestDatabase.options

@@ -18,6 +18,12 @@ final class FeedFanOut: LifecycleHandler, Sendable {
   static let sweepInterval: Duration = .seconds(1)
   /// Batches written in one drain at most, so a drain always ends; the next wake goes on.
   static let batchesPerDrain = 4096
+  /// How long the copier rests after a batch, as a multiple of the time the batch took: while requests write,
+  /// and when nothing else writes. Each copy dirties a page of another follower's feed, so copying at full
+  /// speed keeps the disk busy with pages that requests' commits then queue behind: with the copier holding
+  /// the writer half the time a plain write's p99 was 5–8 ms against 3–4 without copying; resting eight times
+  /// as long brought it back to 3.4 ms (`completionkit-bench fanout`, docs/PERFORMANCE.md).
+  static let pause = (busy: 8, idle: 1)
 
   private let wakes: AsyncStream<Void>
   private let wake: AsyncStream<Void>.Continuation
@@ -62,14 +68,16 @@ final class FeedFanOut: LifecycleHandler, Sendable {
   }
 
   /// Copies waiting posts, oldest first, until none waits (or ``batchesPerDrain`` batches were written);
-  /// returns the followers' feeds it copied into. `paced`: after each batch, wait as long as it took, so the copier
-  /// holds the one writer at most about half the time however much waits — completions and every other write keep
-  /// their turns, and a post not yet copied is merged into its followers' reads meanwhile.
+  /// returns the followers' feeds it copied into. `paced`: after each batch, rest ``pause`` times as long as it
+  /// took — eight times while requests write (the copier then holds the one writer about a ninth of the time),
+  /// once when none wrote since the last batch began (about half the time) — so completions and every other
+  /// write keep their turns and their disk; a post not yet copied is merged into its followers' reads meanwhile.
   @discardableResult
   static func drain(_ app: Application, paced: Bool = false) async throws -> Int {
     var copied = 0
     var batches = 0
     let writes = app.services.runner.writes
+    var requestsSeen = writes.requestWrites
     while batches < batchesPerDrain, !Task.isCancelled {
       let waiting = try await SQLChallengesStore(app.db).waitingFanOuts(limit: 16)
       guard !waiting.isEmpty else { break }
@@ -82,7 +90,11 @@ final class FeedFanOut: LifecycleHandler, Sendable {
             try await copyBatch(of: post, in: SQLChallengesStore(db)) { (writes.waiting?.normal ?? 0) > 0 }
           }
           batches += 1
-          if paced { try? await Task.sleep(for: started.duration(to: .now)) }
+          if paced {
+            let requests = writes.requestWrites
+            try? await Task.sleep(for: rest(after: started.duration(to: .now), requests: (requestsSeen, requests)))
+            requestsSeen = requests
+          }
           switch outcome {
           case .more(let count)?: copied += count
           case .finished(let count)?:
@@ -95,6 +107,14 @@ final class FeedFanOut: LifecycleHandler, Sendable {
       }
     }
     return copied
+  }
+
+  /// How long to rest after a batch that took `batch`, given the request writes counted when the last batch began
+  /// and now: ``pause`` busy when requests wrote between the two (its rest included), idle when none did.
+  /// Without group commit (PostgreSQL) others' writes are not counted (nil): rest as when busy.
+  static func rest(after batch: Duration, requests: (before: Int?, now: Int?)) -> Duration {
+    let busy = requests.now == nil || requests.now != requests.before
+    return batch * (busy ? pause.busy : pause.idle)
   }
 
   /// Copies up to ``FanOutBatch/size`` followers in steps of ``FanOutBatch/step``, in the caller's one transaction,

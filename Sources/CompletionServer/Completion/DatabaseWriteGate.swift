@@ -42,6 +42,9 @@ struct DatabaseWriteGate: Sendable {
   var writer: SQLiteWriter? { group?.writer }
   /// Writes queued for the writer and not yet in a group (nil without group commit).
   var waiting: (normal: Int, background: Int)? { group?.waiting }
+  /// Normal (request) writes queued for the writer so far (nil without group commit): the feed copier paces
+  /// itself by whether this moved.
+  var requestWrites: Int? { group?.requestWrites.load(ordering: .relaxed) }
 
   /// Runs `body` atomically and durably: its writes commit together or not at all. When `body` returns nil
   /// (a lost version check) or throws, nothing it wrote stays, and the nil or the error is passed on.
@@ -140,6 +143,8 @@ final class GroupCommit: Sendable {
 
   /// Counts groups and writes, for the benchmark's report.
   let stats = Mutex<(groups: Int, writes: Int)>((0, 0))
+  /// Counts normal writes as they are queued.
+  let requestWrites = Atomic<Int>(0)
 
   /// Writes queued and not yet taken into a group, normal and background.
   var waiting: (normal: Int, background: Int) {
@@ -165,6 +170,7 @@ final class GroupCommit: Sendable {
       },
       singleStatement: singleStatement,
       finish: { commitError in outcome.settle(commitError) })
+    if priority == .normal { requestWrites.add(1, ordering: .relaxed) }
     let leads = state.withLock { state -> Bool in
       switch priority {
       case .normal: state.pending.append(job)
