@@ -122,7 +122,7 @@ struct SQLChallengesStore: ChallengesStore {
       let days: Int?
     }
     let rows = try await sql.raw("SELECT slug, type, title, description, requirements, date, days FROM challenge_templates ORDER BY slug")
-      .all(decoding: Row.self)
+      .allRows(decoding: Row.self)
     return rows.compactMap { row -> ChallengeTemplate? in
       guard let type = ChallengeType(rawValue: row.type),
         let requirements = try? JSONDecoder().decode([String].self, from: Data(row.requirements.utf8))
@@ -160,7 +160,7 @@ struct SQLChallengesStore: ChallengesStore {
       SELECT \(unsafeRaw: ParticipationRow.columns) FROM challenge_participations
       WHERE user_id = \(bind: user) AND challenge_id = \(bind: challenge)
       """
-    ).first(decoding: ParticipationRow.self)?.participation
+    ).firstRow(decoding: ParticipationRow.self)?.participation
   }
 
   func participations(of user: UUID, in challenges: [String]) async throws -> [String: Participation] {
@@ -170,7 +170,7 @@ struct SQLChallengesStore: ChallengesStore {
       SELECT \(unsafeRaw: ParticipationRow.columns) FROM challenge_participations
       WHERE user_id = \(bind: user) AND challenge_id IN (\(binds: challenges))
       """
-    ).all(decoding: ParticipationRow.self)
+    ).allRows(decoding: ParticipationRow.self)
     return Dictionary(rows.map { ($0.challenge_id, $0.participation) }, uniquingKeysWith: { first, _ in first })
   }
 
@@ -180,7 +180,7 @@ struct SQLChallengesStore: ChallengesStore {
       SELECT \(unsafeRaw: ParticipationRow.columns) FROM challenge_participations
       WHERE user_id = \(bind: user) AND status <> 'left' ORDER BY joined_at DESC LIMIT \(unsafeRaw: String(max(limit, 0)))
       """
-    ).all(decoding: ParticipationRow.self).map(\.participation)
+    ).allRows(decoding: ParticipationRow.self).map(\.participation)
   }
 
   func save(_ participation: Participation, of user: UUID, replacing previous: Participation?, at now: Date) async throws -> Bool {
@@ -212,18 +212,18 @@ struct SQLChallengesStore: ChallengesStore {
         "SELECT user_id, \(unsafeRaw: ParticipationRow.columns) FROM challenge_participations WHERE activity_id = \(bind: post)"
       ).first()
     else { return nil }
-    return (try row.decode(model: Row.self).user_id, try row.decode(model: ParticipationRow.self).participation)
+    return (try row.decodeRow(Row.self).user_id, try row.decodeRow(ParticipationRow.self).participation)
   }
 
   // MARK: People and the social graph
 
   func person(_ id: UUID) async throws -> Person? {
-    try await sql.raw("SELECT id, display_name, username FROM users WHERE id = \(bind: id)").first(decoding: PersonRow.self)?.person
+    try await sql.raw("SELECT id, display_name, username FROM users WHERE id = \(bind: id)").firstRow(decoding: PersonRow.self)?.person
   }
 
   func person(username: String) async throws -> Person? {
     try await sql.raw("SELECT id, display_name, username FROM users WHERE username = \(bind: username.lowercased())")
-      .first(decoding: PersonRow.self)?.person
+      .firstRow(decoding: PersonRow.self)?.person
   }
 
   func followCounts(of user: UUID) async throws -> FollowCounts {
@@ -231,7 +231,7 @@ struct SQLChallengesStore: ChallengesStore {
       let followers: Int
       let following: Int
     }
-    let row = try await sql.raw("SELECT followers, following FROM social_profiles WHERE user_id = \(bind: user)").first(decoding: Row.self)
+    let row = try await sql.raw("SELECT followers, following FROM social_profiles WHERE user_id = \(bind: user)").firstRow(decoding: Row.self)
     return FollowCounts(followers: row?.followers ?? 0, following: row?.following ?? 0)
   }
 
@@ -281,7 +281,7 @@ struct SQLChallengesStore: ChallengesStore {
 
   func followers(of user: UUID) async throws -> [UUID] {
     struct Row: Decodable { let follower_id: UUID }
-    return try await sql.raw("SELECT follower_id FROM follows WHERE followee_id = \(bind: user)").all(decoding: Row.self).map(\.follower_id)
+    return try await sql.raw("SELECT follower_id FROM follows WHERE followee_id = \(bind: user)").allRows(decoding: Row.self).map(\.follower_id)
   }
 
   func people(of user: UUID, _ side: FollowSide, after cursor: FeedPosition?, limit: Int) async throws -> [FollowEntry] {
@@ -298,14 +298,14 @@ struct SQLChallengesStore: ChallengesStore {
       WHERE f.\(unsafeRaw: mine) = \(bind: user) \(Self.after(cursor, at: "f.at_micros", id: "f.\(other)"))
       ORDER BY f.at_micros DESC, f.\(unsafeRaw: other) DESC LIMIT \(unsafeRaw: String(limit + 1))
       """
-    ).all(decoding: Row.self).map { FollowEntry(person: Person(id: $0.id, username: $0.username, displayName: $0.display_name), at: $0.at_micros) }
+    ).allRows(decoding: Row.self).map { FollowEntry(person: Person(id: $0.id, username: $0.username, displayName: $0.display_name), at: $0.at_micros) }
   }
 
   // MARK: Posts and feeds
 
   func post(_ id: UUID) async throws -> Post? {
     try await sql.raw("SELECT \(unsafeRaw: PostRow.columns) FROM activities a JOIN users u ON u.id = a.user_id WHERE a.id = \(bind: id)")
-      .first(decoding: PostRow.self)?.post
+      .firstRow(decoding: PostRow.self)?.post
   }
 
   func add(_ post: Post, delivery: FanOut) async throws {
@@ -348,7 +348,7 @@ struct SQLChallengesStore: ChallengesStore {
     struct Row: Decodable { let activity_id: UUID }
     return try await sql.raw(
       "SELECT activity_id FROM feed_outbox ORDER BY at_micros, activity_id LIMIT \(unsafeRaw: String(max(limit, 0)))"
-    ).all(decoding: Row.self).map(\.activity_id)
+    ).allRows(decoding: Row.self).map(\.activity_id)
   }
 
   func copyFanOutBatch(of post: UUID, size: Int) async throws -> FanOutBatch.Outcome {
@@ -370,7 +370,7 @@ struct SQLChallengesStore: ChallengesStore {
         SELECT a.user_id, a.at_micros, a.type, o.after_at, o.after_follower, o.copied
         FROM feed_outbox o JOIN activities a ON a.id = o.activity_id WHERE o.activity_id = \(bind: post)
         """
-      ).first(decoding: Waiting.self)
+      ).firstRow(decoding: Waiting.self)
     else { return .nothingWaiting }
     let size = max(size, 1)
     // The next followers in the order of `follows_by_followee`, after the last one copied.
@@ -383,7 +383,7 @@ struct SQLChallengesStore: ChallengesStore {
       SELECT follower_id, at_micros FROM follows WHERE followee_id = \(bind: waiting.user_id) \(after)
       ORDER BY at_micros, follower_id LIMIT \(unsafeRaw: String(size))
       """
-    ).all(decoding: Follower.self)
+    ).allRows(decoding: Follower.self)
     // The outbox moves first, by compare-and-set on the count copied: on PostgreSQL a second process copying the
     // same batch waits here for the first to commit, then finds the count moved and copies nothing.
     let finished = next.count < size
@@ -468,7 +468,7 @@ struct SQLChallengesStore: ChallengesStore {
     var copied: [Post] = []
     var merged: [Post] = []
     for row in rows {
-      let post = try row.decode(model: PostRow.self).post
+      let post = try row.decodeRow(PostRow.self).post
       if try row.decode(column: "merged_on_read", as: Int.self) == 1 { merged.append(post) } else { copied.append(post) }
     }
     return FeedLists(copied: copied, merged: merged)
@@ -480,7 +480,7 @@ struct SQLChallengesStore: ChallengesStore {
       SELECT \(unsafeRaw: PostRow.columns) FROM activities a JOIN users u ON u.id = a.user_id
       WHERE a.photo_id = \(bind: photo) AND a.status = 'visible'
       """
-    ).all(decoding: PostRow.self).map(\.post)
+    ).allRows(decoding: PostRow.self).map(\.post)
   }
 
   func setPublicLink(_ on: Bool, of post: UUID) async throws {
@@ -497,7 +497,7 @@ struct SQLChallengesStore: ChallengesStore {
     struct Row: Decodable { let owner_id: UUID }
     return try await sql.raw(
       "SELECT owner_id FROM feed_entries GROUP BY owner_id HAVING COUNT(*) > \(bind: size) LIMIT \(unsafeRaw: String(max(limit, 0)))"
-    ).all(decoding: Row.self).map(\.owner_id)
+    ).allRows(decoding: Row.self).map(\.owner_id)
   }
 
   func trimFeed(of owner: UUID, to cap: Int) async throws {
@@ -511,7 +511,7 @@ struct SQLChallengesStore: ChallengesStore {
         SELECT at_micros, activity_id FROM feed_entries WHERE owner_id = \(bind: owner)
         ORDER BY at_micros DESC, activity_id DESC LIMIT 1 OFFSET \(unsafeRaw: String(max(cap - 1, 0)))
         """
-      ).first(decoding: Row.self)
+      ).firstRow(decoding: Row.self)
     else { return }
     try await sql.raw(
       """
@@ -535,11 +535,11 @@ struct SQLChallengesStore: ChallengesStore {
       : try await sql.raw("DELETE FROM congrats WHERE activity_id = \(bind: post) AND user_id = \(bind: user) RETURNING user_id").first()
     struct Row: Decodable { let congrats: Int }
     guard changed != nil else {
-      let count = try await sql.raw("SELECT congrats FROM activities WHERE id = \(bind: post)").first(decoding: Row.self)?.congrats
+      let count = try await sql.raw("SELECT congrats FROM activities WHERE id = \(bind: post)").firstRow(decoding: Row.self)?.congrats
       return CongratsChange(changed: false, count: count)
     }
     let count = try await sql.raw("UPDATE activities SET congrats = congrats + \(bind: on ? 1 : -1) WHERE id = \(bind: post) RETURNING congrats")
-      .first(decoding: Row.self)?.congrats
+      .firstRow(decoding: Row.self)?.congrats
     return CongratsChange(changed: true, count: count)
   }
 
@@ -547,7 +547,7 @@ struct SQLChallengesStore: ChallengesStore {
     guard !posts.isEmpty else { return [] }
     struct Row: Decodable { let activity_id: UUID }
     let rows = try await sql.raw("SELECT activity_id FROM congrats WHERE user_id = \(bind: viewer) AND activity_id IN (\(binds: posts))")
-      .all(decoding: Row.self)
+      .allRows(decoding: Row.self)
     return Set(rows.map(\.activity_id))
   }
 
@@ -555,7 +555,7 @@ struct SQLChallengesStore: ChallengesStore {
     guard !people.isEmpty else { return [] }
     struct Row: Decodable { let user_id: UUID }
     let rows = try await sql.raw("SELECT user_id FROM congrats WHERE activity_id = \(bind: post) AND user_id IN (\(binds: people))")
-      .all(decoding: Row.self)
+      .allRows(decoding: Row.self)
     return Set(rows.map(\.user_id))
   }
 
@@ -568,12 +568,12 @@ struct SQLChallengesStore: ChallengesStore {
       WHERE c.activity_id = \(bind: post) \(Self.after(cursor, at: "c.at_micros", id: "c.id", older: false))
       ORDER BY c.at_micros, c.id LIMIT \(unsafeRaw: String(limit + 1))
       """
-    ).all(decoding: CommentRow.self).map(\.comment)
+    ).allRows(decoding: CommentRow.self).map(\.comment)
   }
 
   func comment(_ id: UUID) async throws -> PostComment? {
     try await sql.raw("SELECT \(unsafeRaw: CommentRow.columns) FROM comments c JOIN users u ON u.id = c.user_id WHERE c.id = \(bind: id)")
-      .first(decoding: CommentRow.self)?.comment
+      .firstRow(decoding: CommentRow.self)?.comment
   }
 
   func add(_ comment: PostComment) async throws {
@@ -588,7 +588,7 @@ struct SQLChallengesStore: ChallengesStore {
 
   func deleteComment(_ id: UUID) async throws -> Bool {
     struct Row: Decodable { let activity_id: UUID }
-    guard let row = try await sql.raw("DELETE FROM comments WHERE id = \(bind: id) RETURNING activity_id").first(decoding: Row.self) else {
+    guard let row = try await sql.raw("DELETE FROM comments WHERE id = \(bind: id) RETURNING activity_id").firstRow(decoding: Row.self) else {
       return false
     }
     try await sql.raw("UPDATE activities SET comments = comments - 1 WHERE id = \(bind: row.activity_id)").run()
@@ -629,7 +629,7 @@ struct SQLChallengesStore: ChallengesStore {
       WHERE \(unsafeRaw: all ? "a.id IN (SELECT activity_id FROM reports)" : "a.status = 'pending_review'")
       ORDER BY a.reports DESC, a.at_micros DESC
       """
-    ).all(decoding: Row.self)
+    ).allRows(decoding: Row.self)
     guard !rows.isEmpty else { return [] }
     struct Reason: Decodable {
       let activity_id: UUID
@@ -637,7 +637,7 @@ struct SQLChallengesStore: ChallengesStore {
     }
     let reasons = try await sql.raw(
       "SELECT activity_id, reason FROM reports WHERE activity_id IN (\(binds: rows.map(\.id))) AND reason <> '' ORDER BY at_micros"
-    ).all(decoding: Reason.self)
+    ).allRows(decoding: Reason.self)
     let byPost = Dictionary(grouping: reasons, by: \.activity_id)
     return rows.map { row in
       ReportedPost(
@@ -656,7 +656,7 @@ struct SQLChallengesStore: ChallengesStore {
     }
     return try await sql.raw(
       "SELECT id, action, actor, note, at_micros FROM moderation_events WHERE activity_id = \(bind: post) ORDER BY at_micros, action"
-    ).all(decoding: Row.self).compactMap { row in
+    ).allRows(decoding: Row.self).compactMap { row in
       ModerationEvent.Action(rawValue: row.action).map {
         ModerationEvent(id: row.id, post: post, action: $0, actor: row.actor, note: row.note, at: row.at_micros)
       }
@@ -684,7 +684,7 @@ struct SQLChallengesStore: ChallengesStore {
       let files: Int
       let bytes: Int
     }
-    let row = try await sql.raw("SELECT files, bytes FROM upload_usage WHERE user_id = \(bind: user)").first(decoding: Row.self)
+    let row = try await sql.raw("SELECT files, bytes FROM upload_usage WHERE user_id = \(bind: user)").firstRow(decoding: Row.self)
     return (row?.files ?? 0, row?.bytes ?? 0)
   }
 
@@ -712,7 +712,7 @@ struct SQLChallengesStore: ChallengesStore {
       UPDATE challenge_photos SET posted = \(bind: true) WHERE id = \(bind: id) AND user_id = \(bind: user) AND posted = \(bind: false)
       RETURNING \(unsafeRaw: Self.photoBytes) AS bytes
       """
-    ).first(decoding: Row.self) {
+    ).firstRow(decoding: Row.self) {
       try await countUploads(of: user, files: -1, bytes: -row.bytes)
       return true
     }
@@ -737,7 +737,7 @@ struct SQLChallengesStore: ChallengesStore {
       DELETE FROM challenge_photos WHERE id = \(bind: id) AND user_id = \(bind: user) AND posted = \(bind: false)
       RETURNING \(unsafeRaw: Self.photoBytes) AS bytes
       """
-    ).first(decoding: Row.self) {
+    ).firstRow(decoding: Row.self) {
       try await countUploads(of: user, files: -1, bytes: -row.bytes)
       return .removed
     }
@@ -760,7 +760,7 @@ struct SQLChallengesStore: ChallengesStore {
       AND posted = \(bind: false)
       RETURNING user_id, \(unsafeRaw: Self.photoBytes) AS bytes
       """
-    ).all(decoding: Row.self)
+    ).allRows(decoding: Row.self)
     var freed: [UUID: (files: Int, bytes: Int)] = [:]
     for row in rows {
       let before = freed[row.user_id] ?? (0, 0)
@@ -780,7 +780,7 @@ struct SQLChallengesStore: ChallengesStore {
       SELECT id FROM activities WHERE status = \(bind: ModerationState.Status.revoked.rawValue) AND photo_id IS NOT NULL
         AND (\(bind: owner == nil) OR user_id = \(bind: owner ?? UUID())) LIMIT \(unsafeRaw: String(max(limit, 0)))
       """
-    ).all(decoding: IDRow.self).map(\.id)
+    ).allRows(decoding: IDRow.self).map(\.id)
     if !revoked.isEmpty {
       try await sql.update("activities").set(SQLIdentifier("photo_id"), to: SQLLiteral.null).where("id", .in, SQLBind.group(revoked)).run()
       try await sql.delete(from: ChallengeTables.cards).where("activity_id", .in, SQLBind.group(revoked)).run()
@@ -792,32 +792,32 @@ struct SQLChallengesStore: ChallengesStore {
           AND (\(bind: owner == nil) OR p.user_id = \(bind: owner ?? UUID())) LIMIT \(unsafeRaw: String(max(limit, 0))))
       RETURNING id
       """
-    ).all(decoding: IDRow.self).count
+    ).allRows(decoding: IDRow.self).count
   }
 
   /// Of `posts`, those that no longer stand (deleted, or revoked): their cached share videos may go.
   func removedPosts(among posts: [UUID]) async throws -> Set<UUID> {
     guard !posts.isEmpty else { return [] }
     let standing = try await sql.select().column("id").from("activities").where("id", .in, SQLBind.group(posts))
-      .where("status", .notEqual, SQLBind(ModerationState.Status.revoked.rawValue)).all(decoding: IDRow.self).map(\.id)
+      .where("status", .notEqual, SQLBind(ModerationState.Status.revoked.rawValue)).allRows(decoding: IDRow.self).map(\.id)
     return Set(posts).subtracting(standing)
   }
 
   func photoOwner(_ id: UUID) async throws -> UUID? {
     struct Row: Decodable { let user_id: UUID }
-    return try await sql.raw("SELECT user_id FROM challenge_photos WHERE id = \(bind: id)").first(decoding: Row.self)?.user_id
+    return try await sql.raw("SELECT user_id FROM challenge_photos WHERE id = \(bind: id)").firstRow(decoding: Row.self)?.user_id
   }
 
   func photoJPEG(_ id: UUID, thumbnail: Bool) async throws -> Data? {
     struct Row: Decodable { let bytes: Data }
     return try await sql.raw(
       "SELECT \(unsafeRaw: thumbnail ? "thumbnail_jpeg" : "full_jpeg") AS bytes FROM challenge_photos WHERE id = \(bind: id)"
-    ).first(decoding: Row.self)?.bytes
+    ).firstRow(decoding: Row.self)?.bytes
   }
 
   func shareCard(of post: UUID) async throws -> Data? {
     struct Row: Decodable { let png: Data }
-    return try await sql.raw("SELECT png FROM share_cards WHERE activity_id = \(bind: post)").first(decoding: Row.self)?.png
+    return try await sql.raw("SELECT png FROM share_cards WHERE activity_id = \(bind: post)").firstRow(decoding: Row.self)?.png
   }
 
   func saveShareCard(_ png: Data, of post: UUID) async throws {

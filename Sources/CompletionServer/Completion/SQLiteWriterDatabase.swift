@@ -82,12 +82,13 @@ struct SQLiteWriterDatabase: Database, SQLDatabase {
   }
 }
 
-/// A row of the writer's, read as SQLKit reads rows.
-private struct WriterRow: SQLRow {
+/// A row of the writer's, read as SQLKit reads rows (and by ``SQLRow/decodeRow(_:)`` straight from its values).
+private struct WriterRow: SQLRow, SQLiteValueRow {
   let row: SQLiteWriter.Row
   let decoder: SQLiteDataDecoder
 
   var allColumns: [String] { row.columns }
+  func sqliteValue(_ column: String) -> SQLiteData? { row.value(column) }
   func contains(column: String) -> Bool { row.columns.contains(column) }
   func decodeNil(column: String) throws -> Bool { (row.value(column) ?? .null) == .null }
   func decode<D: Decodable>(column: String, as: D.Type) throws -> D {

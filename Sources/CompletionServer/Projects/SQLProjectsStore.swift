@@ -226,12 +226,12 @@ struct SQLProjectsStore: ProjectsStore {
       SELECT \(unsafeRaw: UndoRow.columns) FROM project_undo WHERE user_id = \(bind: user)
       ORDER BY seq DESC LIMIT 1
       """
-    ).first(decoding: UndoRow.self)?.step
+    ).firstRow(decoding: UndoRow.self)?.step
   }
 
   /// The `seq` of the person's last undo step (nil: none): what a live update tells open toasts.
   func lastUndoSeq(_ user: UUID) async throws -> Int? {
-    try await sql.raw("SELECT MAX(seq) AS n FROM project_undo WHERE user_id = \(bind: user)").first(decoding: OptionalCount.self)?.n
+    try await sql.raw("SELECT MAX(seq) AS n FROM project_undo WHERE user_id = \(bind: user)").firstRow(decoding: OptionalCount.self)?.n
   }
 
   private struct OptionalCount: Decodable { let n: Int? }
@@ -240,18 +240,18 @@ struct SQLProjectsStore: ProjectsStore {
   func undoSteps(_ user: UUID) async throws -> [UndoStep] {
     try await sql.raw(
       "SELECT \(unsafeRaw: UndoRow.columns) FROM project_undo WHERE user_id = \(bind: user) ORDER BY seq"
-    ).all(decoding: UndoRow.self).compactMap(\.step)
+    ).allRows(decoding: UndoRow.self).compactMap(\.step)
   }
 
   func owner(_ user: UUID) async throws -> OwnerCounters {
     try await sql.raw("SELECT inbox_total, inbox_completed, revision, next_position FROM project_owners WHERE user_id = \(bind: user)")
-      .first(decoding: OwnerRow.self)?.counters ?? .empty
+      .firstRow(decoding: OwnerRow.self)?.counters ?? .empty
   }
 
   func projects(_ user: UUID) async throws -> [ProjectItem] {
     try await sql.raw(
       "SELECT \(unsafeRaw: ProjectRow.columns) FROM projects WHERE user_id = \(bind: user) ORDER BY position, created_at"
-    ).all(decoding: ProjectRow.self).map(\.item)
+    ).allRows(decoding: ProjectRow.self).map(\.item)
   }
 
   func projects(_ user: UUID, ids: Set<UUID>) async throws -> [ProjectItem] {
@@ -259,13 +259,13 @@ struct SQLProjectsStore: ProjectsStore {
     return try await sql.select().column(SQLRaw(ProjectRow.columns)).from(ProjectTables.projects)
       .where("user_id", .equal, SQLBind(user)).where("id", .in, SQLBind.group(Array(ids)))
       .orderBy("position").orderBy("created_at")
-      .all(decoding: ProjectRow.self).map(\.item)
+      .allRows(decoding: ProjectRow.self).map(\.item)
   }
 
   func project(_ id: UUID, of user: UUID) async throws -> ProjectItem? {
     try await sql.raw(
       "SELECT \(unsafeRaw: ProjectRow.columns) FROM projects WHERE id = \(bind: id) AND user_id = \(bind: user)"
-    ).first(decoding: ProjectRow.self)?.item
+    ).firstRow(decoding: ProjectRow.self)?.item
   }
 
   func tasks(_ user: UUID, in list: TaskList) async throws -> [TaskItem] {
@@ -279,7 +279,7 @@ struct SQLProjectsStore: ProjectsStore {
   /// Every heading of the person, each project's in their order (an export).
   func allHeadings(_ user: UUID) async throws -> [HeadingItem] {
     try await sql.raw("SELECT \(unsafeRaw: HeadingRow.columns) FROM project_headings WHERE user_id = \(bind: user) ORDER BY position, id")
-      .all(decoding: HeadingRow.self).map(\.item)
+      .allRows(decoding: HeadingRow.self).map(\.item)
   }
 
   /// Every heading of these projects, in their order.
@@ -288,14 +288,14 @@ struct SQLProjectsStore: ProjectsStore {
     return try await sql.select().column(SQLRaw(HeadingRow.columns)).from(ProjectTables.headings)
       .where("user_id", .equal, SQLBind(user)).where("project_id", .in, SQLBind.group(Array(projects)))
       .orderBy("position").orderBy("id")
-      .all(decoding: HeadingRow.self).map(\.item)
+      .allRows(decoding: HeadingRow.self).map(\.item)
   }
 
   private func headings(_ user: UUID, ids: Set<UUID>) async throws -> [HeadingItem] {
     guard !ids.isEmpty else { return [] }
     return try await sql.select().column(SQLRaw(HeadingRow.columns)).from(ProjectTables.headings)
       .where("user_id", .equal, SQLBind(user)).where("id", .in, SQLBind.group(Array(ids)))
-      .all(decoding: HeadingRow.self).map(\.item)
+      .allRows(decoding: HeadingRow.self).map(\.item)
   }
 
   func tasks(_ user: UUID, in list: TaskList, page: TaskPage) async throws -> [TaskItem] {
@@ -311,7 +311,7 @@ struct SQLProjectsStore: ProjectsStore {
       // SQLite takes an OFFSET only after a LIMIT: "the rest" is a limit no list reaches.
       if let limit = page.readLimit ?? (page.offset > 0 ? Int(Int32.max) : nil) { query.appendInterpolation(unsafeRaw: " LIMIT \(limit)") }
       if page.offset > 0 { query.appendInterpolation(unsafeRaw: " OFFSET \(page.offset)") }
-      return try await sql.raw(query).all(decoding: TaskRow.self).map(\.item)
+      return try await sql.raw(query).allRows(decoding: TaskRow.self).map(\.item)
     }
     let query = sql.select().column(SQLRaw(TaskRow.columns)).from(ProjectTables.tasks).where("user_id", .equal, SQLBind(user))
     if let projectID = list.projectID {
@@ -328,13 +328,13 @@ struct SQLProjectsStore: ProjectsStore {
       if page.readLimit == nil { query.limit(Int(Int32.max)) }
       query.offset(page.offset)
     }
-    return try await query.all(decoding: TaskRow.self).map(\.item)
+    return try await query.allRows(decoding: TaskRow.self).map(\.item)
   }
 
   func allTasks(_ user: UUID) async throws -> [TaskItem] {
     try await sql.raw(
       "SELECT \(unsafeRaw: TaskRow.columns) FROM project_tasks WHERE user_id = \(bind: user) ORDER BY position, created_at"
-    ).all(decoding: TaskRow.self).map(\.item)
+    ).allRows(decoding: TaskRow.self).map(\.item)
   }
 
   private struct TextRow: Decodable {
@@ -345,14 +345,14 @@ struct SQLProjectsStore: ProjectsStore {
 
   func taskTexts(_ user: UUID) async throws -> [TaskSearch.Text] {
     try await sql.raw("SELECT id, title, notes FROM project_tasks WHERE user_id = \(bind: user) ORDER BY position, created_at")
-      .all(decoding: TextRow.self).map { TaskSearch.Text(id: $0.id, title: $0.title, notes: $0.notes) }
+      .allRows(decoding: TextRow.self).map { TaskSearch.Text(id: $0.id, title: $0.title, notes: $0.notes) }
   }
 
   func tasks(_ user: UUID, ids: [UUID]) async throws -> [TaskItem] {
     guard !ids.isEmpty else { return [] }
     let rows = try await sql.select().column(SQLRaw(TaskRow.columns)).from(ProjectTables.tasks)
       .where("user_id", .equal, SQLBind(user)).where("id", .in, SQLBind.group(ids))
-      .all(decoding: TaskRow.self)
+      .allRows(decoding: TaskRow.self)
     let byID = Dictionary(rows.map { ($0.id, $0.item) }, uniquingKeysWith: { first, _ in first })
     return ids.compactMap { byID[$0] }
   }
@@ -364,7 +364,7 @@ struct SQLProjectsStore: ProjectsStore {
       WHERE user_id = \(bind: user) AND due_date IS NOT NULL AND (completed = \(bind: false) OR completed_at >= \(bind: doneSince))
       ORDER BY position, created_at
       """
-    ).all(decoding: TaskRow.self).map(\.item)
+    ).allRows(decoding: TaskRow.self).map(\.item)
   }
 
   func board(_ footprint: Footprint, of user: UUID) async throws -> TaskBoard {
@@ -400,7 +400,7 @@ struct SQLProjectsStore: ProjectsStore {
             LEFT JOIN project_owners o ON o.user_id = t.user_id
           WHERE t.id = \(bind: id) AND t.user_id = \(bind: user)
           """
-        ).first(decoding: TaskWithListRow.self)
+        ).firstRow(decoding: TaskWithListRow.self)
       else { return board }  // not this person's: the command is refused
       board.tasks[id] = TaskItem(
         id: row.id, projectID: row.project_id, title: row.title, notes: row.notes, priority: TaskPriority(level: row.priority) ?? .none,
@@ -442,7 +442,7 @@ struct SQLProjectsStore: ProjectsStore {
       // A heading's deletion: the tasks under it (its undo step names them).
       let under = try await sql.select().column(SQLRaw(TaskRow.columns)).from(ProjectTables.tasks)
         .where("user_id", .equal, SQLBind(user)).where("heading_id", .in, SQLBind.group(Array(footprint.tasksUnder)))
-        .all(decoding: TaskRow.self)
+        .allRows(decoding: TaskRow.self)
       for row in under { board.tasks[row.id] = row.item }
     }
     if footprint.lastUndoStep, let step = try await lastUndoStep(user) { board.undo = [step] }
@@ -454,7 +454,7 @@ struct SQLProjectsStore: ProjectsStore {
   private struct Count: Decodable { let n: Int }
 
   private func projectCount(_ user: UUID) async throws -> Int {
-    try await sql.raw("SELECT COUNT(*) AS n FROM projects WHERE user_id = \(bind: user)").first(decoding: Count.self)?.n ?? 0
+    try await sql.raw("SELECT COUNT(*) AS n FROM projects WHERE user_id = \(bind: user)").firstRow(decoding: Count.self)?.n ?? 0
   }
 
   // MARK: Writes (inside the caller's transaction)
@@ -529,7 +529,7 @@ struct SQLProjectsStore: ProjectsStore {
             WHERE id = \(bind: task.id) AND user_id = \(bind: user) AND version = \(bind: expected)
             RETURNING \(unsafeRaw: TaskRow.columns)
             """
-          ).first(decoding: TaskRow.self)
+          ).firstRow(decoding: TaskRow.self)
         else { return nil }
         saved.tasks.append(row.item)
       case .taskDeleted(let id, let expected):
@@ -546,7 +546,7 @@ struct SQLProjectsStore: ProjectsStore {
             WHERE id = \(bind: id) AND user_id = \(bind: user)
             RETURNING \(unsafeRaw: ProjectRow.columns)
             """
-          ).first(decoding: ProjectRow.self)
+          ).firstRow(decoding: ProjectRow.self)
         else { return nil }
         keep(row.item)
       case .projectInserted(let project):
@@ -559,7 +559,7 @@ struct SQLProjectsStore: ProjectsStore {
               \(bind: project.archived), \(bind: now), \(bind: now))
             RETURNING \(unsafeRaw: ProjectRow.columns)
             """
-          ).first(decoding: ProjectRow.self)
+          ).firstRow(decoding: ProjectRow.self)
         else { return nil }
         keep(row.item)
       case .projectEdited(let id, let edit):
@@ -572,7 +572,7 @@ struct SQLProjectsStore: ProjectsStore {
             WHERE id = \(bind: id) AND user_id = \(bind: user)
             RETURNING \(unsafeRaw: ProjectRow.columns)
             """
-          ).first(decoding: ProjectRow.self)
+          ).firstRow(decoding: ProjectRow.self)
         else { return nil }
         keep(row.item)
       case .projectDeleted(let id):
@@ -596,7 +596,7 @@ struct SQLProjectsStore: ProjectsStore {
             ON CONFLICT (id) DO NOTHING
             RETURNING \(unsafeRaw: HeadingRow.columns)
             """
-          ).first(decoding: HeadingRow.self)
+          ).firstRow(decoding: HeadingRow.self)
         // The id (a client may propose one) is any heading's already, perhaps another person's: refused, nothing kept.
         else { throw ProjectsError.headingIDTaken }
         saved.headings.append(row.item)
@@ -607,7 +607,7 @@ struct SQLProjectsStore: ProjectsStore {
             UPDATE project_headings SET name = \(bind: name), updated_at = \(bind: now) WHERE id = \(bind: id) AND user_id = \(bind: user)
             RETURNING \(unsafeRaw: HeadingRow.columns)
             """
-          ).first(decoding: HeadingRow.self)
+          ).firstRow(decoding: HeadingRow.self)
         else { return nil }
         saved.headings.append(row.item)
       case .headingsOrdered(let ids):
@@ -656,7 +656,7 @@ struct SQLProjectsStore: ProjectsStore {
         next_position = project_owners.next_position + excluded.next_position
       RETURNING inbox_total, inbox_completed, revision, next_position
       """
-    ).first(decoding: OwnerRow.self)
+    ).firstRow(decoding: OwnerRow.self)
     guard let row else { throw ProjectsError.projectNotFound }
     return row.counters
   }
@@ -741,7 +741,7 @@ struct SQLProjectsStore: ProjectsStore {
       FROM project_owners o LEFT JOIN project_tasks t ON t.user_id = o.user_id AND t.project_id IS NULL
       GROUP BY o.user_id, o.inbox_total, o.inbox_completed
       """
-    ).all(decoding: Row.self)
+    ).allRows(decoding: Row.self)
     let mismatches = rows.compactMap { row -> Mismatch? in
       guard row.total_count != row.counted_total || row.completed_count != row.counted_completed else { return nil }
       return Mismatch(

@@ -1,0 +1,71 @@
+import FluentSQL
+import Foundation
+import Testing
+import Vapor
+
+@testable import CompletionServer
+
+@Suite("Rows read straight from SQLite's values")
+struct SQLiteRowDecoderTests {
+  /// Every kind of column the stores read: UUIDs and dates as the driver stores them, optionals present and
+  /// NULL, a column the query does not have.
+  struct Sample: Decodable, Equatable, Sendable {
+    let id: UUID
+    let other: UUID?
+    let gone: UUID?
+    let name: String
+    let note: String?
+    let count: Int
+    let big: Int64
+    let ratio: Double
+    let flag: Bool
+    let maybe: Bool?
+    let at: Date
+    let when: Date?
+    let kind: Kind
+    let missing: Int?
+
+    enum Kind: String, Decodable, Sendable { case post }
+  }
+
+  static func query(on sql: any SQLDatabase, id: UUID, at: Date) -> SQLQueryString {
+    """
+    SELECT \(bind: id) AS id, \(bind: Optional<UUID>.none) AS other, NULL AS gone, \(bind: "Ada’s 🎉") AS name, NULL AS note,
+      \(bind: 42) AS count, \(bind: Int64(1) << 40) AS big, \(bind: 0.25) AS ratio, \(bind: true) AS flag, \(bind: false) AS maybe,
+      \(bind: at) AS at, NULL AS "when", 'post' AS kind
+    """
+  }
+
+  @Test("A row decodes to the same value as through SQLKit, on a pooled connection and on the writer's")
+  func sameAsSQLKit() async throws {
+    try await GroupCommitTests.withFileApp { _, app in
+      let id = UUID()
+      let at = Date(timeIntervalSince1970: 1_790_000_000.123456)
+      let sql = app.db.sql
+      let pooled = try #require(try await sql.raw(Self.query(on: sql, id: id, at: at)).first())
+      let fast = try pooled.decodeRow(Sample.self)
+      #expect(fast == (try pooled.decode(model: Sample.self)))
+      #expect(fast.id == id && fast.other == nil && fast.gone == nil && fast.note == nil && fast.maybe == false && fast.missing == nil)
+      #expect(fast.name == "Ada’s 🎉" && fast.count == 42 && fast.big == 1 << 40 && fast.ratio == 0.25 && fast.flag && fast.at == at)
+      let written = try await app.services.runner.write(on: app.db) { db -> [Sample]? in
+        let row = try #require(try await db.sql.raw(Self.query(on: db.sql, id: id, at: at)).first())
+        return [try row.decodeRow(Sample.self), try row.decode(model: Sample.self)]
+      }
+      #expect(written?.count == 2 && written?.first == fast && written?.last == fast)
+    }
+  }
+
+  @Test("A column of the wrong type is refused as through SQLKit")
+  func wrongTypeIsRefused() async throws {
+    struct Count: Decodable { let n: Int }
+    struct Identified: Decodable { let n: UUID }
+    try await GroupCommitTests.withFileApp { _, app in
+      let row = try #require(try await app.db.sql.raw("SELECT 'many' AS n").first())
+      #expect(throws: (any Error).self) { try row.decode(model: Count.self) }
+      #expect(throws: DecodingError.self) { try row.decodeRow(Count.self) }
+      #expect(throws: (any Error).self) { try row.decodeRow(Identified.self) }
+      let missing = try #require(try await app.db.sql.raw("SELECT 1 AS m").first())
+      #expect(throws: DecodingError.self) { try missing.decodeRow(Count.self) }
+    }
+  }
+}
