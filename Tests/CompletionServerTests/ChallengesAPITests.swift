@@ -438,7 +438,7 @@ struct ChallengesAPITests {
     }
   }
 
-  @Test("Feed: the copier rests eight times a batch's time while requests write, once when none did, and counts only request writes")
+  @Test("Feed: the copier rests longer after a batch while requests write than when none did, and counts only request writes")
   func copierRestsLongerWhileRequestsWrite() async throws {
     let batch = Duration.milliseconds(3)
     #expect(FeedFanOut.rest(after: batch, requests: (before: 7, now: 9)) == batch * FeedFanOut.pause.busy)

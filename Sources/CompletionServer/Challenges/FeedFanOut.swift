@@ -21,9 +21,11 @@ final class FeedFanOut: LifecycleHandler, Sendable {
   /// How long the copier rests after a batch, as a multiple of the time the batch took: while requests write,
   /// and when nothing else writes. Each copy dirties a page of another follower's feed, so copying at full
   /// speed keeps the disk busy with pages that requests' commits then queue behind: with the copier holding
-  /// the writer half the time a plain write's p99 was 5–8 ms against 3–4 without copying; resting eight times
-  /// as long brought it back to 3.4 ms (`completionkit-bench fanout`, docs/PERFORMANCE.md).
-  static let pause = (busy: 8, idle: 1)
+  /// the writer half the time, a plain write's p99 while 5,000-follower accounts posted was 4.3–8.5 ms against
+  /// 3–4 ms without copying; resting 8 times as long, 3.4–5.1 ms; 24 times, 4.0–4.1 ms, and 3.6 ms at 400
+  /// followers (`completionkit-bench fanout`, docs/PERFORMANCE.md). While requests write, a batch of 64 then
+  /// takes about 75 ms, so a 5,000-follower post is copied in about 6 s; followers merge it on read meanwhile.
+  static let pause = (busy: 24, idle: 1)
 
   private let wakes: AsyncStream<Void>
   private let wake: AsyncStream<Void>.Continuation
@@ -69,7 +71,7 @@ final class FeedFanOut: LifecycleHandler, Sendable {
 
   /// Copies waiting posts, oldest first, until none waits (or ``batchesPerDrain`` batches were written);
   /// returns the followers' feeds it copied into. `paced`: after each batch, rest ``pause`` times as long as it
-  /// took — eight times while requests write (the copier then holds the one writer about a ninth of the time),
+  /// took — 24 times while requests write (the copier then holds the one writer about a 25th of the time),
   /// once when none wrote since the last batch began (about half the time) — so completions and every other
   /// write keep their turns and their disk; a post not yet copied is merged into its followers' reads meanwhile.
   @discardableResult
