@@ -8,9 +8,14 @@ extension SQLRow {
   /// casts, and a missing optional through three lookups by name; a feed page decodes 51 rows of 24 columns and a
   /// task change its load and its saved row. Other databases (PostgreSQL) go through `decode(model:)`.
   func decodeRow<T: Decodable>(_ type: T.Type) throws -> T {
-    if let values = self as? any SQLiteValueRow { return try T(from: SQLiteValuesDecoder(row: values)) }
-    if isSQLite { return try T(from: SQLiteValuesDecoder(row: PooledSQLiteRow(row: self))) }
+    if let values = sqliteValues { return try T(from: SQLiteValuesDecoder(row: values)) }
     return try decode(model: T.self)
+  }
+
+  /// The row's values as SQLite holds them: the writer's rows and a pooled connection's (nil on other databases).
+  var sqliteValues: (any SQLiteValueRow)? {
+    if let values = self as? any SQLiteValueRow { return values }
+    return isSQLite ? PooledSQLiteRow(row: self) : nil
   }
 
   /// Whether the row came from SQLiteKit (a pooled connection's read): its type is private there, so it is known
@@ -23,6 +28,9 @@ extension SQLRow {
     return isSQLite
   }
 }
+
+/// SQLiteKit's decoder, for the types converted there (made once: it holds a JSON decoder).
+private let sqliteKitDecoder = SQLiteDataDecoder()
 
 /// Row types seen so far, and whether each is SQLiteKit's.
 private let sqliteRowTypes = Mutex<[ObjectIdentifier: Bool]>([:])
@@ -113,54 +121,32 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func decodeNil(forKey key: Key) throws -> Bool { present(key) == nil }
 
-  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+  /// A column of a type SQLite's values convert to directly, as SQLiteKit converts it.
+  private func direct<T: SQLiteDataConvertible>(_ key: Key) throws -> T {
     let value = try value(key)
-    return try convert(value, key, Bool(sqliteData: value))
+    return try convert(value, key, T(sqliteData: value))
   }
 
-  func decode(_ type: String.Type, forKey key: Key) throws -> String {
-    let value = try value(key)
-    return try convert(value, key, String(sqliteData: value))
+  /// The same, nil for a missing column or NULL.
+  private func directIfPresent<T: SQLiteDataConvertible>(_ key: Key) throws -> T? {
+    try present(key).map { try convert($0, key, T(sqliteData: $0)) }
   }
 
-  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-    let value = try value(key)
-    return try convert(value, key, Double(sqliteData: value))
-  }
-
-  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-    let value = try value(key)
-    return try convert(value, key, Int(sqliteData: value))
-  }
-
-  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-    let value = try value(key)
-    return try convert(value, key, Int64(sqliteData: value))
-  }
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try direct(key) }
+  func decode(_ type: String.Type, forKey key: Key) throws -> String { try direct(key) }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try direct(key) }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try direct(key) }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try direct(key) }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     try Self.decode(T.self, from: value(key), key)
   }
 
-  func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-    try present(key).map { try convert($0, key, Bool(sqliteData: $0)) }
-  }
-
-  func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-    try present(key).map { try convert($0, key, String(sqliteData: $0)) }
-  }
-
-  func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-    try present(key).map { try convert($0, key, Double(sqliteData: $0)) }
-  }
-
-  func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-    try present(key).map { try convert($0, key, Int(sqliteData: $0)) }
-  }
-
-  func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-    try present(key).map { try convert($0, key, Int64(sqliteData: $0)) }
-  }
+  func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try directIfPresent(key) }
+  func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try directIfPresent(key) }
+  func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try directIfPresent(key) }
+  func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try directIfPresent(key) }
+  func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try directIfPresent(key) }
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     try present(key).map { try Self.decode(T.self, from: $0, key) }
@@ -174,7 +160,7 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
     if T.self == Date.self, let date = Date(sqliteData: value) {
       return unsafeBitCast(date, to: T.self)
     }
-    return try SQLiteDataDecoder().decode(T.self, from: value)
+    return try sqliteKitDecoder.decode(T.self, from: value)
   }
 
   func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
