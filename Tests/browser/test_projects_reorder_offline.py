@@ -34,6 +34,15 @@ def groceries(context, server):
     return project
 
 
+def groceries_ready_offline(context, server):
+    """Groceries with its three tasks, its list open, and the page ready to work without a connection."""
+    project = groceries(context, server)
+    page = open_list(context, server, project)
+    wait_rows(page, ["Milk", "Bread", "Eggs"])
+    page.wait_for_function("() => document.body.dataset.offlineReady === 'true' && navigator.serviceWorker.controller !== null")
+    return project, page
+
+
 def saved_titles(context, server, project):
     return [t["title"] for t in call(context, server, "GET", f"/api/projects/{project['id']}/tasks")["tasks"]]
 
@@ -43,10 +52,7 @@ def test_a_reorder_offline_shows_at_once_survives_a_reload_and_is_sent_once(brow
     options = {"is_mobile": True, "has_touch": True} if size[0] < 600 else {}
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, service_workers="allow", **options)
     try:
-        project = groceries(context, server)
-        page = open_list(context, server, project)
-        wait_rows(page, ["Milk", "Bread", "Eggs"])
-        page.wait_for_function("() => document.body.dataset.offlineReady === 'true' && navigator.serviceWorker.controller !== null")
+        project, page = groceries_ready_offline(context, server)
 
         context.set_offline(True)
         step(page, "Milk", "Alt+ArrowDown")
@@ -105,10 +111,7 @@ def test_a_reorder_offline_shows_at_once_survives_a_reload_and_is_sent_once(brow
 def test_an_order_kept_offline_that_meets_a_list_changed_elsewhere_is_said_kindly_and_the_saved_order_shows(browser, server):
     context = browser.new_context(viewport={"width": 1280, "height": 800}, service_workers="allow")
     try:
-        project = groceries(context, server)
-        page = open_list(context, server, project)
-        wait_rows(page, ["Milk", "Bread", "Eggs"])
-        page.wait_for_function("() => document.body.dataset.offlineReady === 'true' && navigator.serviceWorker.controller !== null")
+        project, page = groceries_ready_offline(context, server)
 
         context.set_offline(True)
         # By dragging this time: Eggs' handle to above the middle of Bread.

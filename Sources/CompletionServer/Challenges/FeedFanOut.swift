@@ -113,10 +113,8 @@ final class FeedFanOut: LifecycleHandler, Sendable {
 
   /// How long to rest after a batch that took `batch`, given the request writes counted when the last batch began
   /// and now: ``pause`` busy when requests wrote between the two (its rest included), idle when none did.
-  /// Without group commit (PostgreSQL) others' writes are not counted (nil): rest as when busy.
-  static func rest(after batch: Duration, requests: (before: Int?, now: Int?)) -> Duration {
-    let busy = requests.now == nil || requests.now != requests.before
-    return batch * (busy ? pause.busy : pause.idle)
+  static func rest(after batch: Duration, requests: (before: Int, now: Int)) -> Duration {
+    batch * (requests.now != requests.before ? pause.busy : pause.idle)
   }
 
   /// Copies up to ``FanOutBatch/size`` followers in steps of ``FanOutBatch/step``, in the caller's one transaction,

@@ -24,6 +24,8 @@ struct DatabaseWriteGate: Sendable {
   }
 
   private let group: GroupCommit?
+  /// Normal (request) writes let through so far, on every database.
+  private let requests = RequestCount()
   /// Where committed ledger entries and open write transactions are reported (nil: nowhere).
   let metrics: ServerMetrics?
 
@@ -42,9 +44,8 @@ struct DatabaseWriteGate: Sendable {
   var writer: SQLiteWriter? { group?.writer }
   /// Writes queued for the writer and not yet in a group (nil without group commit).
   var waiting: (normal: Int, background: Int)? { group?.waiting }
-  /// Normal (request) writes queued for the writer so far (nil without group commit): the feed copier paces
-  /// itself by whether this moved.
-  var requestWrites: Int? { group?.requestWrites.load(ordering: .relaxed) }
+  /// Normal (request) writes this process let through so far: the feed copier paces itself by whether this moved.
+  var requestWrites: Int { requests.value.load(ordering: .relaxed) }
 
   /// Runs `body` atomically and durably: its writes commit together or not at all. When `body` returns nil
   /// (a lost version check) or throws, nothing it wrote stays, and the nil or the error is passed on.
@@ -76,6 +77,7 @@ struct DatabaseWriteGate: Sendable {
     on db: any Database, singleStatement: Bool, priority: WritePriority,
     _ body: @escaping @Sendable (any Database) async throws -> T?
   ) async throws -> T? {
+    if priority == .normal { requests.value.add(1, ordering: .relaxed) }
     if let group { return try await group.submit(on: db, singleStatement: singleStatement, priority: priority, body) }
     if singleStatement { return try await body(db) }
     do {
@@ -87,6 +89,11 @@ struct DatabaseWriteGate: Sendable {
       return nil
     }
   }
+}
+
+/// A count shared by every copy of the gate.
+private final class RequestCount: Sendable {
+  let value = Atomic<Int>(0)
 }
 
 /// Whose turn a write takes on SQLite's one writer.
@@ -143,8 +150,6 @@ final class GroupCommit: Sendable {
 
   /// Counts groups and writes, for the benchmark's report.
   let stats = Mutex<(groups: Int, writes: Int)>((0, 0))
-  /// Counts normal writes as they are queued.
-  let requestWrites = Atomic<Int>(0)
 
   /// Writes queued and not yet taken into a group, normal and background.
   var waiting: (normal: Int, background: Int) {
@@ -170,7 +175,6 @@ final class GroupCommit: Sendable {
       },
       singleStatement: singleStatement,
       finish: { commitError in outcome.settle(commitError) })
-    if priority == .normal { requestWrites.add(1, ordering: .relaxed) }
     let leads = state.withLock { state -> Bool in
       switch priority {
       case .normal: state.pending.append(job)
