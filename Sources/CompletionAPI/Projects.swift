@@ -506,6 +506,14 @@ public struct UndoRequest: Codable, Hashable, Sendable {
   public init(step: Int? = nil) {
     self.step = step
   }
+
+  private enum CodingKeys: String, CodingKey, CaseIterable { case step }
+
+  /// Refuses fields other than `step`: `{"stpe": 3}` read as "no step" would undo the last change, not step 3.
+  public init(from decoder: any Decoder) throws {
+    try decoder.refuseUnknownFields(besides: CodingKeys.self)
+    step = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Int.self, forKey: .step)
+  }
 }
 
 /// `POST /api/tasks/batch`: several tasks completed or reopened (`done`) or moved (`projectId`, null for the
@@ -524,9 +532,11 @@ public struct TaskBatchRequest: Codable, Hashable, Sendable {
     self.headingId = headingId
   }
 
-  private enum CodingKeys: String, CodingKey { case taskIds, done, projectId, headingId }
+  private enum CodingKeys: String, CodingKey, CaseIterable { case taskIds, done, projectId, headingId }
 
+  /// Refuses fields it does not know: `{"projectID": …, "done": true}` would otherwise complete the tasks.
   public init(from decoder: any Decoder) throws {
+    try decoder.refuseUnknownFields(besides: CodingKeys.self)
     let container = try decoder.container(keyedBy: CodingKeys.self)
     taskIds = try container.decode([String].self, forKey: .taskIds)
     done = try container.decodeIfPresent(Bool.self, forKey: .done)

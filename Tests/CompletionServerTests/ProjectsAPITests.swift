@@ -365,6 +365,11 @@ struct ProjectsAPITests {
       let movedNowhere = try await client.send(.POST, "/api/tasks/batch", json: TaskBatchRequest(taskIds: [ids[0]], projectId: .set(UUID().uuidString)))
       #expect(movedNowhere.status == .notFound)
       #expect(try code(movedNowhere) == "project_not_found")
+      // A misspelt field is refused, not ignored: read without it, this body would complete the task.
+      let misspelt = try await client.send(.POST, "/api/tasks/batch", raw: #"{"taskIds": ["\#(ids[0])"], "done": true, "projectID": null}"#)
+      #expect(misspelt.status == .badRequest)
+      #expect(try code(misspelt) == "invalid_json")
+      #expect(try client.decode(APIErrorBody.self, from: misspelt).message.hasSuffix("unknown field 'projectID'."))
       #expect(try await tasks(garden).allSatisfy { !$0.completed })
       #expect(try await tasks(nil).map(\.title) == ["Loose"])
 
@@ -617,6 +622,10 @@ struct ProjectsAPITests {
       let bad = try await client.send(.POST, "/api/tasks/undo", raw: #"{"step": "last"}"#)
       let badCode = try client.decode(APIErrorBody.self, from: bad).code
       #expect(bad.status == .badRequest && badCode == "invalid_json")
+      // A misspelt step is refused rather than read as "no step" (which would take back the last change).
+      let misspelt = try await client.send(.POST, "/api/tasks/undo", raw: #"{"stpe": \#(tick)}"#)
+      #expect(misspelt.status == .badRequest)
+      #expect(try client.decode(APIErrorBody.self, from: misspelt).message.hasSuffix("unknown field 'stpe'."))
       let named = try client.decode(TaskChangeResponse.self, from: try await client.send(.POST, "/api/tasks/undo", json: UndoRequest(step: tick)))
       #expect(named.undone?.label == "Completed “Dbl target”" && named.task?.completed == false)
       try await Self.verify(app)

@@ -85,6 +85,8 @@ struct APIErrorMiddleware: AsyncMiddleware {
     case .keyNotFound(let key, _): "missing field '\(key.stringValue)'."
     case .typeMismatch(_, let context), .valueNotFound(_, let context):
       "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type."
+    case .dataCorrupted(let context) where context.debugDescription == StrictFields.unknownField:
+      "unknown field '\(context.codingPath.map(\.stringValue).joined(separator: "."))'."
     case .dataCorrupted(let context):
       context.codingPath.isEmpty ? "the body could not be parsed." : "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' is not valid."
     @unknown default: "the body could not be read."
