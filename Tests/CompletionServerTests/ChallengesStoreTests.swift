@@ -131,6 +131,12 @@ struct ChallengesStoreTests {
     #expect(page1.posts.map(\.id) == [s2.id, a2.id, s1.id])
     let page2 = try await store.feedPage(of: bo.id, kinds: [.challengeCompleted], after: page1.next, limit: 3)
     #expect(page2.posts.map(\.id) == [a1.id] && page2.next == nil)
+    // The page says which of its posts the viewer congratulated, from both lists, and only those on the page.
+    #expect(page1.congratulated.isEmpty)
+    for post in [s1, a1, a2] { _ = try await store.setCongrats(true, of: post.id, by: bo.id, at: 5_000) }
+    _ = try await store.setCongrats(true, of: s2.id, by: star.id, at: 5_000)
+    #expect(try await store.feedPage(of: bo.id, kinds: [.challengeCompleted], after: nil, limit: 3).congratulated == [a2.id, s1.id])
+    #expect(try await store.feedPage(of: bo.id, kinds: [.challengeCompleted], after: page1.next, limit: 3).congratulated == [a1.id])
     #expect(try await store.feedPage(of: bo.id, kinds: [.follow], after: nil, limit: 3).posts.isEmpty)
     // The author's own feed holds their posts, merged on read or not.
     #expect(try await store.feedPage(of: star.id, kinds: [.challengeCompleted], after: nil, limit: 5).posts.map(\.id) == [s2.id, s1.id])

@@ -63,7 +63,8 @@ public protocol ChallengesStore: Sendable {
   func copyFanOutBatch(of post: UUID, size: Int) async throws -> FanOutBatch.Outcome
   /// The newest `limit + 1` posts of `kinds` after `cursor` from each of `viewer`'s two lists: entries
   /// copied into their feed (visible, or their own), and visible posts merged on read from the accounts
-  /// they follow. ``ChallengesStore/feedPage(of:kinds:after:limit:)`` interleaves them.
+  /// they follow, with those of them `viewer` congratulated (read with the lists, not after them).
+  /// ``ChallengesStore/feedPage(of:kinds:after:limit:)`` interleaves them.
   func feedLists(of viewer: UUID, kinds: [Post.Kind], after cursor: FeedPosition?, limit: Int) async throws -> FeedLists
   /// The visible posts showing `photo`.
   func visiblePosts(showing photo: UUID) async throws -> [Post]
@@ -142,12 +143,16 @@ extension ChallengesStore {
     return post
   }
 
-  /// One page of `viewer`'s feed: both lists interleaved by time (``FeedMerge``).
-  public func feedPage(of viewer: UUID, kinds: [Post.Kind], after cursor: FeedPosition?, limit: Int) async throws -> (posts: [Post], next: FeedPosition?) {
+  /// One page of `viewer`'s feed: both lists interleaved by time (``FeedMerge``), and which of its posts
+  /// `viewer` congratulated.
+  public func feedPage(
+    of viewer: UUID, kinds: [Post.Kind], after cursor: FeedPosition?, limit: Int
+  ) async throws -> (posts: [Post], next: FeedPosition?, congratulated: Set<UUID>) {
     let lists = try await feedLists(of: viewer, kinds: kinds, after: cursor, limit: limit)
     let byID = Dictionary((lists.copied + lists.merged).map { ($0.id.uuidString, $0) }, uniquingKeysWith: { first, _ in first })
     let page = FeedMerge.page(fannedOut: lists.copied.map(\.position), pulled: lists.merged.map(\.position), after: cursor, limit: limit)
-    return (page.items.compactMap { byID[$0.id] }, page.next)
+    let posts = page.items.compactMap { byID[$0.id] }
+    return (posts, page.next, lists.congratulated.intersection(posts.map(\.id)))
   }
 }
 
@@ -157,10 +162,13 @@ public struct FeedLists: Hashable, Sendable {
   public let copied: [Post]
   /// Posts of very big accounts, merged in on read.
   public let merged: [Post]
+  /// Those of both lists the viewer congratulated.
+  public let congratulated: Set<UUID>
 
-  public init(copied: [Post], merged: [Post]) {
+  public init(copied: [Post], merged: [Post], congratulated: Set<UUID>) {
     self.copied = copied
     self.merged = merged
+    self.congratulated = congratulated
   }
 }
 

@@ -193,9 +193,10 @@ public actor InMemoryChallengesStore: ChallengesStore {
       .filter { kinds.contains($0.kind) && ($0.isVisible || $0.author.id == viewer) }
     let followed = Set(follows.keys.filter { $0.follower == viewer }.map(\.followee))
     let merged = posts.values.filter { followed.contains($0.author.id) && !$0.fannedOut && kinds.contains($0.kind) && $0.isVisible }
+    let copiedPage = Array(Self.newestFirst(copied.map { ($0.position, $0) }, after: cursor).prefix(limit + 1))
+    let mergedPage = Array(Self.newestFirst(merged.map { ($0.position, $0) }, after: cursor).prefix(limit + 1))
     return FeedLists(
-      copied: Array(Self.newestFirst(copied.map { ($0.position, $0) }, after: cursor).prefix(limit + 1)),
-      merged: Array(Self.newestFirst(merged.map { ($0.position, $0) }, after: cursor).prefix(limit + 1)))
+      copied: copiedPage, merged: mergedPage, congratulated: congratulated(by: viewer, among: (copiedPage + mergedPage).map(\.id)))
   }
 
   public func visiblePosts(showing photo: UUID) -> [Post] { posts.values.filter { $0.photo == photo && $0.isVisible } }

@@ -156,8 +156,7 @@ struct SocialController: RouteCollection {
     let cursor = try Self.cursor(context)
     guard let me = req.currentSession?.userID else { return FeedPage(items: [], next: nil) }
     let store = SQLChallengesStore(req.db)
-    let (posts, next) = try await store.feedPage(of: me, kinds: filter.kinds, after: cursor, limit: limit)
-    let congratulated = try await store.congratulated(by: me, among: posts.map(\.id))
+    let (posts, next, congratulated) = try await store.feedPage(of: me, kinds: filter.kinds, after: cursor, limit: limit)
     return FeedPage(items: posts.map { $0.view(for: me, congratulated: congratulated.contains($0.id)) }, next: next?.description)
   }
 
