@@ -387,21 +387,7 @@ struct SQLProjectsStore: ProjectsStore {
     var projectIDs = footprint.projects
     if let id = footprint.task {
       // The task, the list it is in and the owner's counters in one read: a toggle's whole load.
-      guard
-        let row = try await sql.raw(
-          """
-          SELECT t.id AS id, t.project_id AS project_id, t.title AS title, t.notes AS notes, t.priority AS priority,
-            t.due_date AS due_date, t.completed AS completed, t.completed_at AS completed_at, t.position AS position, t.version AS version,
-            t.heading_id AS heading_id, p.name AS p_name, p.color AS p_color, p.notes AS p_notes, p.position AS p_position, p.total_count AS p_total,
-            p.completed_count AS p_completed, p.revision AS p_revision, p.archived AS p_archived,
-            o.inbox_total AS inbox_total, o.inbox_completed AS inbox_completed, o.revision AS o_revision, o.next_position AS next_position
-          FROM project_tasks t
-            LEFT JOIN projects p ON p.id = t.project_id
-            LEFT JOIN project_owners o ON o.user_id = t.user_id
-          WHERE t.id = \(bind: id) AND t.user_id = \(bind: user)
-          """
-        ).firstRow(decoding: TaskWithListRow.self)
-      else { return board }  // not this person's: the command is refused
+      guard let row = try await Self.taskWithListSQL(id, user, on: sql).firstRow(decoding: TaskWithListRow.self) else { return board }  // not this person's: the command is refused
       board.tasks[id] = TaskItem(
         id: row.id, projectID: row.project_id, title: row.title, notes: row.notes, priority: TaskPriority(level: row.priority) ?? .none,
         dueDate: row.due_date, completed: row.completed, completedAt: row.completed_at, position: row.position, version: row.version,
@@ -453,6 +439,69 @@ struct SQLProjectsStore: ProjectsStore {
 
   private struct Count: Decodable { let n: Int }
 
+  // MARK: The statements of every task change, their text made once (``FixedSQL``)
+
+  /// A task, its project and its owner's counters: values the task's id and its owner's.
+  private static let taskWithListSQL = FixedSQL(
+    """
+    SELECT t.id AS id, t.project_id AS project_id, t.title AS title, t.notes AS notes, t.priority AS priority,
+      t.due_date AS due_date, t.completed AS completed, t.completed_at AS completed_at, t.position AS position, t.version AS version,
+      t.heading_id AS heading_id, p.name AS p_name, p.color AS p_color, p.notes AS p_notes, p.position AS p_position, p.total_count AS p_total,
+      p.completed_count AS p_completed, p.revision AS p_revision, p.archived AS p_archived,
+      o.inbox_total AS inbox_total, o.inbox_completed AS inbox_completed, o.revision AS o_revision, o.next_position AS next_position
+    FROM project_tasks t
+      LEFT JOIN projects p ON p.id = t.project_id
+      LEFT JOIN project_owners o ON o.user_id = t.user_id
+    WHERE t.id = ? AND t.user_id = ?
+    """)
+
+  /// The owner's counters moved: values the user, the Inbox's total and completed deltas, the positions taken.
+  private static let bumpOwnerSQL = FixedSQL(
+    """
+    INSERT INTO project_owners (user_id, inbox_total, inbox_completed, revision, next_position)
+    VALUES (?, ?, ?, 1, ?)
+    ON CONFLICT (user_id) DO UPDATE SET
+      inbox_total = project_owners.inbox_total + excluded.inbox_total,
+      inbox_completed = project_owners.inbox_completed + excluded.inbox_completed,
+      revision = project_owners.revision + 1,
+      next_position = project_owners.next_position + excluded.next_position
+    RETURNING inbox_total, inbox_completed, revision, next_position
+    """)
+
+  /// An undo step: values the user, its seq, kind, task, label, the task before and after, the heading's change, the time.
+  private static let insertUndoSQL = FixedSQL(
+    """
+    INSERT INTO project_undo (user_id, seq, kind, task_id, label, before_task, after_task, heading_step, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """)
+
+  /// Only the last few steps are kept: everything from the first step past them back (a short walk down the
+  /// (user, seq) index, and nothing at all while the list is shorter). Values the user twice and how many to keep.
+  private static let trimUndoSQL = FixedSQL(
+    """
+    DELETE FROM project_undo WHERE user_id = ? AND seq <= (
+      SELECT seq FROM project_undo WHERE user_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)
+    """)
+
+  /// A task saved if its version is still the one loaded: values its fields in the order of the statement,
+  /// then its id, owner and the expected version.
+  private static let saveTaskSQL = FixedSQL(
+    """
+    UPDATE project_tasks SET project_id = ?, title = ?, notes = ?, priority = ?, due_date = ?, completed = ?,
+      completed_at = ?, position = ?, version = ?, heading_id = ?, updated_at = ?
+    WHERE id = ? AND user_id = ? AND version = ?
+    RETURNING id, project_id, title, notes, priority, due_date, completed, completed_at, position, version, heading_id
+    """)
+
+  /// A project's counts moved: values the total and completed deltas, the time, the project and its owner.
+  private static let countProjectSQL = FixedSQL(
+    """
+    UPDATE projects SET total_count = total_count + ?, completed_count = completed_count + ?,
+      revision = revision + 1, updated_at = ?
+    WHERE id = ? AND user_id = ?
+    RETURNING id, name, color, notes, position, total_count, completed_count, revision, archived
+    """)
+
   private func projectCount(_ user: UUID) async throws -> Int {
     try await sql.raw("SELECT COUNT(*) AS n FROM projects WHERE user_id = \(bind: user)").firstRow(decoding: Count.self)?.n ?? 0
   }
@@ -485,23 +534,11 @@ struct SQLProjectsStore: ProjectsStore {
       switch effect {
       case .positionsReserved, .taskCompleted, .listCounted(nil, _), .refused: continue
       case .undoRecorded(let step):
-        try await sql.raw(
-          """
-          INSERT INTO project_undo (user_id, seq, kind, task_id, label, before_task, after_task, heading_step, created_at)
-          VALUES (\(bind: user), \(bind: owner.revision), \(bind: step.kind.rawValue), \(bind: step.taskID), \(bind: step.label),
-            \(bind: try StoredTask.encode(step.before)), \(bind: try StoredTask.encode(step.after)),
-            \(bind: try StoredHeadingChange.encode(step.heading)), \(bind: now))
-          """
+        try await Self.insertUndoSQL(
+          user, owner.revision, step.kind.rawValue, step.taskID, step.label, try StoredTask.encode(step.before),
+          try StoredTask.encode(step.after), try StoredHeadingChange.encode(step.heading), now, on: sql
         ).run()
-        // Only the last few are kept: everything from the first step past them back (a short walk down the
-        // (user, seq) index, and nothing at all while the list is shorter).
-        try await sql.raw(
-          """
-          DELETE FROM project_undo WHERE user_id = \(bind: user) AND seq <= (
-            SELECT seq FROM project_undo WHERE user_id = \(bind: user) ORDER BY seq DESC
-            LIMIT 1 OFFSET \(unsafeRaw: String(ProjectLimits.undoDepth)))
-          """
-        ).run()
+        try await Self.trimUndoSQL(user, user, ProjectLimits.undoDepth, on: sql).run()
       case .undoTaken(let step):
         // Only while it is still the last step: the owner's row is held since this change began, so a step
         // recorded by another change meanwhile is committed and seen here, and the undo is judged again.
@@ -520,15 +557,9 @@ struct SQLProjectsStore: ProjectsStore {
       case .taskSaved(var task, let expected, let placed):
         if placed { task.position += shift }
         guard
-          let row = try await sql.raw(
-            """
-            UPDATE project_tasks SET project_id = \(bind: task.projectID), title = \(bind: task.title), notes = \(bind: task.notes),
-              priority = \(bind: task.priority.level), due_date = \(bind: task.dueDate), completed = \(bind: task.completed),
-              completed_at = \(bind: task.completedAt), position = \(bind: task.position), version = \(bind: task.version),
-              heading_id = \(bind: task.headingID), updated_at = \(bind: now)
-            WHERE id = \(bind: task.id) AND user_id = \(bind: user) AND version = \(bind: expected)
-            RETURNING \(unsafeRaw: TaskRow.columns)
-            """
+          let row = try await Self.saveTaskSQL(
+            task.projectID, task.title, task.notes, task.priority.level, task.dueDate, task.completed, task.completedAt, task.position,
+            task.version, task.headingID, now, task.id, user, expected, on: sql
           ).firstRow(decoding: TaskRow.self)
         else { return nil }
         saved.tasks.append(row.item)
@@ -539,14 +570,7 @@ struct SQLProjectsStore: ProjectsStore {
         guard gone != nil else { return nil }
       case .listCounted(let id?, let delta):
         guard
-          let row = try await sql.raw(
-            """
-            UPDATE projects SET total_count = total_count + \(bind: delta.total), completed_count = completed_count + \(bind: delta.completed),
-              revision = revision + 1, updated_at = \(bind: now)
-            WHERE id = \(bind: id) AND user_id = \(bind: user)
-            RETURNING \(unsafeRaw: ProjectRow.columns)
-            """
-          ).firstRow(decoding: ProjectRow.self)
+          let row = try await Self.countProjectSQL(delta.total, delta.completed, now, id, user, on: sql).firstRow(decoding: ProjectRow.self)
         else { return nil }
         keep(row.item)
       case .projectInserted(let project):
@@ -645,18 +669,7 @@ struct SQLProjectsStore: ProjectsStore {
   /// Bumps the person's change counter, the Inbox's counts by `inbox` and the next position by `positions`;
   /// returns the counters after it.
   private func bumpOwner(_ user: UUID, inbox: CountDelta, positions: Int) async throws -> OwnerCounters {
-    let row = try await sql.raw(
-      """
-      INSERT INTO project_owners (user_id, inbox_total, inbox_completed, revision, next_position)
-      VALUES (\(bind: user), \(bind: inbox.total), \(bind: inbox.completed), 1, \(bind: positions))
-      ON CONFLICT (user_id) DO UPDATE SET
-        inbox_total = project_owners.inbox_total + excluded.inbox_total,
-        inbox_completed = project_owners.inbox_completed + excluded.inbox_completed,
-        revision = project_owners.revision + 1,
-        next_position = project_owners.next_position + excluded.next_position
-      RETURNING inbox_total, inbox_completed, revision, next_position
-      """
-    ).firstRow(decoding: OwnerRow.self)
+    let row = try await Self.bumpOwnerSQL(user, inbox.total, inbox.completed, positions, on: sql).firstRow(decoding: OwnerRow.self)
     guard let row else { throw ProjectsError.projectNotFound }
     return row.counters
   }
