@@ -157,3 +157,38 @@ def test_an_order_kept_offline_that_meets_a_list_changed_elsewhere_is_said_kindl
         assert not page._ck_errors
     finally:
         context.close()
+
+
+def test_an_order_whose_answer_is_lost_is_sent_again_and_the_list_keeps_that_order(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, service_workers="allow")
+    try:
+        project, page = groceries_ready_offline(context, server)
+
+        context.set_offline(True)
+        step(page, "Milk", "Alt+ArrowDown")
+        wait_rows(page, ["Bread", "Milk", "Eggs"])
+        page.wait_for_function("() => document.body.dataset.outbox === '1'")
+
+        # Back online, the server saves the order but its answer never reaches the page (the connection drops on the
+        # way back): the page keeps the change, sends it again later, and the same order is set once more.
+        answers = []
+
+        def lose_the_first_answer(route):
+            response = route.fetch()
+            answers.append(response.status)
+            if len(answers) == 1:
+                route.abort("connectionreset")
+            else:
+                route.fulfill(response=response)
+
+        context.route("**/api/tasks/order", lose_the_first_answer)
+        context.set_offline(False)
+        page.wait_for_function("() => document.body.dataset.outbox === '0'", timeout=30_000)
+        assert answers == [204, 204], answers
+        assert saved_titles(context, server, project) == ["Bread", "Milk", "Eggs"]
+        wait_rows(page, ["Bread", "Milk", "Eggs"])
+        page.wait_for_function("() => document.querySelector('[data-testid=sync-status]').textContent === ''")
+        assert page.locator("[data-testid=error]").text_content() == ""
+        assert not page._ck_errors
+    finally:
+        context.close()
