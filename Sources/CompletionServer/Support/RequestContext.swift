@@ -3,14 +3,11 @@ import Foundation
 import Vapor
 
 /// What every feature reads from a request besides its path and body, read in one place: the person's time
-/// zone, their motion preference, the `Idempotency-Key` and paging (`cursor`, `limit`). Headers are read when
-/// it is made; the query only when a value from it is asked for and the request has one (most requests, every
-/// guess among them, have none, and Vapor's query decoder costs more than a move's rules).
+/// zone, their motion preference, the `Idempotency-Key` and paging (`cursor`, `limit`). Each value is read when
+/// it is asked for, and the query only when the request has one and the value is not in a header (the pages
+/// send `Time-Zone` and `?preference=` with every change; Vapor's query decoder parses the whole query for
+/// each value asked, and costs more than a move's rules).
 struct RequestContext {
-  /// The zone as the client named it, if it did: the `Time-Zone` header (the spelling `openapi.json` names),
-  /// else the older spellings `?timeZone=` and `?tz=`; a body's `timeZone` is the caller's fallback. An empty
-  /// value counts as not sent.
-  let timeZoneName: String?
   /// The `Idempotency-Key` header, if sent: a write sent again with it answers as the first one did.
   let idempotencyKey: String?
   private let request: Request
@@ -18,8 +15,17 @@ struct RequestContext {
   init(_ req: Request) {
     request = req
     idempotencyKey = req.headers.first(name: "Idempotency-Key")
-    timeZoneName = [req.headers.first(name: "Time-Zone"), Self.query(req, "timeZone"), Self.query(req, "tz")].lazy
-      .compactMap { $0 }.first { !$0.isEmpty }
+  }
+
+  /// The zone as the client named it, if it did: the `Time-Zone` header (the spelling `openapi.json` names),
+  /// else the older spellings `?timeZone=` and `?tz=`; a body's `timeZone` is the caller's fallback. An empty
+  /// value counts as not sent.
+  var timeZoneName: String? {
+    if let header = request.headers.first(name: "Time-Zone"), !header.isEmpty { return header }
+    for name in ["timeZone", "tz"] {
+      if let value = Self.query(request, name), !value.isEmpty { return value }
+    }
+    return nil
   }
 
   // MARK: Time zone
