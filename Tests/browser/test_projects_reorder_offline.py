@@ -43,6 +43,14 @@ def groceries_ready_offline(context, server):
     return project, page
 
 
+def milk_moved_down_offline(context, page):
+    """Offline, Alt+↓ on Milk: the rows show the new order at once and one change waits."""
+    context.set_offline(True)
+    step(page, "Milk", "Alt+ArrowDown")
+    wait_rows(page, ["Bread", "Milk", "Eggs"])
+    page.wait_for_function("() => document.body.dataset.outbox === '1'")
+
+
 def saved_titles(context, server, project):
     return [t["title"] for t in call(context, server, "GET", f"/api/projects/{project['id']}/tasks")["tasks"]]
 
@@ -54,10 +62,7 @@ def test_a_reorder_offline_shows_at_once_survives_a_reload_and_is_sent_once(brow
     try:
         project, page = groceries_ready_offline(context, server)
 
-        context.set_offline(True)
-        step(page, "Milk", "Alt+ArrowDown")
-        wait_rows(page, ["Bread", "Milk", "Eggs"])
-        page.wait_for_function("() => document.body.dataset.outbox === '1'")
+        milk_moved_down_offline(context, page)
         assert "1 change waiting to be sent: reorder “Groceries”." in status(page), status(page)
         assert page.locator("[data-testid=error]").text_content() == ""
         # A second move of the same list is folded into the first: one order waits, the last.
@@ -164,10 +169,7 @@ def test_an_order_whose_answer_is_lost_is_sent_again_and_the_list_keeps_that_ord
     try:
         project, page = groceries_ready_offline(context, server)
 
-        context.set_offline(True)
-        step(page, "Milk", "Alt+ArrowDown")
-        wait_rows(page, ["Bread", "Milk", "Eggs"])
-        page.wait_for_function("() => document.body.dataset.outbox === '1'")
+        milk_moved_down_offline(context, page)
 
         # Back online, the server saves the order but its answer never reaches the page (the connection drops on the
         # way back): the page keeps the change, sends it again later, and the same order is set once more.
