@@ -449,11 +449,12 @@ struct SQLChallengesStore: ChallengesStore {
     // (0.17 → 0.02 ms for the merged half on the benchmark's data with the outbox empty). Whether the viewer
     // congratulated each post is a column of the same statement: a second read would cost the page another trip
     // to the database's thread.
+    let congratulated: SQLQueryString =
+      "EXISTS (SELECT 1 FROM congrats c WHERE c.activity_id = a.id AND c.user_id = \(bind: viewer)) AS congratulated"
     let rows = try await sql.raw(
       """
       SELECT * FROM (
-        SELECT \(unsafeRaw: PostRow.columns), 0 AS merged_on_read,
-          EXISTS (SELECT 1 FROM congrats c WHERE c.activity_id = a.id AND c.user_id = \(bind: viewer)) AS congratulated
+        SELECT \(unsafeRaw: PostRow.columns), 0 AS merged_on_read, \(congratulated)
         FROM feed_entries f
         JOIN activities a ON a.id = f.activity_id JOIN users u ON u.id = a.user_id
         WHERE f.owner_id = \(bind: viewer) AND f.type IN (\(binds: types)) \(Self.after(cursor, at: "f.at_micros", id: "f.activity_id"))
@@ -461,8 +462,7 @@ struct SQLChallengesStore: ChallengesStore {
         ORDER BY f.at_micros DESC, f.activity_id DESC LIMIT \(unsafeRaw: fetch)) AS copied
       UNION ALL
       SELECT * FROM (
-        SELECT \(unsafeRaw: PostRow.columns), 1 AS merged_on_read,
-          EXISTS (SELECT 1 FROM congrats c WHERE c.activity_id = a.id AND c.user_id = \(bind: viewer)) AS congratulated
+        SELECT \(unsafeRaw: PostRow.columns), 1 AS merged_on_read, \(congratulated)
         FROM follows fo
         JOIN activities a ON a.user_id = fo.followee_id AND a.fanned_out = false
         JOIN users u ON u.id = a.user_id
@@ -473,13 +473,13 @@ struct SQLChallengesStore: ChallengesStore {
     ).all()
     var copied: [Post] = []
     var merged: [Post] = []
-    var congratulated: Set<UUID> = []
+    var congratulatedIDs: Set<UUID> = []
     for row in rows {
       let post = try row.decodeRow(PostRow.self).post
       if try row.decode(column: "merged_on_read", as: Int.self) == 1 { merged.append(post) } else { copied.append(post) }
-      if try row.decode(column: "congratulated", as: Bool.self) { congratulated.insert(post.id) }
+      if try row.decode(column: "congratulated", as: Bool.self) { congratulatedIDs.insert(post.id) }
     }
-    return FeedLists(copied: copied, merged: merged, congratulated: congratulated)
+    return FeedLists(copied: copied, merged: merged, congratulated: congratulatedIDs)
   }
 
   func visiblePosts(showing photo: UUID) async throws -> [Post] {

@@ -387,7 +387,8 @@ struct SQLProjectsStore: ProjectsStore {
     var projectIDs = footprint.projects
     if let id = footprint.task {
       // The task, the list it is in and the owner's counters in one read: a toggle's whole load.
-      guard let row = try await Self.taskWithListSQL(id, user, on: sql).firstRow(decoding: TaskWithListRow.self) else { return board }  // not this person's: the command is refused
+      // Not this person's task: nothing is loaded, so the command is refused.
+      guard let row = try await Self.taskWithListSQL(id, user, on: sql).firstRow(decoding: TaskWithListRow.self) else { return board }
       board.tasks[id] = TaskItem(
         id: row.id, projectID: row.project_id, title: row.title, notes: row.notes, priority: TaskPriority(level: row.priority) ?? .none,
         dueDate: row.due_date, completed: row.completed, completedAt: row.completed_at, position: row.position, version: row.version,
