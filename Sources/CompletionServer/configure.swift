@@ -52,6 +52,7 @@ public func configure(_ app: Application, options: ServerOptions) throws {
   app.migrations.add(AddProjectArchived())  // archived projects leave the sidebar's list and keep their counts
   app.migrations.add(CreateProjectHeadings())  // headings inside a project, each task under one of them or none
   app.migrations.add(AddProjectUndoHeading())  // a heading added, renamed or deleted is on the undo list too
+  app.migrations.add(AddProjectUndoSlots())  // the undo list as a ring of slots: a step recorded is one statement
 
   app.passwords.use(.bcrypt(cost: options.passwordCost))
   // A connection that neither sends nor receives for this long is closed: a client that stalls (or opens

@@ -472,7 +472,7 @@ struct ProjectsStoreTests {
   /// counts equal to a recount after every command.
   static func property(_ makeSQL: @escaping @Sendable () async throws -> (any ProjectsStore, UUID), count: Int) async {
     let operation = PropertyBased.zip(Gen.int(in: 0...16), Gen.int(in: 0...7), Gen.bool, Gen.int(in: 0...3))
-    await propertyCheck(count: count, input: operation.array(of: 1...30)) { operations in
+    await propertyCheck(count: count, input: operation.array(of: 1...45)) { operations in
       do {
         let memory = InMemoryProjectsStore()
         let (sql, user) = try await makeSQL()
@@ -487,6 +487,8 @@ struct ProjectsStoreTests {
           do { inSQL = .success(try await sql.perform(command, of: user, at: now)?.saved) } catch let error as ProjectsError { inSQL = .failure(error) }
           #expect(inMemory == inSQL, "\(command)")
           try await expectCountsMatch(sql, user)
+          // The undo list after every command: the SQL store's ring keeps what the in-memory list keeps.
+          #expect(try await sql.undoSteps(user) == memory.undoSteps(user), "\(command)")
         }
         #expect(try await sql.projects(user) == memory.projects(user))
         #expect(try await sql.allTasks(user) == memory.allTasks(user))
@@ -553,6 +555,45 @@ struct ProjectsStoreTests {
       try await Self.perform(store, .undo(), user)
       #expect(try await store.tasks(user, ids: [task]).first?.completed == false)
       #expect(try await store.undoSteps(user).isEmpty)
+    }
+  }
+
+  @Test("SQL store: steps stored before the undo ring are numbered oldest first; the ring then keeps the newest 20 and gives each back once")
+  func undoRingFromOlderSteps() async throws {
+    try await withTestApp { _, app in
+      let store = RunnerSQLStore(app: app)
+      let user = try await Self.newUser(on: app.db)
+      let other = try await Self.newUser(on: app.db)
+      let task = UUID(), theirs = UUID()
+      try await Self.perform(store, .addTask(NewTask(id: task, projectID: nil, title: "Water 0")), user)
+      try await Self.perform(store, .addTask(NewTask(id: theirs, projectID: nil, title: "Theirs")), other)
+      for done in [true, false, true, false] { try await Self.perform(store, .setCompleted(task, done), user) }
+      // As a server before the ring left them: no slots, no top.
+      let sql = try #require(app.db as? any SQLDatabase)
+      try await sql.raw("UPDATE project_undo SET slot = NULL").run()
+      try await sql.raw("UPDATE project_owners SET undo_top = 0").run()
+      let older = try await store.undoSteps(user)
+      try await AddProjectUndoSlots.numberSlots(on: sql)
+      struct Slot: Decodable { let slot: Int }
+      let slots = try await sql.raw("SELECT slot FROM project_undo WHERE user_id = \(bind: user) ORDER BY seq").all(decoding: Slot.self)
+      #expect(slots.map(\.slot) == [0, 1, 2, 3, 4])
+      #expect(try await store.undoSteps(user) == older)
+      // Past the ring's size: the newest 20 steps are kept, in order, and the other person's is untouched.
+      for index in 1...22 { try await Self.perform(store, .editTask(task, TaskEdit(title: "Water \(index)")), user) }
+      let kept = try await store.undoSteps(user)
+      #expect(kept.map { $0.after?.title } == (3...22).map { "Water \($0)" })
+      #expect(try await store.undoSteps(other).map(\.taskID) == [theirs])
+      // Each undo gives back the newest step; after 20 there is nothing left.
+      for index in (3...22).reversed() {
+        try await Self.perform(store, .undo(), user)
+        #expect(try await store.tasks(user, ids: [task]).first?.title == "Water \(index - 1)")
+      }
+      #expect(try await store.undoSteps(user).isEmpty)
+      await #expect(throws: ProjectsError.nothingToUndo) { try await store.perform(.undo(), of: user, at: Self.now) }
+      // Recorded again from an empty list: the first step is taken back as it should be.
+      try await Self.perform(store, .setCompleted(task, true), user)
+      try await Self.perform(store, .undo(), user)
+      #expect(try await store.tasks(user, ids: [task]).first?.completed == false)
     }
   }
 

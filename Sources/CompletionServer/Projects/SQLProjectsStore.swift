@@ -84,6 +84,19 @@ struct SQLProjectsStore: ProjectsStore {
     }
   }
 
+  /// The owner's counters as a change moved them, with the undo list's top (see ``AddProjectUndoSlots``).
+  private struct BumpedOwnerRow: Decodable {
+    let inbox_total: Int
+    let inbox_completed: Int
+    let revision: Int
+    let next_position: Int
+    let undo_top: Int
+
+    var counters: OwnerCounters {
+      OwnerCounters(inbox: CompletionRatio(completed: inbox_completed, total: inbox_total), revision: revision, nextPosition: next_position)
+    }
+  }
+
   /// A task with its project and its owner's counters, read in one statement (the load of every task change).
   private struct TaskWithListRow: Decodable {
     let id: UUID
@@ -456,33 +469,38 @@ struct SQLProjectsStore: ProjectsStore {
     WHERE t.id = ? AND t.user_id = ?
     """)
 
-  /// The owner's counters moved: values the user, the Inbox's total and completed deltas, the positions taken.
+  /// The owner's counters moved: values the user, the Inbox's total and completed deltas, the positions taken,
+  /// the undo steps recorded less those taken back.
   private static let bumpOwnerSQL = FixedSQL(
     """
-    INSERT INTO project_owners (user_id, inbox_total, inbox_completed, revision, next_position)
-    VALUES (?, ?, ?, 1, ?)
+    INSERT INTO project_owners (user_id, inbox_total, inbox_completed, revision, next_position, undo_top)
+    VALUES (?, ?, ?, 1, ?, ?)
     ON CONFLICT (user_id) DO UPDATE SET
       inbox_total = project_owners.inbox_total + excluded.inbox_total,
       inbox_completed = project_owners.inbox_completed + excluded.inbox_completed,
       revision = project_owners.revision + 1,
-      next_position = project_owners.next_position + excluded.next_position
-    RETURNING inbox_total, inbox_completed, revision, next_position
+      next_position = project_owners.next_position + excluded.next_position,
+      undo_top = project_owners.undo_top + excluded.undo_top
+    RETURNING inbox_total, inbox_completed, revision, next_position, undo_top
     """)
 
-  /// An undo step: values the user, its seq, kind, task, label, the task before and after, the heading's change, the time.
-  private static let insertUndoSQL = FixedSQL(
+  /// An undo step in its slot of the person's ring, in place of the oldest step when the ring is full (so no
+  /// trim follows; see ``AddProjectUndoSlots``): values the user, the slot, its seq, kind, task, label, the
+  /// task before and after, the heading's change, the time.
+  private static let recordUndoSQL = FixedSQL(
     """
-    INSERT INTO project_undo (user_id, seq, kind, task_id, label, before_task, after_task, heading_step, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    INSERT INTO project_undo (user_id, slot, seq, kind, task_id, label, before_task, after_task, heading_step, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (user_id, slot) DO UPDATE SET seq = excluded.seq, kind = excluded.kind, task_id = excluded.task_id,
+      label = excluded.label, before_task = excluded.before_task, after_task = excluded.after_task,
+      heading_step = excluded.heading_step, created_at = excluded.created_at
     """)
 
-  /// Only the last few steps are kept: everything from the first step past them back (a short walk down the
-  /// (user, seq) index, and nothing at all while the list is shorter). Values the user twice and how many to keep.
-  private static let trimUndoSQL = FixedSQL(
-    """
-    DELETE FROM project_undo WHERE user_id = ? AND seq <= (
-      SELECT seq FROM project_undo WHERE user_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)
-    """)
+  /// The ring slot of the step that made the undo list's top `top` (steps recorded less those taken back).
+  static func undoSlot(top: Int) -> Int {
+    let depth = ProjectLimits.undoDepth
+    return ((top - 1) % depth + depth) % depth
+  }
 
   /// A task saved if its version is still the one loaded: values its fields in the order of the statement,
   /// then its id, owner and the expected version.
@@ -515,14 +533,19 @@ struct SQLProjectsStore: ProjectsStore {
     // order): the Inbox's counts, the change counter and the positions this change places things at.
     var inbox = CountDelta.none
     var reserved: (count: Int, first: Int)?
+    var undoDelta = 0
     for effect in effects {
       switch effect {
       case .listCounted(nil, let delta): inbox = CountDelta(total: inbox.total + delta.total, completed: inbox.completed + delta.completed)
       case .positionsReserved(let count, let first): reserved = (count, first)
+      case .undoRecorded: undoDelta += 1
+      case .undoTaken: undoDelta -= 1
       default: continue
       }
     }
-    let owner = try await bumpOwner(user, inbox: inbox, positions: reserved?.count ?? 0)
+    let (owner, storedTop) = try await bumpOwner(user, inbox: inbox, positions: reserved?.count ?? 0, undo: undoDelta)
+    // The undo list's top as each step is taken back or recorded, in the effects' order.
+    var undoTop = storedTop - undoDelta
     // Positions as the handled board saw them, moved to where the stored counter has them.
     let shift = reserved.map { owner.nextPosition - $0.count + 1 - $0.first } ?? 0
     var saved = SavedChange(owner: owner)
@@ -535,12 +558,13 @@ struct SQLProjectsStore: ProjectsStore {
       switch effect {
       case .positionsReserved, .taskCompleted, .listCounted(nil, _), .refused: continue
       case .undoRecorded(let step):
-        try await Self.insertUndoSQL(
-          user, owner.revision, step.kind.rawValue, step.taskID, step.label, try StoredTask.encode(step.before),
+        undoTop += 1
+        try await Self.recordUndoSQL(
+          user, Self.undoSlot(top: undoTop), owner.revision, step.kind.rawValue, step.taskID, step.label, try StoredTask.encode(step.before),
           try StoredTask.encode(step.after), try StoredHeadingChange.encode(step.heading), now, on: sql
         ).run()
-        try await Self.trimUndoSQL(user, user, ProjectLimits.undoDepth, on: sql).run()
       case .undoTaken(let step):
+        undoTop -= 1
         // Only while it is still the last step: the owner's row is held since this change began, so a step
         // recorded by another change meanwhile is committed and seen here, and the undo is judged again.
         let taken = try await sql.raw(
@@ -669,10 +693,10 @@ struct SQLProjectsStore: ProjectsStore {
 
   /// Bumps the person's change counter, the Inbox's counts by `inbox` and the next position by `positions`;
   /// returns the counters after it.
-  private func bumpOwner(_ user: UUID, inbox: CountDelta, positions: Int) async throws -> OwnerCounters {
-    let row = try await Self.bumpOwnerSQL(user, inbox.total, inbox.completed, positions, on: sql).firstRow(decoding: OwnerRow.self)
+  private func bumpOwner(_ user: UUID, inbox: CountDelta, positions: Int, undo: Int) async throws -> (OwnerCounters, undoTop: Int) {
+    let row = try await Self.bumpOwnerSQL(user, inbox.total, inbox.completed, positions, undo, on: sql).firstRow(decoding: BumpedOwnerRow.self)
     guard let row else { throw ProjectsError.projectNotFound }
-    return row.counters
+    return (row.counters, row.undo_top)
   }
 
   /// Writes positions 0, 1, 2… in one statement.
