@@ -512,6 +512,16 @@ struct SQLProjectsStore: ProjectsStore {
     RETURNING id, project_id, title, notes, priority, due_date, completed, completed_at, position, version, heading_id
     """)
 
+  /// A task saved where it is (its list and position as stored, else no row): values its fields in the order
+  /// of the statement, then its id, owner, expected version, list and position.
+  private static let saveTaskInPlaceSQL = FixedSQL(
+    """
+    UPDATE project_tasks SET title = ?, notes = ?, priority = ?, due_date = ?, completed = ?, completed_at = ?, version = ?,
+      heading_id = ?, updated_at = ?
+    WHERE id = ? AND user_id = ? AND version = ? AND project_id IS NOT DISTINCT FROM ? AND position = ?
+    RETURNING id, project_id, title, notes, priority, due_date, completed, completed_at, position, version, heading_id
+    """)
+
   /// A project's counts moved: values the total and completed deltas, the time, the project and its owner.
   private static let countProjectSQL = FixedSQL(
     """
@@ -581,12 +591,23 @@ struct SQLProjectsStore: ProjectsStore {
         saved.tasks.append(task)
       case .taskSaved(var task, let expected, let placed):
         if placed { task.position += shift }
-        guard
-          let row = try await Self.saveTaskSQL(
+        // Most saves (a toggle, an edit) leave the task where it is: then the statement that does not set its list
+        // or position, so SQLite leaves the two indexes on them alone (it rewrites an index whose column a
+        // statement sets, even to the same value). A task that did move is saved whole.
+        var row: TaskRow?
+        if !placed {
+          row = try await Self.saveTaskInPlaceSQL(
+            task.title, task.notes, task.priority.level, task.dueDate, task.completed, task.completedAt, task.version, task.headingID, now,
+            task.id, user, expected, task.projectID, task.position, on: sql
+          ).firstRow(decoding: TaskRow.self)
+        }
+        if row == nil {
+          row = try await Self.saveTaskSQL(
             task.projectID, task.title, task.notes, task.priority.level, task.dueDate, task.completed, task.completedAt, task.position,
             task.version, task.headingID, now, task.id, user, expected, on: sql
           ).firstRow(decoding: TaskRow.self)
-        else { return nil }
+        }
+        guard let row else { return nil }
         saved.tasks.append(row.item)
       case .taskDeleted(let id, let expected):
         let gone = try await sql.raw(
