@@ -1,4 +1,5 @@
 import FluentSQL
+import FluentSQLiteDriver
 import Foundation
 import Testing
 import Vapor
@@ -68,6 +69,28 @@ struct SQLiteRowDecoderTests {
       #expect(throws: (any Error).self) { try row.decodeRow(Identified.self) }
       let missing = try #require(try await app.db.sql.raw("SELECT 1 AS m").first())
       #expect(throws: DecodingError.self) { try missing.decodeRow(Count.self) }
+    }
+  }
+}
+
+@Suite("SQLite values bound by the writer")
+struct SQLiteWriterBindTests {
+  enum Kind: String, Codable { case one }
+  struct Nested: Codable, Equatable { let a: Int }
+
+  @Test("Every value is bound exactly as SQLiteKit's encoder binds it: the fast types, their optionals, and the rest")
+  func sameAsSQLiteKit() throws {
+    let encoder = SQLiteDataEncoder()
+    let id = UUID()
+    let values: [any Encodable & Sendable] = [
+      "text", "", "É ✓ \u{0}", 0, -42, Int.max, Int.min, true, false, 1.5, -0.0, Double.greatestFiniteMagnitude, id,
+      Date(timeIntervalSince1970: 1_764_000_000.123456), Date(timeIntervalSinceReferenceDate: 0),
+      Optional("text"), String?.none, Optional(7), Int?.none, Optional(id), UUID?.none, Optional(true), Bool?.none,
+      Optional(2.5), Double?.none, Optional(Date(timeIntervalSince1970: 5)), Date?.none,
+      Int64(9), Int32(-3), Optional(Int64(4)), Kind.one, Optional(Kind.one), Kind?.none, Nested(a: 1), [1, 2], Data([1, 2, 3]),
+    ]
+    for value in values {
+      #expect(try SQLiteWriterDatabase.sqliteData(value, encoder: encoder) == encoder.encode(value), "\(value)")
     }
   }
 }

@@ -1,3 +1,4 @@
+import CompletionCore
 import FluentSQL
 import FluentSQLiteDriver
 import Foundation
@@ -45,10 +46,24 @@ struct SQLiteWriterDatabase: Database, SQLDatabase {
     if let level = queryLogLevel, logger.logLevel <= level {
       logger.log(level: level, "\(serializer.sql) \(serializer.binds)")
     }
-    let binds = try serializer.binds.map { try encoder.encode($0) }
+    let binds = try serializer.binds.map { try Self.sqliteData($0, encoder: encoder) }
     // Never outside the group's transaction: after SQLite ended it (an error it rolls back for), a statement
     // would commit on its own while the group's callers are told it failed.
     return try writer.run(serializer.sql, binds, inTransaction: true).map { WriterRow(row: $0, decoder: decoder) }
+  }
+
+  /// `value` as SQLite's value, exactly as SQLiteKit's encoder makes it (a test holds them equal): the types
+  /// the hot statements bind are converted here, without the encoder's dynamic cast, and a UUID without `sprintf`.
+  static func sqliteData(_ value: any Encodable, encoder: SQLiteDataEncoder) throws -> SQLiteData {
+    switch value {
+    case let text as String: .text(text)
+    case let number as Int: .integer(number)
+    case let id as UUID: .text(id.uuidText)
+    case let flag as Bool: .integer(flag ? 1 : 0)
+    case let number as Double: .float(number)
+    case let date as Date: .float(date.timeIntervalSince1970)
+    default: (value as? any OptionalValue)?.isNone == true ? .null : try encoder.encode(value)
+    }
   }
 
   // MARK: Database (Fluent)
@@ -129,4 +144,13 @@ private struct WriterConverterDelegate: SQLConverterDelegate {
     default: nil
     }
   }
+}
+
+/// An optional, asked whether it holds nothing (an absent value is bound as NULL, as SQLiteKit binds it).
+private protocol OptionalValue {
+  var isNone: Bool { get }
+}
+
+extension Optional: OptionalValue {
+  var isNone: Bool { self == nil }
 }

@@ -825,7 +825,7 @@ extension ProjectItem {
   /// As the API shows it.
   var view: ProjectView {
     ProjectView(
-      id: id.uuidString, name: name, color: color, notes: notes, position: position, counts: counts, revision: revision, archived: archived)
+      id: id.uuidText, name: name, color: color, notes: notes, position: position, counts: counts, revision: revision, archived: archived)
   }
 }
 
@@ -837,9 +837,9 @@ extension TaskItem {
   func view(on day: TaskDay?) -> TaskView {
     let due = day.flatMap { TaskAgenda.due(self, today: $0.today, zone: $0.zone) }
     return TaskView(
-      id: id.uuidString, projectId: projectID?.uuidString, title: title, notes: notes, priority: priority.rawValue, dueDate: dueDate,
+      id: id.uuidText, projectId: projectID?.uuidText, title: title, notes: notes, priority: priority.rawValue, dueDate: dueDate,
       completed: completed, completedAt: completedAt?.timeIntervalSince1970, position: position, revision: version,
-      headingId: headingID?.uuidString, due: due?.rawValue,
+      headingId: headingID?.uuidText, due: due?.rawValue,
       daysLate: due == .overdue ? day.map { TaskAgenda.daysLate(self, today: $0.today, zone: $0.zone) } : nil)
   }
 }
@@ -857,7 +857,7 @@ struct TaskDay: Sendable {
 
 extension HeadingItem {
   /// As the API shows it.
-  var view: HeadingView { HeadingView(id: id.uuidString, projectId: projectID.uuidString, name: name, position: position) }
+  var view: HeadingView { HeadingView(id: id.uuidText, projectId: projectID.uuidText, name: name, position: position) }
 }
 
 extension UndoStep {
@@ -865,9 +865,9 @@ extension UndoStep {
   var view: UndoStepView {
     if let heading {
       return UndoStepView(
-        kind: kind.rawValue, taskId: nil, headingId: taskID.uuidString, projectId: heading.projectID.uuidString, label: label, seq: seq)
+        kind: kind.rawValue, taskId: nil, headingId: taskID.uuidText, projectId: heading.projectID.uuidText, label: label, seq: seq)
     }
-    return UndoStepView(kind: kind.rawValue, taskId: taskID.uuidString, label: label, seq: seq)
+    return UndoStepView(kind: kind.rawValue, taskId: taskID.uuidText, label: label, seq: seq)
   }
 }
 

@@ -1,3 +1,4 @@
+import CompletionCore
 import FluentSQLiteDriver
 import Foundation
 import Synchronization
@@ -154,7 +155,7 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   /// A UUID and a date converted here as SQLiteKit would (a UUID is stored as its text); anything else through SQLiteKit.
   private static func decode<T: Decodable>(_ type: T.Type, from value: SQLiteData, _ key: Key) throws -> T {
-    if T.self == UUID.self, case .text(let text) = value, let uuid = UUID(uuidString: text) {
+    if T.self == UUID.self, case .text(let text) = value, let uuid = UUID(uuidText: text) {
       return unsafeBitCast(uuid, to: T.self)
     }
     if T.self == Date.self, let date = Date(sqliteData: value) {
