@@ -221,6 +221,24 @@ struct SQLProjectsStore: ProjectsStore {
         headingID: headingID)
     }
 
+    /// As the synthesized encoding writes it (an absent value leaves its key out), with the ids written as
+    /// ``Foundation/UUID/uuidText`` (the same text as `uuidString`, which formats through `sprintf`): every task
+    /// change writes two of these.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(id.uuidText, forKey: .id)
+      try container.encodeIfPresent(projectID?.uuidText, forKey: .projectID)
+      try container.encode(title, forKey: .title)
+      try container.encode(notes, forKey: .notes)
+      try container.encode(priority, forKey: .priority)
+      try container.encodeIfPresent(dueDate, forKey: .dueDate)
+      try container.encode(completed, forKey: .completed)
+      try container.encodeIfPresent(completedAt, forKey: .completedAt)
+      try container.encode(position, forKey: .position)
+      try container.encode(version, forKey: .version)
+      try container.encodeIfPresent(headingID?.uuidText, forKey: .headingID)
+    }
+
     static func encode(_ task: TaskItem?) throws -> String? {
       try task.map { String(decoding: try StreamingJSONEncoder().encode(StoredTask($0)), as: UTF8.self) }
     }
