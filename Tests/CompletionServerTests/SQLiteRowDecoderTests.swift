@@ -29,6 +29,20 @@ struct SQLiteRowDecoderTests {
     enum Kind: String, Decodable, Sendable { case post }
   }
 
+  /// Some of the same columns, read in another order than the statement names them.
+  struct Shuffled: Decodable, Equatable, Sendable {
+    let kind: Sample.Kind
+    let name: String
+    let missing: Int?
+    let id: UUID
+    let at: Date
+    let note: String?
+    let count: Int
+    let flag: Bool
+
+    enum CodingKeys: String, CodingKey { case kind, name, missing, id, at, note, count, flag }
+  }
+
   static func query(on sql: any SQLDatabase, id: UUID, at: Date) -> SQLQueryString {
     """
     SELECT \(bind: id) AS id, \(bind: Optional<UUID>.none) AS other, NULL AS gone, \(bind: "Ada’s 🎉") AS name, NULL AS note,
@@ -52,6 +66,8 @@ struct SQLiteRowDecoderTests {
       let written = try await app.services.runner.write(on: app.db) { db -> [Sample]? in
         let row = try #require(try await db.sql.raw(Self.query(on: db.sql, id: id, at: at)).first())
         guard row.sqliteValues != nil else { return nil }
+        #expect(try row.decodeRow(Shuffled.self) == (try row.decode(model: Shuffled.self)))
+        #expect(try row.decodeRow(Shuffled.self).name == "Ada’s 🎉")
         return [try row.decodeRow(Sample.self), try row.decode(model: Sample.self)]
       }
       #expect(written?.count == 2 && written?.first == fast && written?.last == fast)

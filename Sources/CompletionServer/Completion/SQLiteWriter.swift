@@ -114,6 +114,17 @@ final class SQLiteWriter: Sendable {
     func value(_ column: String) -> SQLiteData? {
       columns.firstIndex(of: column).map { values[$0] }
     }
+
+    /// The same, looking at the column `hint` first; `hint` is left at the column after the one found.
+    func value(_ column: String, from hint: inout Int) -> SQLiteData? {
+      if hint < columns.count, columns[hint] == column {
+        hint += 1
+        return values[hint - 1]
+      }
+      guard let index = columns.firstIndex(of: column) else { return nil }
+      hint = index + 1
+      return values[index]
+    }
   }
 
   /// Whether a transaction is open on the connection. SQLite itself ends one on some errors (a full disk,

@@ -104,6 +104,7 @@ private struct WriterRow: SQLRow, SQLiteValueRow {
 
   var allColumns: [String] { row.columns }
   func sqliteValue(_ column: String) -> SQLiteData? { row.value(column) }
+  func sqliteValue(_ column: String, from hint: inout Int) -> SQLiteData? { row.value(column, from: &hint) }
   func contains(column: String) -> Bool { row.columns.contains(column) }
   func decodeNil(column: String) throws -> Bool { (row.value(column) ?? .null) == .null }
   func decode<D: Decodable>(column: String, as: D.Type) throws -> D {

@@ -51,6 +51,13 @@ extension SQLQueryFetcher {
 /// A row that hands out SQLite's own values by column name (nil: no such column).
 protocol SQLiteValueRow {
   func sqliteValue(_ column: String) -> SQLiteData?
+  /// The same, looking first at the column `hint` (a decoder reads a row's columns mostly in their order) and
+  /// leaving `hint` at the column after the one found.
+  func sqliteValue(_ column: String, from hint: inout Int) -> SQLiteData?
+}
+
+extension SQLiteValueRow {
+  func sqliteValue(_ column: String, from hint: inout Int) -> SQLiteData? { sqliteValue(column) }
 }
 
 /// A pooled connection's row: its values come out of SQLiteKit's decoder unchanged, as ``RawSQLiteValue``s.
@@ -94,14 +101,25 @@ private struct SQLiteValuesDecoder: Decoder {
 
 private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let row: any SQLiteValueRow
+  /// Where the next column is probably found: a type's properties are decoded in their order, which is the
+  /// order its statement names the columns in, so each is found at the first look instead of by a search.
+  private let cursor = Cursor()
   var codingPath: [any CodingKey] { [] }
   var allKeys: [Key] { [] }
+
+  init(row: any SQLiteValueRow) {
+    self.row = row
+  }
+
+  private final class Cursor {
+    var next = 0
+  }
 
   func contains(_ key: Key) -> Bool { row.sqliteValue(key.stringValue) != nil }
 
   /// The column's value; a missing column is an error, as in SQLiteKit.
   private func value(_ key: Key) throws -> SQLiteData {
-    guard let value = row.sqliteValue(key.stringValue) else {
+    guard let value = row.sqliteValue(key.stringValue, from: &cursor.next) else {
       throw DecodingError.keyNotFound(key, .init(codingPath: [key], debugDescription: "no column \(key.stringValue)"))
     }
     return value
@@ -109,7 +127,7 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   /// The column's value, nil for a missing column or NULL (what `decodeIfPresent` answers nil for).
   private func present(_ key: Key) -> SQLiteData? {
-    guard let value = row.sqliteValue(key.stringValue), value != .null else { return nil }
+    guard let value = row.sqliteValue(key.stringValue, from: &cursor.next), value != .null else { return nil }
     return value
   }
 
