@@ -140,11 +140,20 @@ private final class ConnectionPhase {
   var inRequest = false
   /// A response's head was written and its end not yet.
   var responding = false
-  var deadline: Scheduled<Void>?
+  /// When the awaited head's clock started; nil while none runs.
+  var clockStarted: NIODeadline?
+  /// The connection's one timer, armed while a clock may run. A clock that stops leaves it armed, and one that
+  /// starts again finds it armed: every request of a kept-alive connection only notes the time, where scheduling
+  /// and cancelling a timer per request cost every request a heap entry and a lock.
+  var timer: Scheduled<Void>?
 
   func stopClock() {
-    deadline?.cancel()
-    deadline = nil
+    clockStarted = nil
+  }
+
+  func cancelTimer() {
+    timer?.cancel()
+    timer = nil
   }
 }
 
@@ -189,14 +198,26 @@ private final class RequestHeadClock: ChannelInboundHandler {
 
   func channelInactive(context: ChannelHandlerContext) {
     phase.stopClock()
+    phase.cancelTimer()
     context.fireChannelInactive()
   }
 
   private func startClock(context: ChannelHandlerContext) {
-    phase.stopClock()
-    phase.deadline = context.eventLoop.assumeIsolated().scheduleTask(in: settings.headTimeout) { [phase, settings] in
-      phase.deadline = nil
-      guard phase.awaitingHead, context.channel.isActive else { return }
+    phase.clockStarted = .now()
+    if phase.timer == nil { Self.arm(in: settings.headTimeout, phase, settings, context) }
+  }
+
+  /// Looks at the clock in `delay`: when the awaited head's time is up the connection is closed (with a `408`
+  /// unless a response is under way); when a later clock runs, it looks again when that one's time is up.
+  private static func arm(in delay: TimeAmount, _ phase: ConnectionPhase, _ settings: ConnectionGuardSettings, _ context: ChannelHandlerContext) {
+    phase.timer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [phase, settings] in
+      phase.timer = nil
+      guard let started = phase.clockStarted, phase.awaitingHead, context.channel.isActive else { return }
+      let left = started + settings.headTimeout - .now()
+      if left > .zero {
+        arm(in: left, phase, settings, context)
+        return
+      }
       settings.closed("head_timeout")
       if !phase.responding {
         context.writeAndFlush(Self.wrapOutboundOut(Self.timeoutAnswer), promise: nil)
