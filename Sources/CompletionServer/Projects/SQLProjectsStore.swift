@@ -78,19 +78,8 @@ struct SQLProjectsStore: ProjectsStore {
     let inbox_completed: Int
     let revision: Int
     let next_position: Int
-
-    var counters: OwnerCounters {
-      OwnerCounters(inbox: CompletionRatio(completed: inbox_completed, total: inbox_total), revision: revision, nextPosition: next_position)
-    }
-  }
-
-  /// The owner's counters as a change moved them, with the undo list's top (see ``AddProjectUndoSlots``).
-  private struct BumpedOwnerRow: Decodable {
-    let inbox_total: Int
-    let inbox_completed: Int
-    let revision: Int
-    let next_position: Int
-    let undo_top: Int
+    /// The undo list's top (see ``AddProjectUndoSlots``): only a change's bump of the row returns it.
+    let undo_top: Int?
 
     var counters: OwnerCounters {
       OwnerCounters(inbox: CompletionRatio(completed: inbox_completed, total: inbox_total), revision: revision, nextPosition: next_position)
@@ -733,9 +722,9 @@ struct SQLProjectsStore: ProjectsStore {
   /// Bumps the person's change counter, the Inbox's counts by `inbox` and the next position by `positions`;
   /// returns the counters after it.
   private func bumpOwner(_ user: UUID, inbox: CountDelta, positions: Int, undo: Int) async throws -> (OwnerCounters, undoTop: Int) {
-    let row = try await Self.bumpOwnerSQL(user, inbox.total, inbox.completed, positions, undo, on: sql).firstRow(decoding: BumpedOwnerRow.self)
-    guard let row else { throw ProjectsError.projectNotFound }
-    return (row.counters, row.undo_top)
+    let row = try await Self.bumpOwnerSQL(user, inbox.total, inbox.completed, positions, undo, on: sql).firstRow(decoding: OwnerRow.self)
+    guard let row, let undoTop = row.undo_top else { throw ProjectsError.projectNotFound }
+    return (row.counters, undoTop)
   }
 
   /// Writes positions 0, 1, 2… in one statement.
