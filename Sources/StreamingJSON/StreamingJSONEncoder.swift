@@ -166,6 +166,8 @@ final class JSONSink {
       case .secondsSinceReferenceDate:
         try writeDouble(date.timeIntervalSinceReferenceDate, codingPath: { StreamingEncoder.path(parent, key) })
       }
+    } else if T.self == UUID.self {
+      writeString(unsafeBitCast(value, to: UUID.self).uuidText)
     } else if T.self == URL.self {
       writeString((value as! URL).absoluteString)
     } else if T.self == Data.self {

@@ -138,6 +138,10 @@ struct StreamingJSONEncoderTests {
       var empty: [String] = []
       var data = Data([0, 1, 2, 250])
       var url = URL(string: "https://example.com/a?b=c")!
+      var id = UUID()
+      var maybeID: UUID? = UUID()
+      var noID: UUID? = nil
+      var ids = [UUID(), UUID()]
     }
     try expectSameJSON(Shapes())
     try expectSameJSON(42)

@@ -1,7 +1,7 @@
-import CompletionCore
 import FluentSQL
 import FluentSQLiteDriver
 import Foundation
+import StreamingJSON
 import VaporCSQLite
 
 /// The database a group commit's writes see on SQLite: Fluent and SQLKit on ``SQLiteWriter``, inside the

@@ -210,24 +210,6 @@ struct SQLProjectsStore: ProjectsStore {
         headingID: headingID)
     }
 
-    /// As the synthesized encoding writes it (an absent value leaves its key out), with the ids written as
-    /// ``Foundation/UUID/uuidText`` (the same text as `uuidString`, which formats through `sprintf`): every task
-    /// change writes two of these.
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(id.uuidText, forKey: .id)
-      try container.encodeIfPresent(projectID?.uuidText, forKey: .projectID)
-      try container.encode(title, forKey: .title)
-      try container.encode(notes, forKey: .notes)
-      try container.encode(priority, forKey: .priority)
-      try container.encodeIfPresent(dueDate, forKey: .dueDate)
-      try container.encode(completed, forKey: .completed)
-      try container.encodeIfPresent(completedAt, forKey: .completedAt)
-      try container.encode(position, forKey: .position)
-      try container.encode(version, forKey: .version)
-      try container.encodeIfPresent(headingID?.uuidText, forKey: .headingID)
-    }
-
     static func encode(_ task: TaskItem?) throws -> String? {
       try task.map { String(decoding: try StreamingJSONEncoder().encode(StoredTask($0)), as: UTF8.self) }
     }
@@ -504,7 +486,7 @@ struct SQLProjectsStore: ProjectsStore {
     """)
 
   /// The ring slot of the step that made the undo list's top `top` (steps recorded less those taken back).
-  static func undoSlot(top: Int) -> Int {
+  private static func undoSlot(top: Int) -> Int {
     let depth = ProjectLimits.undoDepth
     return ((top - 1) % depth + depth) % depth
   }
@@ -719,8 +701,8 @@ struct SQLProjectsStore: ProjectsStore {
     return saved
   }
 
-  /// Bumps the person's change counter, the Inbox's counts by `inbox` and the next position by `positions`;
-  /// returns the counters after it.
+  /// Bumps the person's change counter, the Inbox's counts by `inbox`, the next position by `positions` and the
+  /// undo list's top by `undo` (steps recorded less those taken back); returns the counters and the top after it.
   private func bumpOwner(_ user: UUID, inbox: CountDelta, positions: Int, undo: Int) async throws -> (OwnerCounters, undoTop: Int) {
     let row = try await Self.bumpOwnerSQL(user, inbox.total, inbox.completed, positions, undo, on: sql).firstRow(decoding: OwnerRow.self)
     guard let row, let undoTop = row.undo_top else { throw ProjectsError.projectNotFound }

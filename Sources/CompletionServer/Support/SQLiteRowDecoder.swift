@@ -1,6 +1,6 @@
-import CompletionCore
 import FluentSQLiteDriver
 import Foundation
+import StreamingJSON
 import Synchronization
 
 extension SQLRow {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CompletionCore
+@testable import StreamingJSON
 
 @Suite("UUID text")
 struct UUIDTextTests {
