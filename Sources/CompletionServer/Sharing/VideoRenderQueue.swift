@@ -26,7 +26,7 @@ struct VideoEncoder: Sendable {
   }
 
   /// Runs FFmpeg with `arguments` (which end in `-progress pipe:1`) and reports the fraction of `duration` encoded
-  /// so far. Waits without holding a thread: the process's end resumes the caller.
+  /// so far. The caller waits without holding a thread: the process's end and its pipes' ends resume it.
   func run(_ arguments: [String], duration: Double, progress: @escaping @Sendable (Double) -> Void) async throws {
     let process = Process()
     process.executableURL = executable
@@ -36,12 +36,18 @@ struct VideoEncoder: Sendable {
     let errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
+    let (exits, exited) = AsyncStream.makeStream(of: Int32.self, bufferingPolicy: .bufferingNewest(1))
+    process.terminationHandler = { finished in
+      exited.yield(finished.terminationStatus)
+      exited.finish()
+    }
+    try process.run()
     let pending = NIOLockedValueBox("")
     let messages = NIOLockedValueBox(Data())
-    output.fileHandleForReading.readabilityHandler = { handle in
-      let chunk = handle.availableData
-      // End of file: stop listening, or an ended pipe keeps calling.
-      guard !chunk.isEmpty else { return handle.readabilityHandler = nil }
+    // Each pipe is read to its end on a thread of its own, not with `readabilityHandler`: on Linux that handler is a
+    // dispatch read source, and installing and removing those while other encodes do the same can crash
+    // libdispatch's event thread (swift-corelibs-libdispatch#949). FFmpeg's pipes end when it exits.
+    async let progressRead: Void = Self.readToEnd(output.fileHandleForReading) { chunk in
       let lines: [Substring] = pending.withLockedValue { text in
         text += String(decoding: chunk, as: UTF8.self)
         var parts = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -54,24 +60,41 @@ struct VideoEncoder: Sendable {
         }
       }
     }
-    errors.fileHandleForReading.readabilityHandler = { handle in
-      let chunk = handle.availableData
-      guard !chunk.isEmpty else { return handle.readabilityHandler = nil }
+    async let errorsRead: Void = Self.readToEnd(errors.fileHandleForReading) { chunk in
       // Keep the last few kilobytes: enough to say why, never a growing buffer.
       messages.withLockedValue { $0.append(chunk); if $0.count > 4096 { $0 = $0.suffix(4096) } }
     }
-    let status: Int32 = try await withCheckedThrowingContinuation { done in
-      process.terminationHandler = { finished in done.resume(returning: finished.terminationStatus) }
-      do { try process.run() } catch {
-        process.terminationHandler = nil
-        done.resume(throwing: error)
-      }
-    }
-    output.fileHandleForReading.readabilityHandler = nil
-    errors.fileHandleForReading.readabilityHandler = nil
+    var status: Int32 = -1
+    for await code in exits { status = code }
+    _ = await (progressRead, errorsRead)
     guard status == 0 else {
       let text = messages.withLockedValue { String(decoding: $0, as: UTF8.self) }
       throw Failed(description: "ffmpeg exited with status \(status): \(text.trimmingCharacters(in: .whitespacesAndNewlines).suffix(600))")
+    }
+  }
+
+  /// Reads `handle` until its end on a thread of its own, handing each chunk to `chunk`, and closes it.
+  private static func readToEnd(_ handle: FileHandle, _ chunk: @escaping @Sendable (Data) -> Void) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      let reader = Thread {
+        // `read` itself, not `availableData`, which stops the process on a read error.
+        let descriptor = handle.fileDescriptor
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+          let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+          if count > 0 {
+            chunk(Data(buffer[0..<count]))
+          } else if count < 0 && errno == EINTR {
+            continue
+          } else {
+            break
+          }
+        }
+        try? handle.close()
+        done.resume()
+      }
+      reader.name = "ffmpeg pipe"
+      reader.start()
     }
   }
 }
