@@ -5,7 +5,10 @@ import Vapor
 
 /// Everything the routes share, made once by `configure`: options, the clock, the sign-in cache, the one
 /// game runner, the quote cache.
-struct AppServices: Sendable {
+///
+/// A class: requests read it several times each, and a struct of some thirty references would be copied out
+/// of the application's storage (a retain and a release each) every time.
+final class AppServices: Sendable {
   let options: ServerOptions
   /// This process, as the notices it writes for others name it (``LiveNoticeLog``).
   let processID = UUID().uuidString
