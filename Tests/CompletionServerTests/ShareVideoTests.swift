@@ -2,6 +2,7 @@ import Challenges
 import CompletionAPI
 import CompletionCore
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 import Vapor
 
@@ -237,6 +238,39 @@ struct ShareVideoTests {
     _ = try await queue.start("e", work: work("e"))
     await gates.release("e")
     try await Self.until(queue, "e", is: .ready)
+  }
+
+  @Test("The encoder reads the progress FFmpeg writes and, when it fails, says why from what it wrote to stderr; several at once")
+  func encoderReadsItsPipes() async throws {
+    // A shell stands in for FFmpeg: it writes progress lines (one split across two writes) and messages.
+    let shell = VideoEncoder(executable: URL(fileURLWithPath: "/bin/sh"))
+    let seen = NIOLockedValueBox<[Double]>([])
+    try await shell.run(
+      ["-c", "printf 'frame=1\\nout_time_us=250000\\nout_ti'; printf 'me_us=1000000\\nprogress=end\\n'; echo working >&2"],
+      duration: 1.0
+    ) { fraction in seen.withLockedValue { $0.append(fraction) } }
+    #expect(seen.withLockedValue { $0 } == [0.25, 1.0])
+
+    let failure = await #expect(throws: VideoEncoder.Failed.self) {
+      try await shell.run(["-c", "printf 'out_time_us=500000\\n'; echo 'Unknown encoder libx264' >&2; exit 3"], duration: 2.0) { _ in }
+    }
+    #expect(failure?.description.contains("status 3") == true)
+    #expect(failure?.description.contains("Unknown encoder libx264") == true)
+
+    // Encodes side by side, each reading its own pipes to their end.
+    try await withThrowingTaskGroup(of: [Double].self) { group in
+      for index in 1...8 {
+        group.addTask {
+          let mine = NIOLockedValueBox<[Double]>([])
+          try await shell.run(["-c", "printf 'out_time_us=\(index)00000\\n'"], duration: 1.0) { fraction in mine.withLockedValue { $0.append(fraction) } }
+          return mine.withLockedValue { $0 }
+        }
+      }
+      var results: [[Double]] = []
+      for try await result in group { results.append(result) }
+      #expect(results.map { $0.count } == Array(repeating: 1, count: 8))
+      #expect(Set(results.map { $0[0] }) == Set((1...8).map { Double($0) / 10 }))
+    }
   }
 
   @Test("The video plays the choreography's timings: each layer arrives at its step's delay after the lead-in")
