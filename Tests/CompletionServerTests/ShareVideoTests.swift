@@ -240,7 +240,9 @@ struct ShareVideoTests {
     try await Self.until(queue, "e", is: .ready)
   }
 
-  @Test("The encoder reads the progress FFmpeg writes and, when it fails, says why from what it wrote to stderr; several at once")
+  @Test(
+    "The encoder reads the progress FFmpeg writes and, when it fails, says why from what it wrote to stderr; several at once",
+    .timeLimit(.minutes(1)))
   func encoderReadsItsPipes() async throws {
     // A shell stands in for FFmpeg: it writes progress lines (one split across two writes) and messages.
     let shell = VideoEncoder(executable: URL(fileURLWithPath: "/bin/sh"))

@@ -36,12 +36,24 @@ struct VideoEncoder: Sendable {
     let errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
+    // Not inherited by another encode's FFmpeg started meanwhile: its copy of these write ends would hold back
+    // the end of file the readers below wait for until that other encode ended. (FFmpeg's own stdout and
+    // stderr are copies made for it, without the flag.)
+    for handle in [output.fileHandleForReading, output.fileHandleForWriting, errors.fileHandleForReading, errors.fileHandleForWriting] {
+      _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+    }
     let (exits, exited) = AsyncStream.makeStream(of: Int32.self, bufferingPolicy: .bufferingNewest(1))
     process.terminationHandler = { finished in
       exited.yield(finished.terminationStatus)
       exited.finish()
     }
     try process.run()
+    // Its exit status, awaited in a task of its own: a cancelled caller still waits for FFmpeg to end.
+    let exit = Task {
+      var status: Int32 = -1
+      for await code in exits { status = code }
+      return status
+    }
     let pending = NIOLockedValueBox("")
     let messages = NIOLockedValueBox(Data())
     // Each pipe is read to its end on a thread of its own, not with `readabilityHandler`: on Linux that handler is a
@@ -64,8 +76,7 @@ struct VideoEncoder: Sendable {
       // Keep the last few kilobytes: enough to say why, never a growing buffer.
       messages.withLockedValue { $0.append(chunk); if $0.count > 4096 { $0 = $0.suffix(4096) } }
     }
-    var status: Int32 = -1
-    for await code in exits { status = code }
+    let status = await exit.value
     _ = await (progressRead, errorsRead)
     guard status == 0 else {
       let text = messages.withLockedValue { String(decoding: $0, as: UTF8.self) }
