@@ -115,7 +115,11 @@ struct AccountSecurityTests {
 
   @Test("Wrong current passwords are throttled like sign-ins: after 5 the right one waits too (429)")
   func changePasswordIsThrottled() async throws {
-    try await withTestApp { browser in
+    try await withTestApp { (browser: TestClient, app: Application) in
+      // The first hold lasts a second: with the clock stopped, a slow machine cannot let it run out before the
+      // sign-in below is tried.
+      app.services.clock.freeze()
+      defer { app.services.clock.thaw() }
       let name = uniqueUsername("slow")
       _ = try await Self.register(browser, name)
       for _ in 0..<LoginThrottle.freeFailuresPerUsername {
@@ -218,7 +222,10 @@ struct AccountSecurityTests {
 
   @Test("Recovery is throttled like sign-in: after 5 wrong codes for a name, even a right code waits (429)")
   func recoveryIsThrottled() async throws {
-    try await withTestApp { browser in
+    try await withTestApp { (browser: TestClient, app: Application) in
+      // The first hold lasts a second: time moves here only when the test moves it (see `changePasswordIsThrottled`).
+      app.services.clock.freeze()
+      defer { app.services.clock.thaw() }
       let name = uniqueUsername("guess")
       let codes = try await Self.register(browser, name)
       let guesser = browser.stranger()
