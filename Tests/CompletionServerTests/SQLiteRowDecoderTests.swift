@@ -89,6 +89,87 @@ struct SQLiteRowDecoderTests {
   }
 }
 
+@Suite("Rows read column by column")
+struct SQLColumnReaderTests {
+  /// The columns of ``SQLiteRowDecoderTests/Sample`` that a reader reads (the row types of a task change use
+  /// these kinds), read in the statement's order, one of them out of it, and one the statement lacks.
+  struct Read: SQLRowReadable, Equatable, Sendable {
+    let id: UUID
+    let other: UUID?
+    let name: String
+    let note: String?
+    let count: Int
+    let flag: Bool
+    let maybe: Bool?
+    let at: Date
+    let when: Date?
+    let missing: Int?
+    let idAgain: UUID
+
+    init(reading row: inout SQLColumnReader) throws {
+      id = try row.value("id")
+      other = try row.optional("other")
+      name = try row.value("name")
+      note = try row.optional("note")
+      count = try row.value("count")
+      flag = try row.value("flag")
+      maybe = try row.optional("maybe")
+      at = try row.value("at")
+      when = try row.optional("when")
+      missing = try row.optional("missing")
+      idAgain = try row.value("id")
+    }
+  }
+
+  @Test("A row reads as SQLKit decodes it, on a pooled connection and on the writer's")
+  func sameAsSQLKit() async throws {
+    try await GroupCommitTests.withFileApp { _, app in
+      let id = UUID()
+      let at = Date(timeIntervalSince1970: 1_790_000_000.123456)
+      let query = SQLiteRowDecoderTests.query(on: app.db.sql, id: id, at: at)
+      let pooled = try #require(try await app.db.sql.raw(query).first())
+      let decoded = try pooled.decode(model: SQLiteRowDecoderTests.Sample.self)
+      var reader = SQLColumnReader(pooled)
+      let read = try Read(reading: &reader)
+      #expect(read.id == decoded.id && read.idAgain == id && read.other == nil && read.name == decoded.name && read.note == nil)
+      #expect(read.count == 42 && read.flag && read.maybe == false && read.at == decoded.at && read.when == nil && read.missing == nil)
+      let written = try await app.services.runner.write(on: app.db) { db -> Read? in
+        try await db.sql.raw(SQLiteRowDecoderTests.query(on: db.sql, id: id, at: at)).firstRow(reading: Read.self)
+      }
+      #expect(written == read)
+    }
+  }
+
+  @Test("A missing column, a NULL where a value must be and a value of another type are refused")
+  func badColumnsAreRefused() async throws {
+    struct Count: SQLRowReadable {
+      let n: Int
+      init(reading row: inout SQLColumnReader) throws { n = try row.value("n") }
+    }
+    struct Identified: SQLRowReadable {
+      let n: UUID
+      init(reading row: inout SQLColumnReader) throws { n = try row.value("n") }
+    }
+    try await GroupCommitTests.withFileApp { _, app in
+      let sql = app.db.sql
+      await #expect(throws: (any Error).self) { try await sql.raw("SELECT 'many' AS n").firstRow(reading: Count.self) }
+      await #expect(throws: (any Error).self) { try await sql.raw("SELECT 'not an id' AS n").firstRow(reading: Identified.self) }
+      await #expect(throws: (any Error).self) { try await sql.raw("SELECT NULL AS n").firstRow(reading: Count.self) }
+      await #expect(throws: (any Error).self) { try await sql.raw("SELECT 1 AS m").firstRow(reading: Count.self) }
+      #expect(try await sql.raw("SELECT 7 AS n").firstRow(reading: Count.self)?.n == 7)
+      let refused = try await app.services.runner.write(on: app.db) { db -> Bool? in
+        do {
+          _ = try await db.sql.raw("SELECT 'many' AS n").firstRow(reading: Count.self)
+          return false
+        } catch {
+          return true
+        }
+      }
+      #expect(refused == true)
+    }
+  }
+}
+
 @Suite("SQLite values bound by the writer")
 struct SQLiteWriterBindTests {
   enum Kind: String, Codable { case one }

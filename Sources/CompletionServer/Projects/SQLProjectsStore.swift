@@ -18,43 +18,33 @@ struct SQLProjectsStore: ProjectsStore {
 
   // MARK: Rows
 
-  private struct ProjectRow: Decodable {
-    let id: UUID
-    let name: String
-    let color: String
-    let notes: String
-    let position: Int
-    let total_count: Int
-    let completed_count: Int
-    let revision: Int
-    let archived: Bool
+  // The rows every task change reads are read column by column (``SQLRowReadable``), in the order their
+  // statements name the columns.
 
-    var item: ProjectItem {
-      ProjectItem(
-        id: id, name: name, color: color, notes: notes, position: position,
-        counts: CompletionRatio(completed: completed_count, total: total_count), revision: revision, archived: archived)
+  private struct ProjectRow: SQLRowReadable {
+    let item: ProjectItem
+
+    init(reading row: inout SQLColumnReader) throws {
+      item = ProjectItem(
+        id: try row.value("id"), name: try row.value("name"), color: try row.value("color"), notes: try row.value("notes"),
+        position: try row.value("position"), counts: try Self.counts(total: row.value("total_count"), completed: row.value("completed_count")),
+        revision: try row.value("revision"), archived: try row.value("archived"))
     }
+
+    private static func counts(total: Int, completed: Int) -> CompletionRatio { CompletionRatio(completed: completed, total: total) }
 
     static let columns = "id, name, color, notes, position, total_count, completed_count, revision, archived"
   }
 
-  private struct TaskRow: Decodable {
-    let id: UUID
-    let project_id: UUID?
-    let title: String
-    let notes: String
-    let priority: Int
-    let due_date: String?
-    let completed: Bool
-    let completed_at: Date?
-    let position: Int
-    let version: Int
-    let heading_id: UUID?
+  private struct TaskRow: SQLRowReadable {
+    let item: TaskItem
 
-    var item: TaskItem {
-      TaskItem(
-        id: id, projectID: project_id, title: title, notes: notes, priority: TaskPriority(level: priority) ?? .none, dueDate: due_date,
-        completed: completed, completedAt: completed_at, position: position, version: version, headingID: heading_id)
+    init(reading row: inout SQLColumnReader) throws {
+      item = TaskItem(
+        id: try row.value("id"), projectID: try row.optional("project_id"), title: try row.value("title"), notes: try row.value("notes"),
+        priority: TaskPriority(level: try row.value("priority")) ?? .none, dueDate: try row.optional("due_date"),
+        completed: try row.value("completed"), completedAt: try row.optional("completed_at"), position: try row.value("position"),
+        version: try row.value("version"), headingID: try row.optional("heading_id"))
     }
 
     static let columns = "id, project_id, title, notes, priority, due_date, completed, completed_at, position, version, heading_id"
@@ -62,55 +52,75 @@ struct SQLProjectsStore: ProjectsStore {
     static let qualifiedColumns = columns.split(separator: ", ").map { "t.\($0) AS \($0)" }.joined(separator: ", ")
   }
 
-  private struct HeadingRow: Decodable {
-    let id: UUID
-    let project_id: UUID
-    let name: String
-    let position: Int
+  private struct HeadingRow: SQLRowReadable {
+    let item: HeadingItem
 
-    var item: HeadingItem { HeadingItem(id: id, projectID: project_id, name: name, position: position) }
+    init(reading row: inout SQLColumnReader) throws {
+      item = HeadingItem(id: try row.value("id"), projectID: try row.value("project_id"), name: try row.value("name"), position: try row.value("position"))
+    }
 
     static let columns = "id, project_id, name, position"
   }
 
-  private struct OwnerRow: Decodable {
-    let inbox_total: Int
-    let inbox_completed: Int
-    let revision: Int
-    let next_position: Int
+  private struct OwnerRow: SQLRowReadable {
+    let counters: OwnerCounters
     /// The undo list's top (see ``AddProjectUndoSlots``): only a change's bump of the row returns it.
-    let undo_top: Int?
+    let undoTop: Int?
 
-    var counters: OwnerCounters {
-      OwnerCounters(inbox: CompletionRatio(completed: inbox_completed, total: inbox_total), revision: revision, nextPosition: next_position)
+    init(reading row: inout SQLColumnReader) throws {
+      let total: Int = try row.value("inbox_total")
+      let completed: Int = try row.value("inbox_completed")
+      counters = OwnerCounters(
+        inbox: CompletionRatio(completed: completed, total: total), revision: try row.value("revision"), nextPosition: try row.value("next_position"))
+      undoTop = try row.optional("undo_top")
+    }
+  }
+
+  /// What a task's save answers: the row was saved, and its time of completion as the database keeps it (every
+  /// other column is stored as written).
+  private struct SavedTaskRow: SQLRowReadable {
+    let completedAt: Date?
+
+    init(reading row: inout SQLColumnReader) throws {
+      completedAt = try row.optional("completed_at")
     }
   }
 
   /// A task with its project and its owner's counters, read in one statement (the load of every task change).
-  private struct TaskWithListRow: Decodable {
-    let id: UUID
-    let project_id: UUID?
-    let title: String
-    let notes: String
-    let priority: Int
-    let due_date: String?
-    let completed: Bool
-    let completed_at: Date?
-    let position: Int
-    let version: Int
-    let heading_id: UUID?
-    let p_name: String?
-    let p_color: String?
-    let p_notes: String?
-    let p_position: Int?
-    let p_total: Int?
-    let p_completed: Int?
-    let p_revision: Int?
-    let p_archived: Bool?
-    let inbox_total: Int?
-    let inbox_completed: Int?
-    let o_revision: Int?
-    let next_position: Int?
+  private struct TaskWithListRow: SQLRowReadable {
+    let task: TaskItem
+    /// Nil for a task in the Inbox.
+    let project: ProjectItem?
+    /// Nil before the person's first change.
+    let owner: OwnerCounters?
+
+    init(reading row: inout SQLColumnReader) throws {
+      task = try TaskRow(reading: &row).item
+      let name: String? = try row.optional("p_name")
+      let color: String? = try row.optional("p_color")
+      let notes: String? = try row.optional("p_notes")
+      let position: Int? = try row.optional("p_position")
+      let total: Int? = try row.optional("p_total")
+      let completed: Int? = try row.optional("p_completed")
+      let revision: Int? = try row.optional("p_revision")
+      let archived: Bool? = try row.optional("p_archived")
+      if let id = task.projectID, let name, let color, let notes, let position, let total, let completed, let revision {
+        project = ProjectItem(
+          id: id, name: name, color: color, notes: notes, position: position, counts: CompletionRatio(completed: completed, total: total),
+          revision: revision, archived: archived ?? false)
+      } else {
+        project = nil
+      }
+      let inboxTotal: Int? = try row.optional("inbox_total")
+      let inboxCompleted: Int? = try row.optional("inbox_completed")
+      let ownerRevision: Int? = try row.optional("o_revision")
+      let nextPosition: Int? = try row.optional("next_position")
+      if let inboxTotal, let inboxCompleted, let ownerRevision, let nextPosition {
+        owner = OwnerCounters(inbox: CompletionRatio(completed: inboxCompleted, total: inboxTotal), revision: ownerRevision, nextPosition: nextPosition)
+      } else {
+        owner = nil
+      }
+    }
   }
 
   /// A step of the undo list as stored; the tasks before and after it as JSON, or a heading's change (the
@@ -247,13 +257,13 @@ struct SQLProjectsStore: ProjectsStore {
 
   func owner(_ user: UUID) async throws -> OwnerCounters {
     try await sql.raw("SELECT inbox_total, inbox_completed, revision, next_position FROM project_owners WHERE user_id = \(bind: user)")
-      .firstRow(decoding: OwnerRow.self)?.counters ?? .empty
+      .firstRow(reading: OwnerRow.self)?.counters ?? .empty
   }
 
   func projects(_ user: UUID) async throws -> [ProjectItem] {
     try await sql.raw(
       "SELECT \(unsafeRaw: ProjectRow.columns) FROM projects WHERE user_id = \(bind: user) ORDER BY position, created_at"
-    ).allRows(decoding: ProjectRow.self).map(\.item)
+    ).allRows(reading: ProjectRow.self).map(\.item)
   }
 
   func projects(_ user: UUID, ids: Set<UUID>) async throws -> [ProjectItem] {
@@ -261,13 +271,13 @@ struct SQLProjectsStore: ProjectsStore {
     return try await sql.select().column(SQLRaw(ProjectRow.columns)).from(ProjectTables.projects)
       .where("user_id", .equal, SQLBind(user)).where("id", .in, SQLBind.group(Array(ids)))
       .orderBy("position").orderBy("created_at")
-      .allRows(decoding: ProjectRow.self).map(\.item)
+      .allRows(reading: ProjectRow.self).map(\.item)
   }
 
   func project(_ id: UUID, of user: UUID) async throws -> ProjectItem? {
     try await sql.raw(
       "SELECT \(unsafeRaw: ProjectRow.columns) FROM projects WHERE id = \(bind: id) AND user_id = \(bind: user)"
-    ).firstRow(decoding: ProjectRow.self)?.item
+    ).firstRow(reading: ProjectRow.self)?.item
   }
 
   func tasks(_ user: UUID, in list: TaskList) async throws -> [TaskItem] {
@@ -281,7 +291,7 @@ struct SQLProjectsStore: ProjectsStore {
   /// Every heading of the person, each project's in their order (an export).
   func allHeadings(_ user: UUID) async throws -> [HeadingItem] {
     try await sql.raw("SELECT \(unsafeRaw: HeadingRow.columns) FROM project_headings WHERE user_id = \(bind: user) ORDER BY position, id")
-      .allRows(decoding: HeadingRow.self).map(\.item)
+      .allRows(reading: HeadingRow.self).map(\.item)
   }
 
   /// Every heading of these projects, in their order.
@@ -290,14 +300,14 @@ struct SQLProjectsStore: ProjectsStore {
     return try await sql.select().column(SQLRaw(HeadingRow.columns)).from(ProjectTables.headings)
       .where("user_id", .equal, SQLBind(user)).where("project_id", .in, SQLBind.group(Array(projects)))
       .orderBy("position").orderBy("id")
-      .allRows(decoding: HeadingRow.self).map(\.item)
+      .allRows(reading: HeadingRow.self).map(\.item)
   }
 
   private func headings(_ user: UUID, ids: Set<UUID>) async throws -> [HeadingItem] {
     guard !ids.isEmpty else { return [] }
     return try await sql.select().column(SQLRaw(HeadingRow.columns)).from(ProjectTables.headings)
       .where("user_id", .equal, SQLBind(user)).where("id", .in, SQLBind.group(Array(ids)))
-      .allRows(decoding: HeadingRow.self).map(\.item)
+      .allRows(reading: HeadingRow.self).map(\.item)
   }
 
   func tasks(_ user: UUID, in list: TaskList, page: TaskPage) async throws -> [TaskItem] {
@@ -313,7 +323,7 @@ struct SQLProjectsStore: ProjectsStore {
       // SQLite takes an OFFSET only after a LIMIT: "the rest" is a limit no list reaches.
       if let limit = page.readLimit ?? (page.offset > 0 ? Int(Int32.max) : nil) { query.appendInterpolation(unsafeRaw: " LIMIT \(limit)") }
       if page.offset > 0 { query.appendInterpolation(unsafeRaw: " OFFSET \(page.offset)") }
-      return try await sql.raw(query).allRows(decoding: TaskRow.self).map(\.item)
+      return try await sql.raw(query).allRows(reading: TaskRow.self).map(\.item)
     }
     let query = sql.select().column(SQLRaw(TaskRow.columns)).from(ProjectTables.tasks).where("user_id", .equal, SQLBind(user))
     if let projectID = list.projectID {
@@ -330,13 +340,13 @@ struct SQLProjectsStore: ProjectsStore {
       if page.readLimit == nil { query.limit(Int(Int32.max)) }
       query.offset(page.offset)
     }
-    return try await query.allRows(decoding: TaskRow.self).map(\.item)
+    return try await query.allRows(reading: TaskRow.self).map(\.item)
   }
 
   func allTasks(_ user: UUID) async throws -> [TaskItem] {
     try await sql.raw(
       "SELECT \(unsafeRaw: TaskRow.columns) FROM project_tasks WHERE user_id = \(bind: user) ORDER BY position, created_at"
-    ).allRows(decoding: TaskRow.self).map(\.item)
+    ).allRows(reading: TaskRow.self).map(\.item)
   }
 
   private struct TextRow: Decodable {
@@ -354,8 +364,8 @@ struct SQLProjectsStore: ProjectsStore {
     guard !ids.isEmpty else { return [] }
     let rows = try await sql.select().column(SQLRaw(TaskRow.columns)).from(ProjectTables.tasks)
       .where("user_id", .equal, SQLBind(user)).where("id", .in, SQLBind.group(ids))
-      .allRows(decoding: TaskRow.self)
-    let byID = Dictionary(rows.map { ($0.id, $0.item) }, uniquingKeysWith: { first, _ in first })
+      .allRows(reading: TaskRow.self)
+    let byID = Dictionary(rows.map { ($0.item.id, $0.item) }, uniquingKeysWith: { first, _ in first })
     return ids.compactMap { byID[$0] }
   }
 
@@ -366,7 +376,7 @@ struct SQLProjectsStore: ProjectsStore {
       WHERE user_id = \(bind: user) AND due_date IS NOT NULL AND (completed = \(bind: false) OR completed_at >= \(bind: doneSince))
       ORDER BY position, created_at
       """
-    ).allRows(decoding: TaskRow.self).map(\.item)
+    ).allRows(reading: TaskRow.self).map(\.item)
   }
 
   func board(_ footprint: Footprint, of user: UUID) async throws -> TaskBoard {
@@ -390,22 +400,13 @@ struct SQLProjectsStore: ProjectsStore {
     if let id = footprint.task {
       // The task, the list it is in and the owner's counters in one read: a toggle's whole load.
       // Not this person's task: nothing is loaded, so the command is refused.
-      guard let row = try await Self.taskWithListSQL(id, user, on: sql).firstRow(decoding: TaskWithListRow.self) else { return board }
-      board.tasks[id] = TaskItem(
-        id: row.id, projectID: row.project_id, title: row.title, notes: row.notes, priority: TaskPriority(level: row.priority) ?? .none,
-        dueDate: row.due_date, completed: row.completed, completedAt: row.completed_at, position: row.position, version: row.version,
-        headingID: row.heading_id)
-      if let projectID = row.project_id, let name = row.p_name, let color = row.p_color, let notes = row.p_notes, let position = row.p_position,
-        let total = row.p_total, let completed = row.p_completed, let revision = row.p_revision
-      {
-        board.projects[projectID] = ProjectItem(
-          id: projectID, name: name, color: color, notes: notes, position: position, counts: CompletionRatio(completed: completed, total: total),
-          revision: revision, archived: row.p_archived ?? false)
-        projectIDs.remove(projectID)
+      guard let row = try await Self.taskWithListSQL(id, user, on: sql).firstRow(reading: TaskWithListRow.self) else { return board }
+      board.tasks[id] = row.task
+      if let project = row.project {
+        board.projects[project.id] = project
+        projectIDs.remove(project.id)
       }
-      if let total = row.inbox_total, let completed = row.inbox_completed, let revision = row.o_revision, let next = row.next_position {
-        board.owner = OwnerCounters(inbox: CompletionRatio(completed: completed, total: total), revision: revision, nextPosition: next)
-      }
+      if let owner = row.owner { board.owner = owner }
     } else {
       board.owner = try await owner(user)
     }
@@ -431,8 +432,8 @@ struct SQLProjectsStore: ProjectsStore {
       // A heading's deletion: the tasks under it (its undo step names them).
       let under = try await sql.select().column(SQLRaw(TaskRow.columns)).from(ProjectTables.tasks)
         .where("user_id", .equal, SQLBind(user)).where("heading_id", .in, SQLBind.group(Array(footprint.tasksUnder)))
-        .allRows(decoding: TaskRow.self)
-      for row in under { board.tasks[row.id] = row.item }
+        .allRows(reading: TaskRow.self)
+      for row in under { board.tasks[row.item.id] = row.item }
     }
     if footprint.lastUndoStep, let step = try await lastUndoStep(user) { board.undo = [step] }
     for heading in try await headings(user, ofProjects: footprint.headingsOf) { board.headings[heading.id] = heading }
@@ -491,24 +492,24 @@ struct SQLProjectsStore: ProjectsStore {
     return ((top - 1) % depth + depth) % depth
   }
 
-  /// A task saved if its version is still the one loaded: values its fields in the order of the statement,
-  /// then its id, owner and the expected version.
+  /// A task saved if its version is still the one loaded, answering its time of completion as stored: values its
+  /// fields in the order of the statement, then its id, owner and the expected version.
   private static let saveTaskSQL = FixedSQL(
     """
     UPDATE project_tasks SET project_id = ?, title = ?, notes = ?, priority = ?, due_date = ?, completed = ?,
       completed_at = ?, position = ?, version = ?, heading_id = ?, updated_at = ?
     WHERE id = ? AND user_id = ? AND version = ?
-    RETURNING id, project_id, title, notes, priority, due_date, completed, completed_at, position, version, heading_id
+    RETURNING completed_at
     """)
 
-  /// A task saved where it is (its list and position as stored, else no row): values its fields in the order
-  /// of the statement, then its id, owner, expected version, list and position.
+  /// A task saved where it is (its list and position as stored, else no row), answering its time of completion as
+  /// stored: values its fields in the order of the statement, then its id, owner, expected version, list and position.
   private static let saveTaskInPlaceSQL = FixedSQL(
     """
     UPDATE project_tasks SET title = ?, notes = ?, priority = ?, due_date = ?, completed = ?, completed_at = ?, version = ?,
       heading_id = ?, updated_at = ?
     WHERE id = ? AND user_id = ? AND version = ? AND project_id IS NOT DISTINCT FROM ? AND position = ?
-    RETURNING id, project_id, title, notes, priority, due_date, completed, completed_at, position, version, heading_id
+    RETURNING completed_at
     """)
 
   /// A project's counts moved: values the total and completed deltas, the time, the project and its owner.
@@ -583,21 +584,23 @@ struct SQLProjectsStore: ProjectsStore {
         // Most saves (a toggle, an edit) leave the task where it is: then the statement that does not set its list
         // or position, so SQLite leaves the two indexes on them alone (it rewrites an index whose column a
         // statement sets, even to the same value). A task that did move is saved whole.
-        var row: TaskRow?
+        var row: SavedTaskRow?
         if !placed {
           row = try await Self.saveTaskInPlaceSQL(
             task.title, task.notes, task.priority.level, task.dueDate, task.completed, task.completedAt, task.version, task.headingID, now,
             task.id, user, expected, task.projectID, task.position, on: sql
-          ).firstRow(decoding: TaskRow.self)
+          ).firstRow(reading: SavedTaskRow.self)
         }
         if row == nil {
           row = try await Self.saveTaskSQL(
             task.projectID, task.title, task.notes, task.priority.level, task.dueDate, task.completed, task.completedAt, task.position,
             task.version, task.headingID, now, task.id, user, expected, on: sql
-          ).firstRow(decoding: TaskRow.self)
+          ).firstRow(reading: SavedTaskRow.self)
         }
         guard let row else { return nil }
-        saved.tasks.append(row.item)
+        // The task as written, its time of completion as the database keeps it (a later read answers the same).
+        task.completedAt = row.completedAt
+        saved.tasks.append(task)
       case .taskDeleted(let id, let expected):
         let gone = try await sql.raw(
           "DELETE FROM project_tasks WHERE id = \(bind: id) AND user_id = \(bind: user) AND version = \(bind: expected) RETURNING id"
@@ -605,7 +608,7 @@ struct SQLProjectsStore: ProjectsStore {
         guard gone != nil else { return nil }
       case .listCounted(let id?, let delta):
         guard
-          let row = try await Self.countProjectSQL(delta.total, delta.completed, now, id, user, on: sql).firstRow(decoding: ProjectRow.self)
+          let row = try await Self.countProjectSQL(delta.total, delta.completed, now, id, user, on: sql).firstRow(reading: ProjectRow.self)
         else { return nil }
         keep(row.item)
       case .projectInserted(let project):
@@ -618,7 +621,7 @@ struct SQLProjectsStore: ProjectsStore {
               \(bind: project.archived), \(bind: now), \(bind: now))
             RETURNING \(unsafeRaw: ProjectRow.columns)
             """
-          ).firstRow(decoding: ProjectRow.self)
+          ).firstRow(reading: ProjectRow.self)
         else { return nil }
         keep(row.item)
       case .projectEdited(let id, let edit):
@@ -631,7 +634,7 @@ struct SQLProjectsStore: ProjectsStore {
             WHERE id = \(bind: id) AND user_id = \(bind: user)
             RETURNING \(unsafeRaw: ProjectRow.columns)
             """
-          ).firstRow(decoding: ProjectRow.self)
+          ).firstRow(reading: ProjectRow.self)
         else { return nil }
         keep(row.item)
       case .projectDeleted(let id):
@@ -655,7 +658,7 @@ struct SQLProjectsStore: ProjectsStore {
             ON CONFLICT (id) DO NOTHING
             RETURNING \(unsafeRaw: HeadingRow.columns)
             """
-          ).firstRow(decoding: HeadingRow.self)
+          ).firstRow(reading: HeadingRow.self)
         // The id (a client may propose one) is any heading's already, perhaps another person's: refused, nothing kept.
         else { throw ProjectsError.headingIDTaken }
         saved.headings.append(row.item)
@@ -666,7 +669,7 @@ struct SQLProjectsStore: ProjectsStore {
             UPDATE project_headings SET name = \(bind: name), updated_at = \(bind: now) WHERE id = \(bind: id) AND user_id = \(bind: user)
             RETURNING \(unsafeRaw: HeadingRow.columns)
             """
-          ).firstRow(decoding: HeadingRow.self)
+          ).firstRow(reading: HeadingRow.self)
         else { return nil }
         saved.headings.append(row.item)
       case .headingsOrdered(let ids):
@@ -704,8 +707,8 @@ struct SQLProjectsStore: ProjectsStore {
   /// Bumps the person's change counter, the Inbox's counts by `inbox`, the next position by `positions` and the
   /// undo list's top by `undo` (steps recorded less those taken back); returns the counters and the top after it.
   private func bumpOwner(_ user: UUID, inbox: CountDelta, positions: Int, undo: Int) async throws -> (OwnerCounters, undoTop: Int) {
-    let row = try await Self.bumpOwnerSQL(user, inbox.total, inbox.completed, positions, undo, on: sql).firstRow(decoding: OwnerRow.self)
-    guard let row, let undoTop = row.undo_top else { throw ProjectsError.projectNotFound }
+    let row = try await Self.bumpOwnerSQL(user, inbox.total, inbox.completed, positions, undo, on: sql).firstRow(reading: OwnerRow.self)
+    guard let row, let undoTop = row.undoTop else { throw ProjectsError.projectNotFound }
     return (row.counters, undoTop)
   }
 

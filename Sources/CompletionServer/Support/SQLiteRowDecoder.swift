@@ -190,3 +190,108 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func superDecoder() throws -> any Decoder { throw SQLiteValuesDecoder.notARow([]) }
   func superDecoder(forKey key: Key) throws -> any Decoder { throw SQLiteValuesDecoder.notARow([key]) }
 }
+
+/// A row type read column by column with a ``SQLColumnReader``: the rows of the paths every task change takes,
+/// where `Decodable`'s containers cost more than reading the values (a toggle reads four rows).
+protocol SQLRowReadable {
+  init(reading row: inout SQLColumnReader) throws
+}
+
+extension SQLQueryFetcher {
+  /// All rows as `T`, each read column by column.
+  func allRows<T: SQLRowReadable>(reading type: T.Type) async throws -> [T] {
+    try await all().map { row in
+      var reader = SQLColumnReader(row)
+      return try T(reading: &reader)
+    }
+  }
+
+  /// The first row as `T`, if any, read column by column.
+  func firstRow<T: SQLRowReadable>(reading type: T.Type) async throws -> T? {
+    guard let row = try await first() else { return nil }
+    var reader = SQLColumnReader(row)
+    return try T(reading: &reader)
+  }
+}
+
+/// Reads a row's columns by name, expecting them in the statement's order (each is then found at the first
+/// look). On SQLite the values are converted here as SQLiteKit converts them; other databases (PostgreSQL)
+/// decode each column through the row.
+struct SQLColumnReader {
+  private let row: any SQLRow
+  private let values: (any SQLiteValueRow)?
+  /// Where the next column is probably found.
+  private var next = 0
+
+  init(_ row: any SQLRow) {
+    self.row = row
+    values = row.sqliteValues
+  }
+
+  /// The column's value; a missing column, NULL or a value of another type is an error.
+  mutating func value<T: SQLColumnValue>(_ column: String) throws -> T {
+    guard let values else { return try row.decode(column: column, as: T.self) }
+    guard let data = values.sqliteValue(column, from: &next) else { throw SQLColumnError.missing(column) }
+    return try Self.convert(data, column)
+  }
+
+  /// The column's value, nil for NULL or a missing column (as `decodeIfPresent` answers); another type is an error.
+  mutating func optional<T: SQLColumnValue>(_ column: String) throws -> T? {
+    guard let values else {
+      guard row.contains(column: column), try !row.decodeNil(column: column) else { return nil }
+      return try row.decode(column: column, as: T.self)
+    }
+    guard let data = values.sqliteValue(column, from: &next), data != .null else { return nil }
+    return try Self.convert(data, column)
+  }
+
+  /// SQLite's value as `T`: directly, else as SQLiteKit's decoder would.
+  private static func convert<T: SQLColumnValue>(_ data: SQLiteData, _ column: String) throws -> T {
+    if let value = T(sqliteColumn: data) { return value }
+    guard let value = try? sqliteKitDecoder.decode(T.self, from: data) else {
+      throw SQLColumnError.mismatch(column, "\(data)", "\(T.self)")
+    }
+    return value
+  }
+}
+
+/// Why a row could not be read.
+enum SQLColumnError: Error, CustomStringConvertible {
+  case missing(String)
+  case mismatch(String, String, String)
+
+  var description: String {
+    switch self {
+    case .missing(let column): "no column \(column)"
+    case .mismatch(let column, let value, let type): "could not convert SQLite data \(value) of column \(column) to \(type)"
+    }
+  }
+}
+
+/// A column's type, converted from SQLite's value as SQLiteKit converts it (a UUID is stored as its text).
+protocol SQLColumnValue: Decodable {
+  init?(sqliteColumn: SQLiteData)
+}
+
+extension String: SQLColumnValue {
+  init?(sqliteColumn: SQLiteData) { self.init(sqliteData: sqliteColumn) }
+}
+
+extension Int: SQLColumnValue {
+  init?(sqliteColumn: SQLiteData) { self.init(sqliteData: sqliteColumn) }
+}
+
+extension Bool: SQLColumnValue {
+  init?(sqliteColumn: SQLiteData) { self.init(sqliteData: sqliteColumn) }
+}
+
+extension Date: SQLColumnValue {
+  init?(sqliteColumn: SQLiteData) { self.init(sqliteData: sqliteColumn) }
+}
+
+extension UUID: SQLColumnValue {
+  init?(sqliteColumn: SQLiteData) {
+    guard case .text(let text) = sqliteColumn, let id = UUID(uuidText: text) else { return nil }
+    self = id
+  }
+}
