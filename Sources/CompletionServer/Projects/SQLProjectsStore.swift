@@ -25,13 +25,17 @@ struct SQLProjectsStore: ProjectsStore {
     let item: ProjectItem
 
     init(reading row: inout SQLColumnReader) throws {
+      let id: UUID = try row.value("id")
+      let name: String = try row.value("name")
+      let color: String = try row.value("color")
+      let notes: String = try row.value("notes")
+      let position: Int = try row.value("position")
+      let total: Int = try row.value("total_count")
+      let completed: Int = try row.value("completed_count")
       item = ProjectItem(
-        id: try row.value("id"), name: try row.value("name"), color: try row.value("color"), notes: try row.value("notes"),
-        position: try row.value("position"), counts: try Self.counts(total: row.value("total_count"), completed: row.value("completed_count")),
+        id: id, name: name, color: color, notes: notes, position: position, counts: CompletionRatio(completed: completed, total: total),
         revision: try row.value("revision"), archived: try row.value("archived"))
     }
-
-    private static func counts(total: Int, completed: Int) -> CompletionRatio { CompletionRatio(completed: completed, total: total) }
 
     static let columns = "id, name, color, notes, position, total_count, completed_count, revision, archived"
   }
