@@ -129,8 +129,7 @@ struct SQLColumnReaderTests {
       let query = SQLiteRowDecoderTests.query(on: app.db.sql, id: id, at: at)
       let pooled = try #require(try await app.db.sql.raw(query).first())
       let decoded = try pooled.decode(model: SQLiteRowDecoderTests.Sample.self)
-      var reader = SQLColumnReader(pooled)
-      let read = try Read(reading: &reader)
+      let read = try pooled.readRow(Read.self)
       #expect(read.id == decoded.id && read.idAgain == id && read.other == nil && read.name == decoded.name && read.note == nil)
       #expect(read.count == 42 && read.flag && read.maybe == false && read.at == decoded.at && read.when == nil && read.missing == nil)
       let written = try await app.services.runner.write(on: app.db) { db -> Read? in

@@ -173,10 +173,10 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   /// A UUID and a date converted here as SQLiteKit would (a UUID is stored as its text); anything else through SQLiteKit.
   private static func decode<T: Decodable>(_ type: T.Type, from value: SQLiteData, _ key: Key) throws -> T {
-    if T.self == UUID.self, case .text(let text) = value, let uuid = UUID(uuidText: text) {
+    if T.self == UUID.self, let uuid = UUID(sqliteColumn: value) {
       return unsafeBitCast(uuid, to: T.self)
     }
-    if T.self == Date.self, let date = Date(sqliteData: value) {
+    if T.self == Date.self, let date = Date(sqliteColumn: value) {
       return unsafeBitCast(date, to: T.self)
     }
     return try sqliteKitDecoder.decode(T.self, from: value)
@@ -197,20 +197,23 @@ protocol SQLRowReadable {
   init(reading row: inout SQLColumnReader) throws
 }
 
+extension SQLRow {
+  /// The row as `T`, read column by column.
+  func readRow<T: SQLRowReadable>(_ type: T.Type) throws -> T {
+    var reader = SQLColumnReader(self)
+    return try T(reading: &reader)
+  }
+}
+
 extension SQLQueryFetcher {
   /// All rows as `T`, each read column by column.
   func allRows<T: SQLRowReadable>(reading type: T.Type) async throws -> [T] {
-    try await all().map { row in
-      var reader = SQLColumnReader(row)
-      return try T(reading: &reader)
-    }
+    try await all().map { try $0.readRow(T.self) }
   }
 
   /// The first row as `T`, if any, read column by column.
   func firstRow<T: SQLRowReadable>(reading type: T.Type) async throws -> T? {
-    guard let row = try await first() else { return nil }
-    var reader = SQLColumnReader(row)
-    return try T(reading: &reader)
+    try await first()?.readRow(T.self)
   }
 }
 
